@@ -1,0 +1,219 @@
+"""Read a list of command-line words into explicit SGLang settings.
+
+This is argparse's own algorithm for the option table SGLang declares
+(Python 3.11 ``ArgumentParser._parse_optional`` / ``consume_optional``), run
+word by word so that every setting keeps the words it came from: the format
+adapters need those to point at and to edit. ``tests/test_arguments.py``
+checks it against a real ``argparse.ArgumentParser`` built from the same
+table.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from autofix.model import Location
+from autofix.schema import Match, Option, Schema
+
+_NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """One command-line word as the program receives it.
+
+    ``text`` is the word after the shell (or the ``--config`` merger) is done
+    with it; ``loc`` is where a reader should look; ``ref`` is the adapter's
+    own handle for editing it (opaque here).
+    """
+
+    text: str
+    loc: Location
+    ref: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One explicit setting: ``--tp 8`` gives dest ``tp_size``, value ``8``.
+
+    ``option_index`` and ``value_indexes`` index the word list it was read
+    from; ``inline`` is True for ``--flag=value`` (value inside the option word).
+    """
+
+    dest: str
+    value: Any
+    written: str
+    match: str  # "exact" or "prefix"
+    option_index: int
+    value_indexes: tuple[int, ...]
+    inline: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something SGLang's argparse stage would refuse, at word ``index``."""
+
+    index: int
+    message: str
+
+
+@dataclass(slots=True)
+class ParsedArgs:
+    """Every setting in order, the effective one per dest, and the problems."""
+
+    words: tuple[Word, ...]
+    occurrences: list[Setting] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def settings(self) -> dict[str, Setting]:
+        """dest -> the setting SGLang uses (argparse keeps the last one)."""
+        out: dict[str, Setting] = {}
+        for s in self.occurrences:
+            out[s.dest] = s
+        return out
+
+    @property
+    def explicit(self) -> dict[str, Any]:
+        """dest -> explicit value, as the engine and rules see it."""
+        return {dest: s.value for dest, s in self.settings.items()}
+
+
+def _classify(schema: Schema, words: tuple[Word, ...]) -> list[tuple[str, Match | None]]:
+    """argparse's pattern letters: 'O' option, 'A' argument, '-' the '--' marker."""
+    out: list[tuple[str, Match | None]] = []
+    rest_positional = False
+    for w in words:
+        t = w.text
+        if rest_positional:
+            out.append(("A", None))
+        elif t == "--":
+            out.append(("-", None))
+            rest_positional = True
+        elif not t or t[0] != "-" or len(t) == 1:
+            out.append(("A", None))
+        else:
+            m = schema.match(t)
+            if m.status == "unknown" and (_NEGATIVE_NUMBER.match(t) or " " in t):
+                out.append(("A", None))
+            else:
+                out.append(("O", m))
+    return out
+
+
+_CONVERTERS = {"int": int, "float": float, "str": str, "json": json.loads}
+
+
+def convert(option: Option, text: str) -> Any:
+    """Apply the option's type converter; unknown SGLang converters keep the text.
+
+    Raises ``ValueError`` (or ``json.JSONDecodeError``) like argparse's type call.
+    """
+    fn = _CONVERTERS.get(option.type or "str")
+    return text if fn is None else fn(text)
+
+
+def _values(option: Option, texts: list[str]) -> Any:
+    conv = [convert(option, t) for t in texts]
+    if option.choices is not None:
+        for v in conv:
+            if v not in option.choices:
+                choices = ", ".join(map(repr, option.choices))
+                raise ValueError(f"invalid choice: {v!r} (choose from {choices})")
+    if option.kind == "store_const" or option.nargs == 0:
+        if option.kind == "boolean_optional":
+            return None
+        return option.const
+    if option.nargs in (None, "?") and len(conv) == 1:
+        return conv[0]
+    return conv
+
+
+def _zero_arg_value(option: Option, written_flag: str) -> Any:
+    if option.kind == "boolean_optional":
+        return not written_flag.startswith("--no-")
+    if option.kind in ("store_true", "custom"):
+        return True if option.const is None else option.const
+    return option.const
+
+
+def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedArgs:
+    """Read ``words`` (no program name) into settings and argparse problems.
+
+    Never raises for bad input: what argparse would refuse becomes a
+    ``Problem`` and reading goes on, so one bad word does not hide the rest.
+    """
+    words = tuple(words)
+    kinds = _classify(schema, words)
+    parsed = ParsedArgs(words)
+    i, n = 0, len(words)
+    while i < n:
+        kind, m = kinds[i]
+        if kind != "O":
+            if kind == "A":
+                parsed.problems.append(Problem(i, f"unrecognized arguments: {words[i].text}"))
+            i += 1
+            continue
+        assert m is not None
+        if m.status == "ambiguous":
+            parsed.problems.append(
+                Problem(i, f"ambiguous option: {m.written} could match {', '.join(m.candidates)}")
+            )
+            i += 1
+            continue
+        if m.status == "unknown":
+            parsed.problems.append(Problem(i, f"unrecognized arguments: {words[i].text}"))
+            i += 1
+            continue
+        option = m.option
+        assert option is not None
+        full_flag = next((f for f in option.flags if f.startswith(m.written)), option.flag)
+        if m.explicit is not None:
+            if option.nargs == 0:
+                parsed.problems.append(Problem(i, f"argument {full_flag}: ignored explicit argument {m.explicit!r}"))
+                i += 1
+                continue
+            texts, value_idx, nxt = [m.explicit], (), i + 1
+        else:
+            j = i + 1
+            while j < n and kinds[j][0] == "A":
+                j += 1
+            available = j - (i + 1)
+            want = option.nargs
+            if want == 0:
+                take = 0
+            elif want is None:
+                take = 1 if available >= 1 else -1
+            elif want == "?":
+                take = min(1, available)
+            elif want == "*":
+                take = available
+            elif want == "+":
+                take = available if available >= 1 else -1
+            else:
+                take = int(want) if available >= int(want) else -1
+            if take < 0:
+                need = "one argument" if want is None else "at least one argument" if want == "+" else f"{want} arguments"
+                parsed.problems.append(Problem(i, f"argument {full_flag}: expected {need}"))
+                i += 1
+                continue
+            value_idx = tuple(range(i + 1, i + 1 + take))
+            texts = [words[k].text for k in value_idx]
+            nxt = i + 1 + take
+        try:
+            value = _values(option, texts) if (texts or option.nargs not in (0,)) else None
+            if option.nargs == 0:
+                value = _zero_arg_value(option, full_flag)
+        except (ValueError, TypeError) as exc:
+            msg = str(exc) if "invalid choice" in str(exc) else f"invalid {option.type} value: {texts[0]!r}"
+            parsed.problems.append(Problem(i, f"argument {full_flag}: {msg}"))
+            i = nxt
+            continue
+        parsed.occurrences.append(
+            Setting(option.dest, value, m.written, m.status, i, value_idx, m.explicit is not None)
+        )
+        i = nxt
+    return parsed

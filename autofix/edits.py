@@ -1,0 +1,51 @@
+"""Text edits at character spans, and the unified diff of a change."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from autofix.errors import InternalError
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Edit:
+    """Replace ``text[start:end]`` with ``text``: ``start == end`` inserts, ``""`` deletes.
+
+    Offsets are indexes into the exact string the adapter was given.
+    """
+
+    start: int
+    end: int
+    text: str
+
+
+def apply_edits(source: str, edits: Iterable[Edit]) -> str:
+    """Apply non-overlapping edits; every character outside them is kept.
+
+    Raises ``InternalError`` if two edits overlap (two insertions at one
+    point are kept in the order given).
+    """
+    ordered = sorted(edits, key=lambda e: (e.start, e.end))
+    out, pos = [], 0
+    for e in ordered:
+        if e.start < pos or e.end < e.start or e.end > len(source):
+            raise InternalError(f"overlapping or out-of-range edit at offset {e.start}")
+        out.append(source[pos : e.start])
+        out.append(e.text)
+        pos = e.end
+    out.append(source[pos:])
+    return "".join(out)
+
+
+def unified_diff(before: str, after: str, path: str) -> str:
+    """A ``git diff``-style unified diff, ``\\ No newline at end of file`` included."""
+    a, b = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    lines = []
+    for line in difflib.unified_diff(a, b, f"a/{path}", f"b/{path}"):
+        if line.endswith("\n"):
+            lines.append(line)
+        else:
+            lines.append(line + "\n\\ No newline at end of file\n")
+    return "".join(lines)

@@ -1,0 +1,36 @@
+"""Errors autofix raises. Only ``autofix.cli`` turns them into exit codes."""
+
+from __future__ import annotations
+
+
+class AutofixError(Exception):
+    """Base class of every error autofix raises on purpose."""
+
+
+class InputError(AutofixError):
+    """Bad input: the file cannot be read as what it claims to be.
+
+    ``line`` and ``col`` are 1-based (0 when unknown). The file is never
+    written when this is raised. Exit code 2.
+    """
+
+    def __init__(self, path: str, line: int, col: int, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.line = line
+        self.col = col
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}: error: {self.message}"
+
+
+class InternalError(AutofixError):
+    """autofix contradicted itself (edits overlap, the re-parse check failed).
+
+    Nothing is written. Exit code 2; the message asks the user to report it.
+    """
+
+
+class UnknownRule(AutofixError, LookupError):
+    """No rule has the code or name that was asked for."""

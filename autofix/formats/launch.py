@@ -1,0 +1,31 @@
+"""What every adapter hands the engine: one SGLang launch and where its words are."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from autofix.arguments import ParsedArgs
+from autofix.model import Location
+
+
+@dataclass(slots=True)
+class Launch:
+    """One SGLang launch in a source text.
+
+    ``parsed`` holds the settings read from its words; ``start`` is where a
+    diagnostic that names no written setting points; ``ctx`` is the
+    adapter's own data for building edits.
+    """
+
+    parsed: ParsedArgs
+    start: Location
+    ctx: Any = None
+
+    def location_of(self, dests: tuple[str, ...]) -> Location:
+        """Where the first of ``dests`` that the user wrote is written, else ``start``."""
+        settings = self.parsed.settings
+        for dest in dests:
+            if dest in settings:
+                return self.parsed.words[settings[dest].option_index].loc
+        return self.start

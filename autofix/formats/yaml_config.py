@@ -1,0 +1,249 @@
+"""SGLang ``--config`` YAML files: a top-level mapping of server arguments.
+
+Read exactly as SGLang 0.5.23 reads them (``ConfigArgumentMerger`` in
+``sglang/srt/utils/server_args_config_parser.py``): PyYAML (SGLang's own
+loader, YAML 1.1), then every key becomes the word ``--<key>`` verbatim and
+its value is converted to words; the words are then read like a command line.
+Node positions come from the same PyYAML parse, so edits land on the bytes
+the values came from.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from autofix.arguments import Word, parse_words
+from autofix.edits import Edit
+from autofix.errors import InputError, InternalError
+from autofix.formats.launch import Launch
+from autofix.model import Location, Op, Set, Unset
+from autofix.schema import Schema
+
+NAME = "yaml"
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """One top-level ``key: value`` pair: its nodes, the option it names, its words."""
+
+    key: str
+    key_node: Any
+    value_node: Any
+    value: Any
+    dest: str | None
+    words: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    offset: int  # characters before the YAML stream (a BOM)
+    root: Any  # the root MappingNode, or None for an empty document
+    pairs: tuple[Pair, ...]
+    newline: str
+
+
+def _loc(mark) -> Location:
+    return Location(mark.line + 1, mark.column + 1)
+
+
+def _compose(text: str, path: str):
+    try:
+        loader = _Loader(text)
+        try:
+            root = loader.get_single_node()
+            return loader, root
+        except Exception:
+            loader.dispose()
+            raise
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise InputError(path, line, col, f"invalid YAML: {problem}") from None
+    except yaml.YAMLError as exc:
+        raise InputError(path, 0, 0, f"invalid YAML: {exc}") from None
+
+
+def _words_for(key: str, value: Any, key_node, value_node, index: int, store_true_keys) -> list[Word]:
+    """The merger's conversion of one pair to words (server_args_config_parser.py:161)."""
+    kloc, vloc = _loc(key_node.start_mark), _loc(value_node.start_mark)
+    flag = Word(f"--{key}", kloc, ("key", index))
+    if isinstance(value, bool):
+        if key.replace("-", "_") in store_true_keys:
+            return [flag] if value else []
+        return [flag, Word(str(value).lower(), vloc, ("value", index))]
+    if isinstance(value, list):
+        if not value:
+            return []
+        return [flag, *(Word(str(v), vloc, ("item", index, i)) for i, v in enumerate(value))]
+    if isinstance(value, dict):
+        return [flag, Word(json.dumps(value), vloc, ("value", index))]
+    return [flag, Word(str(value), vloc, ("value", index))]
+
+
+def _config_keys(schema: Schema, support: str) -> frozenset[str]:
+    """Keys (dest, or a long flag without ``--`` and with ``_``) of options with this support."""
+    keys = set()
+    for o in schema.options:
+        if o.config_file == support:
+            keys.add(o.dest)
+            keys.update(f[2:].replace("-", "_") for f in o.flags if f.startswith("--"))
+    return frozenset(keys)
+
+
+def read(text: str, path: str, schema: Schema) -> list[Launch]:
+    """One launch: the file's settings. Raises ``InputError`` for bad YAML or a non-mapping root."""
+    offset = 1 if text.startswith("\ufeff") else 0
+    loader, root = _compose(text[offset:], path)
+    try:
+        if root is not None and not isinstance(root, yaml.MappingNode):
+            kind = {yaml.SequenceNode: "a list", yaml.ScalarNode: "a scalar"}.get(type(root), "not a mapping")
+            raise InputError(
+                path, root.start_mark.line + 1, root.start_mark.column + 1,
+                f"an SGLang config must be a mapping at the top level, not {kind}",
+            )
+        store_true_keys = _config_keys(schema, "store_true")
+        words: list[Word] = []
+        pairs: list[Pair] = []
+        for index, (knode, vnode) in enumerate(root.value if root is not None else ()):
+            try:
+                key = loader.construct_object(knode, deep=True)
+                value = loader.construct_object(vnode, deep=True)
+            except yaml.YAMLError as exc:
+                mark = getattr(exc, "problem_mark", None) or knode.start_mark
+                raise InputError(path, mark.line + 1, mark.column + 1, f"invalid YAML: {exc}") from None
+            if not isinstance(key, str):
+                raise InputError(path, knode.start_mark.line + 1, knode.start_mark.column + 1,
+                                 f"config keys must be strings, not {type(key).__name__} {key!r}")
+            m = schema.match(f"--{key}")
+            start = len(words)
+            words.extend(_words_for(key, value, knode, vnode, index, store_true_keys))
+            pairs.append(Pair(key, knode, vnode, value, m.option.dest if m.option else None, tuple(range(start, len(words)))))
+    finally:
+        loader.dispose()
+    parsed = parse_words(schema, words)
+    newline = "\r\n" if "\r\n" in text else "\n"
+    start = _loc(root.start_mark) if root is not None else Location(1, 1)
+    return [Launch(parsed, start, Context(offset, root, tuple(pairs), newline))]
+
+
+def render_scalar(value: Any, quote: str | None = None) -> str:
+    """YAML text that SGLang's loader turns back into the word ``value`` stands for.
+
+    ``quote`` keeps the quote style of the value being replaced.
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(render_scalar(v) for v in value) + "]"
+    text = str(value)
+    if quote == "'" and "'" not in text and "\n" not in text:
+        return f"'{text}'"
+    if quote == '"' and '"' not in text and "\\" not in text and "\n" not in text:
+        return f'"{text}"'
+    try:
+        plain_ok = yaml.load(f"k: {text}\n", Loader=_Loader) == {"k": text}
+    except yaml.YAMLError:
+        plain_ok = False
+    if plain_ok and text == text.strip() and text:
+        return text
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _line_start(text: str, i: int) -> int:
+    return text.rfind("\n", 0, i) + 1
+
+
+def _line_end(text: str, i: int) -> int:
+    """Index just past the newline that ends the line containing ``i`` (or len)."""
+    j = text.find("\n", i)
+    return len(text) if j < 0 else j + 1
+
+
+def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]:
+    """Edits that make the file's settings follow ``ops``.
+
+    Set on a written key replaces its value; Set on a store-true key written
+    ``false`` flips it; Set on an absent key adds one line after the last
+    pair, in the file's indentation and newline style; Unset deletes the
+    lines of every pair that sets the dest. Raises ``InternalError`` when a
+    change cannot be written in this file's layout (a flow-style root).
+    """
+    ctx: Context = launch.ctx
+    off = ctx.offset
+    settings = launch.parsed.settings
+    edits: list[Edit] = []
+    appended: list[str] = []
+    for op in ops:
+        option = schema[op.dest]
+        if isinstance(op, Unset):
+            for p in ctx.pairs:
+                if p.dest == op.dest and p.words:
+                    edits.append(_delete_pair(text, off, p))
+            continue
+        setting = settings.get(op.dest)
+        if setting is not None:
+            pair = _pair_of_word(ctx, setting.option_index)
+            if option.nargs == 0:  # store_true already on
+                continue
+            vnode = pair.value_node
+            quote = getattr(vnode, "style", None)
+            edits.append(Edit(off + vnode.start_mark.index, off + vnode.end_mark.index, render_scalar(op.value, quote)))
+            continue
+        inert = [p for p in ctx.pairs if p.dest == op.dest and not p.words and isinstance(p.value, bool)]
+        if inert and op.value is True:
+            vnode = inert[-1].value_node
+            edits.append(Edit(off + vnode.start_mark.index, off + vnode.end_mark.index, "true"))
+            continue
+        appended.append(f"{option.flag[2:]}: {render_scalar(op.value)}")
+    if appended:
+        edits.append(_append_lines(text, ctx, appended))
+    return edits
+
+
+def _pair_of_word(ctx: Context, word_index: int) -> Pair:
+    return next(p for p in ctx.pairs if word_index in p.words)
+
+
+def _delete_pair(text: str, off: int, p: Pair) -> Edit:
+    start = off + p.key_node.start_mark.index
+    end = off + p.value_node.end_mark.index
+    ls = _line_start(text, start)
+    if text[ls:start].strip():
+        raise InternalError(f"cannot remove key {p.key!r}: it shares its line with another key")
+    le = _line_end(text, max(end - 1, start))
+    rest = text[end:le].strip()
+    if rest and not rest.startswith("#"):
+        raise InternalError(f"cannot remove key {p.key!r}: it shares its line with another key")
+    return Edit(ls, le, "")
+
+
+def _append_lines(text: str, ctx: Context, lines: list[str]) -> Edit:
+    nl = ctx.newline
+    root, off = ctx.root, ctx.offset
+    if root is not None and root.flow_style:
+        raise InternalError("cannot add a key to a flow-style mapping ({...})")
+    if root is None or not root.value:
+        indent = ""
+        body = nl.join(lines)
+        if not text[off:].strip():  # empty or whitespace-only document
+            return Edit(off, len(text), body + nl if text.endswith("\n") or not text[off:] else body)
+        at = len(text)
+        if text.endswith("\n"):
+            return Edit(at, at, body + nl)
+        return Edit(at, at, nl + body)
+    last_key, last_value = root.value[-1]
+    indent = " " * last_key.start_mark.column
+    end = off + last_value.end_mark.index
+    at = end if text[end - 1 : end] == "\n" else _line_end(text, end)
+    block = nl.join(indent + line for line in lines)
+    if at == len(text) and not text.endswith("\n"):
+        return Edit(at, at, nl + block)  # keep the file's missing final newline
+    return Edit(at, at, block + nl)

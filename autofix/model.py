@@ -1,0 +1,97 @@
+"""Values shared by every layer: locations, fixes, violations.
+
+Nothing here knows a file format or an SGLang rule.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Location:
+    """A 1-based line and column in the source a launch was read from."""
+
+    line: int
+    col: int
+
+
+class Applicability(enum.IntEnum):
+    """How sure a fix is (ordered as in ruff: a bigger value is safer)."""
+
+    UNSAFE = 1  # changes what the user asked for; applied only with --unsafe-fixes
+    SAFE = 2  # keeps every choice the user made; applied by --write
+
+
+@dataclass(frozen=True, slots=True)
+class Set:
+    """Make ``dest`` explicitly ``value`` (a Python value of the option's type)."""
+
+    dest: str
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Unset:
+    """Remove every explicit setting of ``dest`` so SGLang's default applies."""
+
+    dest: str
+
+
+Op = Set | Unset
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A change at the argument level, with its safety. Knows nothing of files."""
+
+    ops: tuple[Op, ...]
+    applicability: Applicability
+    title: str  # imperative: "Set --ep-dispatch-algorithm to dynamic"
+
+    @classmethod
+    def safe(cls, *ops: Op, title: str) -> "Fix":
+        return cls(tuple(ops), Applicability.SAFE, title)
+
+    @classmethod
+    def unsafe(cls, *ops: Op, title: str) -> "Fix":
+        return cls(tuple(ops), Applicability.UNSAFE, title)
+
+    def applies(self, level: Applicability) -> bool:
+        return self.applicability >= level
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """What a rule found: a message, the args involved, fixes best first.
+
+    ``args`` are SGLang dest names; the reporter points at the first one the
+    user wrote. ``code`` and ``name`` are filled in by the engine.
+    """
+
+    message: str
+    args: tuple[str, ...]
+    fixes: tuple[Fix, ...] = ()
+    code: str = ""
+    name: str = ""
+
+    def best_fix(self, level: Applicability) -> Fix | None:
+        return next((f for f in self.fixes if f.applies(level)), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A violation placed in a file: what the reporters print."""
+
+    path: str
+    location: Location
+    violation: Violation
+    fixable: bool  # a fix at the requested applicability exists
+    fix_available: bool  # any fix exists (e.g. only with --unsafe-fixes)
+    after: tuple[str, ...] = field(default=())  # codes whose fix made this one appear
+
+    @property
+    def code(self) -> str:
+        return self.violation.code

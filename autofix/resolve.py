@@ -1,0 +1,95 @@
+"""The resolved view: explicit settings, then SGLang's defaults and derivations.
+
+Rules read only this view. It reproduces the part of SGLang 0.5.23's
+resolution pipeline (``sglang/srt/arg_groups/pipeline.py``) that decides the
+values the rules read, for a CUDA GPU host, before any model is loaded:
+
+1. ``handle_mega_moe`` (mega_moe_hook.py:259): ``--moe-runner-backend megamoe``
+   is an alias that becomes runner ``auto`` + a2a backend ``megamoe``.
+2. ``handle_dwdp`` (parallel_hook.py:433): ``--dwdp-size`` > 1 forces a2a
+   ``none`` and ``ep_size = dwdp_size``.
+3. ``_moe_runner_backend_quant_constraints`` (overrides.py:1448): with
+   ``--quantization mxfp8`` a runner outside the MXFP8 list is replaced.
+4. ``handle_a2a_moe`` (moe_hook.py:284 -> overrides.py:1594, 1609): Waterfill
+   forces ``deepep``; every EP-spanning a2a backend forces ``ep_size = tp_size``;
+   ``ascend_tp`` collapses to ``none`` (moe_hook.py:463).
+
+Not modelled (they need the model's config, which autofix never loads): the
+model-specific overrides, e.g. DeepSeek prefill context parallelism forcing
+``deepep`` (model_overrides/deepseek_v2.py:117).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from autofix.schema import Schema
+
+# Every a2a backend that makes expert parallelism span the TP group
+# (overrides.py:1577, _A2A_EP_SPANNING_BACKENDS).
+EP_SPANNING_A2A = frozenset(
+    {"megamoe", "deepep", "deepep_v2", "mooncake", "nixl", "ascend_fuseep",
+     "flashinfer", "flashinfer_megamoe", "mori", "pplx"}
+)
+# Runners MXFP8 MoE accepts on CUDA (arg_groups/choices.py:161).
+MXFP8_MOE_RUNNERS = frozenset(
+    {"cutlass", "deep_gemm", "flashinfer_megamoe", "flashinfer_trtllm", "flashinfer_trtllm_routed"}
+)
+
+
+class View(Mapping[str, Any]):
+    """Read-only ``dest -> value`` after resolution.
+
+    ``view[dest]`` is the resolved value; ``view.is_explicit(dest)`` says
+    whether the user set it (an explicit value equal to the default is still
+    explicit); ``view.explicit`` is the user's settings as given. Raises
+    ``KeyError`` for a dest the schema does not know.
+    """
+
+    def __init__(self, explicit: Mapping[str, Any], schema: Schema) -> None:
+        self.explicit: dict[str, Any] = dict(explicit)
+        self.schema = schema
+        self._derived = _derive(self._raw)
+
+    def _raw(self, dest: str) -> Any:
+        if dest in self.explicit:
+            return self.explicit[dest]
+        return self.schema.default(dest)
+
+    def __getitem__(self, dest: str) -> Any:
+        if dest in self._derived:
+            return self._derived[dest]
+        return self._raw(dest)
+
+    def __iter__(self):
+        return iter(self.schema.by_dest)
+
+    def __len__(self) -> int:
+        return len(self.schema.by_dest)
+
+    def is_explicit(self, dest: str) -> bool:
+        return dest in self.explicit
+
+
+def _derive(raw) -> dict[str, Any]:
+    """The derivations listed in the module docstring, in pipeline order."""
+    runner = raw("moe_runner_backend")
+    a2a = raw("moe_a2a_backend")
+    ep_size = raw("ep_size")
+    tp_size = raw("tp_size")
+
+    if runner == "megamoe":
+        runner, a2a = "auto", "megamoe"
+    dwdp_size = raw("dwdp_size")
+    if isinstance(dwdp_size, int) and dwdp_size > 1:
+        a2a, ep_size = "none", dwdp_size
+    if raw("quantization") == "mxfp8" and runner not in MXFP8_MOE_RUNNERS:
+        runner = "flashinfer_megamoe" if a2a == "flashinfer_megamoe" else "flashinfer_trtllm"
+    if raw("enable_waterfill") and a2a not in ("deepep", "megamoe"):
+        a2a = "deepep"
+    if a2a in EP_SPANNING_A2A:
+        ep_size = tp_size
+    if a2a == "ascend_tp":
+        a2a = "none"
+    return {"moe_runner_backend": runner, "moe_a2a_backend": a2a, "ep_size": ep_size}

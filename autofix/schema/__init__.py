@@ -1,0 +1,139 @@
+"""SGLang's argument table (the *schema*) for one SGLang version.
+
+The table is generated from SGLang's own argparse parser by
+``scripts/gen_schema.py`` and shipped as JSON; nothing in it is typed by hand.
+``Schema.match`` resolves an option string the way SGLang's parser does
+(exact spelling or declared alias, then argparse's unique-prefix abbreviation).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+DEFAULT_VERSION = "0.5.23"
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One argparse option of ``sglang serve`` / ``python -m sglang.launch_server``.
+
+    ``kind`` is ``store``, ``store_true``, ``store_const``, ``boolean_optional``
+    or ``custom``; ``nargs`` is argparse's (None = one value, 0 = none, or
+    ``"?"``, ``"*"``, ``"+"``); ``type`` names the converter (``int``, ``float``,
+    ``str``, ``json`` or a dotted SGLang function name); ``config_file`` says how
+    SGLang's ``--config`` merger treats a YAML key of it (``store_true``,
+    ``value`` or ``refused``).
+    """
+
+    dest: str
+    flags: tuple[str, ...]
+    kind: str
+    nargs: int | str | None
+    const: Any
+    type: str | None
+    default: Any
+    choices: tuple[Any, ...] | None
+    required: bool
+    config_file: str
+    deprecated: bool
+    help: str
+
+    @property
+    def flag(self) -> str:
+        """The canonical spelling: ``--`` + dest with hyphens if declared, else the first flag."""
+        canonical = "--" + self.dest.replace("_", "-")
+        return canonical if canonical in self.flags else self.flags[0]
+
+    @property
+    def is_store_true(self) -> bool:
+        return self.kind == "store_true"
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """How one command-line word resolves against the option table.
+
+    ``status``: ``exact`` (declared spelling), ``prefix`` (argparse abbreviation),
+    ``ambiguous`` (a prefix of several options: argparse errors out), or
+    ``unknown``. ``explicit`` is the text after ``=`` in ``--flag=value``.
+    """
+
+    status: str
+    option: Option | None
+    written: str  # the option part as written, without "=value"
+    explicit: str | None
+    candidates: tuple[str, ...] = ()
+
+
+class Schema:
+    """The option table of one SGLang version, indexed by flag and by dest."""
+
+    def __init__(self, version: str, options: tuple[Option, ...]) -> None:
+        self.version = version
+        self.options = options
+        self.by_flag: dict[str, Option] = {f: o for o in options for f in o.flags}
+        self.by_dest: dict[str, Option] = {}
+        for o in options:
+            self.by_dest.setdefault(o.dest, o)
+        self._long_flags = tuple(f for f in self.by_flag if f.startswith("--"))
+
+    def __getitem__(self, dest: str) -> Option:
+        return self.by_dest[dest]
+
+    def default(self, dest: str) -> Any:
+        return self.by_dest[dest].default
+
+    def match(self, word: str) -> Match:
+        """Resolve ``word`` (which starts with ``-``) as argparse would (Python 3.11).
+
+        Order: exact flag; ``flag=value`` with an exact flag; then unique
+        prefixes of long flags (``--tp`` -> ``--tp-size``), ambiguous when more
+        than one flag starts with the prefix.
+        """
+        if word in self.by_flag:
+            return Match("exact", self.by_flag[word], word, None)
+        written, explicit = word, None
+        if "=" in word:
+            written, explicit = word.split("=", 1)
+            if written in self.by_flag:
+                return Match("exact", self.by_flag[written], written, explicit)
+        if word.startswith("--"):
+            hits = tuple(f for f in self._long_flags if f.startswith(written))
+            if len(hits) == 1:
+                return Match("prefix", self.by_flag[hits[0]], written, explicit)
+            if len(hits) > 1:
+                return Match("ambiguous", None, written, explicit, hits)
+        return Match("unknown", None, written, explicit)
+
+
+def _option(raw: dict) -> Option:
+    choices = raw["choices"]
+    return Option(
+        dest=raw["dest"],
+        flags=tuple(raw["flags"]),
+        kind=raw["kind"],
+        nargs=raw["nargs"],
+        const=raw["const"],
+        type=raw["type"],
+        default=raw["default"],
+        choices=None if choices is None else tuple(choices),
+        required=raw["required"],
+        config_file=raw["config_file"],
+        deprecated=raw["deprecated"],
+        help=raw["help"],
+    )
+
+
+@cache
+def load(version: str = DEFAULT_VERSION) -> Schema:
+    """Load the shipped table for ``version``.
+
+    Raises ``FileNotFoundError`` when no table ships for that version.
+    """
+    text = resources.files(__package__).joinpath(f"sglang-{version}.json").read_text("utf-8")
+    data = json.loads(text)
+    return Schema(data["sglang_version"], tuple(_option(o) for o in data["options"]))

@@ -1,0 +1,141 @@
+"""Generate autofix's SGLang argument table (the *schema*) from an installed SGLang.
+
+Run it with an interpreter that has SGLang installed, e.g. the oracle venv:
+
+    bash ../shared/oracle/setup.sh
+    /tmp/oracle-venv/bin/python scripts/gen_schema.py > autofix/schema/sglang-0.5.23.json
+
+SGLang's module imports need the oracle's CPU shims (fake CUDA probes, stub GPU
+packages); when ``--oracle`` points at the oracle's ``check.py`` (the default
+looks in ``../shared/oracle``) it is loaded first so those shims are in place.
+The parser is built exactly as ``sglang.srt.server_args.prepare_server_args``
+builds it, and every argparse action is written out as data: nothing here is
+typed by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_ORACLE = HERE.parent.parent / "shared" / "oracle" / "check.py"
+
+
+def load_oracle_shims(check_py: Path) -> None:
+    """Import the oracle's check.py as a module so its CPU shims are applied."""
+    sys.argv = [str(check_py), "--"]  # check.py parses its own argv on import
+    spec = importlib.util.spec_from_file_location("autofix_oracle_shims", check_py)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+
+def type_name(action: argparse.Action) -> str | None:
+    """Name the value converter so autofix can apply the same one."""
+    t = action.type
+    if t is None:
+        return None
+    if t in (int, float, str):
+        return t.__name__
+    mod = getattr(t, "__module__", "") or ""
+    name = getattr(t, "__qualname__", None) or type(t).__name__
+    if mod == "json" and name == "loads":
+        return "json"
+    return f"{mod}.{name}" if mod else name
+
+
+def jsonable(value):
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    return repr(value)
+
+
+def action_kind(action: argparse.Action) -> str:
+    """argparse action class, as one of a few kinds autofix understands."""
+    if isinstance(action, argparse._StoreTrueAction):
+        return "store_true"
+    if isinstance(action, argparse._StoreFalseAction):
+        return "store_false"
+    if isinstance(action, argparse._StoreConstAction):
+        return "store_const"
+    if isinstance(action, argparse.BooleanOptionalAction):
+        return "boolean_optional"
+    if isinstance(action, argparse._AppendAction):
+        return "append"
+    if isinstance(action, argparse._StoreAction):
+        return "store"
+    if isinstance(action, (argparse._HelpAction,)):
+        return "help"
+    return "custom"
+
+
+def config_file_support(action: argparse.Action) -> str:
+    """How SGLang's --config merger treats a key of this option.
+
+    ``store_true``: true adds the flag, false drops it; ``value``: passed on as
+    ``--key value``; ``refused``: the merger raises before argparse runs.
+    (sglang/srt/utils/server_args_config_parser.py, ConfigArgumentMerger)
+    """
+    if isinstance(action, argparse._StoreTrueAction):
+        return "store_true"
+    if isinstance(action, argparse._StoreAction) or action.nargs is None:
+        return "value"
+    return "refused"
+
+
+def describe(action: argparse.Action) -> dict:
+    help_text = action.help if isinstance(action.help, str) else ""
+    first_line = help_text.strip().splitlines()[0] if help_text.strip() else ""
+    return {
+        "dest": action.dest,
+        "flags": list(action.option_strings),
+        "kind": action_kind(action),
+        "action_class": type(action).__name__,
+        "nargs": action.nargs if not isinstance(action.nargs, str) or action.nargs in "?*+" else str(action.nargs),
+        "const": jsonable(action.const),
+        "type": type_name(action),
+        "default": jsonable(action.default),
+        "choices": None if action.choices is None else [jsonable(c) for c in action.choices],
+        "required": bool(action.required),
+        "config_file": config_file_support(action),
+        "deprecated": "deprecated" in help_text.lower() or "Deprecated" in type(action).__name__,
+        "help": first_line,
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--oracle", type=Path, default=DEFAULT_ORACLE, help="the oracle's check.py")
+    ns = ap.parse_args()
+    if ns.oracle.exists():
+        load_oracle_shims(ns.oracle)
+
+    import importlib.metadata
+
+    from sglang.srt.server_args import ServerArgs
+
+    parser = argparse.ArgumentParser(prog="sglang serve")
+    ServerArgs.add_cli_args(parser)
+    options = [describe(a) for a in parser._actions if a.option_strings and action_kind(a) != "help"]
+    table = {
+        "sglang_version": importlib.metadata.version("sglang"),
+        "python_version": ".".join(map(str, sys.version_info[:3])),
+        "generated_by": "scripts/gen_schema.py",
+        "allow_abbrev": parser.allow_abbrev,
+        "options": options,
+    }
+    json.dump(table, sys.stdout, indent=1, sort_keys=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
