@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from autofix.model import Location
+from autofix.model import UNKNOWN, Location
 from autofix.schema import Match, Option, Schema
 
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
@@ -33,6 +33,7 @@ class Word:
     text: str
     loc: Location
     ref: Any = None
+    dynamic: bool = False  # holds a shell expansion: its value is UNKNOWN here
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,9 +205,12 @@ def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedA
             texts = [words[k].text for k in value_idx]
             nxt = i + 1 + take
         try:
-            value = _values(option, texts) if (texts or option.nargs not in (0,)) else None
             if option.nargs == 0:
                 value = _zero_arg_value(option, full_flag)
+            elif any(words[k].dynamic for k in value_idx) or (m.explicit is not None and words[i].dynamic):
+                value = UNKNOWN
+            else:
+                value = _values(option, texts)
         except (ValueError, TypeError) as exc:
             msg = str(exc) if "invalid choice" in str(exc) else f"invalid {option.type} value: {texts[0]!r}"
             parsed.problems.append(Problem(i, f"argument {full_flag}: {msg}"))

@@ -42,8 +42,9 @@ def apply_edits(source: str, edits: Iterable[Edit]) -> str:
 def unified_diff(before: str, after: str, path: str) -> str:
     """A ``git diff``-style unified diff, ``\\ No newline at end of file`` included."""
     a, b = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    old, new = (path, path) if path.startswith("/") else (f"a/{path}", f"b/{path}")
     lines = []
-    for line in difflib.unified_diff(a, b, f"a/{path}", f"b/{path}"):
+    for line in difflib.unified_diff(a, b, old, new):
         if line.endswith("\n"):
             lines.append(line)
         else:

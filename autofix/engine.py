@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from autofix.model import Applicability, Fix, Op, Set, Unset, Violation
+from autofix.model import UNKNOWN, Applicability, Fix, Op, Set, Violation
 from autofix.resolve import View
 from autofix.rules import RULES
 from autofix.rules.base import Rule
@@ -19,21 +19,6 @@ from autofix.schema import Schema
 MAX_PASSES = 10
 
 
-class _Unknown:
-    """A value only known when the launch runs (``--tp $TP``)."""
-
-    _instance = None
-
-    def __new__(cls):
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "UNKNOWN"
-
-
-UNKNOWN = _Unknown()
 
 
 @dataclass(frozen=True, slots=True)

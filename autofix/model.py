@@ -10,6 +10,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+class _Unknown:
+    """The value of a setting only known when the launch runs (``--tp $TP``)."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN = _Unknown()
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Location:
     """A 1-based line and column in the source a launch was read from."""

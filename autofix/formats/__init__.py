@@ -16,21 +16,18 @@ _LAUNCH = re.compile(r"sglang\.launch_server|\bsglang\s+serve\b")
 def detect(path: str, text: str) -> ModuleType | None:
     """The adapter for this file, or None when it is no SGLang config or launch.
 
-    ``.yaml``/``.yml`` files are SGLang ``--config`` files; shell scripts
-    (``.sh``, ``.bash`` or a shell shebang) and stdin are launch scripts when they
-    mention ``sglang.launch_server`` or ``sglang serve``.
+    ``.yaml``/``.yml`` files are SGLang ``--config`` files; any other text
+    that runs ``sglang.launch_server`` or ``sglang serve`` is a launch script;
+    stdin that does neither is read as a config.
     """
     from autofix.formats import argv, yaml_config
 
-    lower = path.lower()
-    if lower.endswith((".yaml", ".yml")):
+    if path.lower().endswith((".yaml", ".yml")):
         return yaml_config
-    is_shell = lower.endswith((".sh", ".bash")) or re.match(r"#!.*\b(ba|z|da|k)?sh\b", text)
-    if is_shell or path == "-":
-        if _LAUNCH.search(text):
-            return argv
-        if path == "-":
-            return yaml_config
+    if _LAUNCH.search(text):
+        return argv
+    if path == "-":
+        return yaml_config
     return None
 
 

@@ -247,3 +247,10 @@ def _append_lines(text: str, ctx: Context, lines: list[str]) -> Edit:
     if at == len(text) and not text.endswith("\n"):
         return Edit(at, at, nl + block)  # keep the file's missing final newline
     return Edit(at, at, block + nl)
+
+
+def looks_like_config(launches: list[Launch]) -> bool:
+    """True when most top-level keys name SGLang options (used to skip unrelated YAML in a walk)."""
+    pairs = launches[0].ctx.pairs if launches else ()
+    known = sum(1 for p in pairs if p.dest is not None)
+    return known >= 1 and 2 * known > len(pairs)

@@ -1,0 +1,94 @@
+"""The ``autofix`` command line.
+
+Only typer and the standard library are imported at module level: the
+engine, the formats and PyYAML load inside the commands, so ``--help`` and
+start-up stay fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+from typer.core import TyperGroup
+
+
+class _DefaultToCheck(TyperGroup):
+    """Route ``autofix PATH...`` to ``check``; ``rules`` and ``explain`` stay sub-commands.
+
+    A path that is literally named like a sub-command can be given as ``./rules``.
+    """
+
+    def parse_args(self, ctx, args):
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
+            args = ["check", *args]
+        return super().parse_args(ctx, args)
+
+
+app = typer.Typer(
+    cls=_DefaultToCheck,
+    add_completion=False,
+    no_args_is_help=True,
+    help="Find SGLang server configurations that SGLang would refuse, and fix them.\n\n"
+    "autofix PATH... checks files (YAML --config files, shell scripts that launch SGLang) "
+    "and directories, and prints the diff --write would apply.",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+@app.command("check")
+def check(
+    paths: Annotated[list[str], typer.Argument(help="Files or directories to check; - reads stdin.")],
+    write: Annotated[bool, typer.Option("--write", help="Apply the safe fixes in place (stdin: print the fixed text).")] = False,
+    unsafe_fixes: Annotated[bool, typer.Option("--unsafe-fixes", help="Also offer and apply fixes that change behaviour.")] = False,
+    show_fixes: Annotated[bool, typer.Option("--show-fixes", help="List every fix under each violation.")] = False,
+    stdin_filename: Annotated[Optional[str], typer.Option(help="Name to report for stdin.")] = None,
+    stdin_format: Annotated[Optional[str], typer.Option(help="Format of stdin: yaml or shell (default: guess).")] = None,
+) -> None:
+    """Check PATHs (the default command: `autofix PATH...`). Exit 1 on violations, 2 on bad input."""
+    from autofix.runner import Mode, run
+
+    if stdin_format not in (None, "yaml", "shell"):
+        raise typer.BadParameter("must be yaml or shell", param_hint="--stdin-format")
+    report = run(
+        paths,
+        Mode.from_flags(write=write),
+        unsafe=unsafe_fixes,
+        out=sys.stdout,
+        err=sys.stderr,
+        stdin_filename=stdin_filename,
+        stdin_format=stdin_format,
+        show_fixes=show_fixes,
+    )
+    raise typer.Exit(report.exit_code)
+
+
+@app.command("rules")
+def list_rules() -> None:
+    """List the rules: code, name, what SGLang refuses."""
+    from autofix.rules import RULES
+
+    width = max(len(r.name) for r in RULES)
+    for r in RULES:
+        typer.echo(f"{r.code:<7} {r.name:<{width}}  {r.summary}")
+
+
+@app.command("explain")
+def explain(code: Annotated[str, typer.Argument(help="A rule code (EP003) or name.")]) -> None:
+    """Print a rule's documentation."""
+    from autofix.docs import render_rule
+    from autofix.errors import UnknownRule
+    from autofix.rules import get
+
+    try:
+        rule = get(code)
+    except UnknownRule as exc:
+        typer.echo(f"error: {exc} (see `autofix rules`)", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(render_rule(rule))
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app(prog_name="autofix")

@@ -1,0 +1,223 @@
+"""Shell scripts and command lines that launch SGLang.
+
+Every ``python[3] -m sglang.launch_server ...`` and ``sglang serve ...``
+command in the text is one launch. The text is tokenised by bashlex (a port
+of bash's own parser), which gives every word its unquoted value and its
+span, and handles backslash continuations, quotes, comments, env-var
+prefixes, pipelines and compound commands.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+
+import bashlex
+import bashlex.errors
+
+from autofix.arguments import Word, parse_words
+from autofix.edits import Edit
+from autofix.errors import InputError, InternalError
+from autofix.formats.launch import Launch
+from autofix.model import Location, Op, Set, Unset
+from autofix.schema import Schema
+
+NAME = "shell"
+_EXPANSIONS = {"parameter", "commandsubstitution", "processsubstitution"}
+_HINT = re.compile(r"sglang\.launch_server|sglang\s+serve")
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    spans: tuple[tuple[int, int], ...]  # per word: its span in the text (-1, -1: synthetic)
+    end: int  # end of the launch's last word
+
+
+def _location(text: str, index: int) -> Location:
+    line = text.count("\n", 0, index) + 1
+    return Location(line, index - (text.rfind("\n", 0, index) + 1) + 1)
+
+
+def _is_dynamic(node) -> bool:
+    return any(getattr(p, "kind", None) in _EXPANSIONS for p in getattr(node, "parts", ()) or ())
+
+
+class _Commands(bashlex.ast.nodevisitor):
+    def __init__(self) -> None:
+        self.commands: list = []
+
+    def visitcommand(self, node, parts):
+        self.commands.append(node)
+
+
+def _commands(text: str, path: str) -> list[tuple[int, object]]:
+    """(offset, command node) for every simple command; falls back to per-line parsing."""
+    try:
+        trees = bashlex.parse(text)
+        offsets = [0] * len(trees)
+    except (bashlex.errors.ParsingError, NotImplementedError, AttributeError, IndexError, TypeError):
+        trees, offsets = [], []
+        for start, chunk in _launch_chunks(text):
+            try:
+                parsed = bashlex.parse(chunk)
+            except (bashlex.errors.ParsingError, NotImplementedError, AttributeError, IndexError, TypeError) as exc:
+                pos = getattr(exc, "position", 0) or 0
+                loc = _location(text, start + min(pos, len(chunk)))
+                raise InputError(path, loc.line, loc.col, f"cannot read the shell command: {exc}") from None
+            trees.extend(parsed)
+            offsets.extend([start] * len(parsed))
+    out = []
+    for off, tree in zip(offsets, trees):
+        v = _Commands()
+        v.visit(tree)
+        out.extend((off, c) for c in v.commands)
+    return out
+
+
+def _launch_chunks(text: str):
+    """The logical lines (backslash continuations joined) that mention SGLang."""
+    lines = text.splitlines(keepends=True)
+    i, pos = 0, 0
+    while i < len(lines):
+        start, chunk = pos, lines[i]
+        while chunk.rstrip("\r\n").endswith("\\") and i + 1 < len(lines):
+            i += 1
+            chunk += lines[i]
+        pos = start + len(chunk)
+        i += 1
+        if _HINT.search(chunk):
+            yield start, chunk
+
+
+def _launch_args(words: list) -> tuple[int, bool] | None:
+    """Index of the first SGLang argument in a command's words, and whether it is ``sglang serve``."""
+    texts = [w.word for w in words]
+    for i, t in enumerate(texts):
+        if t == "-m" and i + 1 < len(texts) and texts[i + 1] == "sglang.launch_server":
+            return i + 2, False
+        if t.rsplit("/", 1)[-1] == "sglang" and i + 1 < len(texts) and texts[i + 1] == "serve":
+            return i + 2, True
+    return None
+
+
+def read(text: str, path: str, schema: Schema) -> list[Launch]:
+    """Every SGLang launch in ``text``, in order. Raises ``InputError`` when it cannot be tokenised."""
+    launches = []
+    for off, cmd in _commands(text, path):
+        words = [p for p in cmd.parts if p.kind == "word"]
+        found = _launch_args(words)
+        if found is None:
+            continue
+        first, serve = found
+        args = words[first:]
+        out: list[Word] = []
+        spans: list[tuple[int, int]] = []
+        i = 0
+        while i < len(args):
+            w = args[i]
+            if serve and (w.word == "--model-type" or w.word.startswith("--model-type=")):
+                i += 2 if w.word == "--model-type" else 1  # taken by `sglang serve` itself
+                continue
+            s, e = off + w.pos[0], off + w.pos[1]
+            if serve and not out and not w.word.startswith("-"):
+                out.append(Word("--model-path", _location(text, s), None))  # cli/serve.py:62
+                spans.append((-1, -1))
+            out.append(Word(w.word, _location(text, s), len(spans), _is_dynamic(w)))
+            spans.append((s, e))
+            i += 1
+        head = off + words[first - 1].pos[1]
+        end = max([e for _, e in spans] + [head])
+        start = _location(text, off + cmd.pos[0])
+        launches.append(Launch(parse_words(schema, out), start, Context(tuple(spans), end)))
+    return launches
+
+
+def _quote(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return shlex.quote(str(value))
+
+
+def _same_quotes(original: str, new: str) -> str:
+    """Keep the quote style of the word being replaced when it is simple to."""
+    if len(original) >= 2 and original[0] == original[-1] and original[0] in "'\"":
+        q = original[0]
+        if q not in new and "\\" not in new and "$" not in new:
+            return f"{q}{new}{q}"
+    return _quote(new)
+
+
+def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]:
+    """Edits that make this launch's settings follow ``ops``.
+
+    Set on a written flag replaces its value word (or the whole
+    ``--flag=value`` word); Set on an absent flag appends it after the last
+    argument, on a continuation line of its own when the command is written
+    one flag per line; Unset deletes every occurrence's words.
+    """
+    ctx: Context = launch.ctx
+    parsed = launch.parsed
+    settings = parsed.settings
+    edits: list[Edit] = []
+    added: list[str] = []
+    for op in ops:
+        option = schema[op.dest]
+        if isinstance(op, Unset):
+            for s in parsed.occurrences:
+                if s.dest == op.dest:
+                    edits.append(_delete(text, ctx, s))
+            continue
+        s = settings.get(op.dest)
+        if s is not None:
+            if option.nargs == 0:
+                continue
+            if s.inline:
+                a, b = ctx.spans[s.option_index]
+                edits.append(Edit(a, b, _quote(f"{s.written}={op.value}")))
+            else:
+                a, b = ctx.spans[s.value_indexes[0]]
+                edits.append(Edit(a, b, _same_quotes(text[a:b], str(op.value) if not isinstance(op.value, bool) else _quote(op.value))))
+            continue
+        added.append(option.flag if option.nargs == 0 else f"{option.flag} {_quote(op.value)}")
+    if added:
+        edits.append(_append(text, ctx, added))
+    return edits
+
+
+def _delete(text: str, ctx: Context, s) -> Edit:
+    idx = [s.option_index, *s.value_indexes]
+    a = ctx.spans[idx[0]][0]
+    b = ctx.spans[idx[-1]][1]
+    if a < 0:
+        raise InternalError("cannot remove an argument autofix did not read from the text")
+    line_start = text.rfind("\n", 0, a) + 1
+    line_end = text.find("\n", b)
+    line_end = len(text) if line_end < 0 else line_end
+    before, after = text[line_start:a], text[b:line_end].rstrip("\r")
+    if not before.strip() and after.strip() in ("\\", ""):
+        if after.strip() == "\\":  # a continuation line of its own: drop the whole line
+            return Edit(line_start, min(line_end + 1, len(text)), "")
+    # drop the words and the blanks in front of them
+    k = a
+    while k > 0 and text[k - 1] in " \t":
+        k -= 1
+    return Edit(k, b, "")
+
+
+def _append(text: str, ctx: Context, flags: list[str]) -> Edit:
+    end = ctx.end
+    first_arg = next((a for a, _ in ctx.spans if a >= 0), end)
+    segment = text[first_arg:end]
+    if "\\\n" in segment or "\\\r\n" in segment:
+        nl = "\r\n" if "\\\r\n" in segment else "\n"
+        line_start = text.rfind("\n", 0, end) + 1
+        last_line = text[line_start:end]
+        indent = last_line[: len(last_line) - len(last_line.lstrip(" \t"))]
+        line_end = text.find("\n", end)
+        rest = text[end : len(text) if line_end < 0 else line_end].strip()
+        if rest and line_start > first_arg:
+            # the last line carries a comment or redirect: add the flags above it
+            return Edit(line_start, line_start, "".join(f"{indent}{f} \\{nl}" for f in flags))
+        return Edit(end, end, "".join(f" \\{nl}{indent}{f}" for f in flags))
+    return Edit(end, end, "".join(f" {f}" for f in flags))

@@ -1,0 +1,44 @@
+"""Turn results into text. Reporters return strings; the CLI decides where they go."""
+
+from __future__ import annotations
+
+from autofix.api import FixResult
+from autofix.model import Diagnostic
+
+
+def diagnostic_line(d: Diagnostic) -> str:
+    """``path:line:col: CODE [*] message`` (``[*]``: fixed by the requested mode)."""
+    mark = " [*]" if d.fixable else ""
+    after = f" (appears once {', '.join(d.after)} is fixed)" if d.after else ""
+    return f"{d.path}:{d.location.line}:{d.location.col}: {d.code}{mark} {d.violation.message}{after}"
+
+
+def fix_lines(d: Diagnostic, indent: str = "  ") -> list[str]:
+    """The fixes a diagnostic offers, best first, with their safety."""
+    return [f"{indent}{'fix' if f.applicability == 2 else 'unsafe fix'}: {f.title}" for f in d.violation.fixes]
+
+
+def summary(results: list[FixResult], *, write: bool, unsafe: bool, errors: int) -> str:
+    """One closing line, ruff-style: found, fixed, remaining, hidden unsafe fixes."""
+    found = sum(r.found for r in results)
+    remaining = sum(len(r.remaining) for r in results)
+    hidden = sum(1 for r in results for d in r.remaining if d.fix_available and not d.fixable)
+    files = sum(1 for r in results if r.changed)
+    parts = []
+    if not found and not remaining:
+        parts.append("All checks passed!")
+    elif write:
+        fixed = sum(1 for r in results for d in r.diagnostics if d.fixable and r.changed)
+        parts.append(f"Found {found} violation{'s' * (found != 1)} ({fixed} fixed, {remaining} remaining) "
+                     f"in {files} changed file{'s' * (files != 1)}.")
+    else:
+        fixable = sum(1 for r in results for d in r.diagnostics if d.fixable and not d.after)
+        parts.append(f"Found {found} violation{'s' * (found != 1)}.")
+        if fixable:
+            how = "--write --unsafe-fixes" if unsafe else "--write"
+            parts.append(f"[*] {fixable} fixable with {how}.")
+    if hidden:
+        parts.append(f"{hidden} more fixable with --unsafe-fixes.")
+    if errors:
+        parts.append(f"{errors} file{'s' * (errors != 1)} could not be checked.")
+    return " ".join(parts)

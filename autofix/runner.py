@@ -1,0 +1,119 @@
+"""Check or fix a list of paths: the work behind ``autofix PATH...``.
+
+One ``Report`` collects what happened; its ``exit_code`` is the only place
+the exit status is decided.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from autofix import files, report
+from autofix.api import FixResult, fix_source
+from autofix.edits import unified_diff
+from autofix.errors import InputError, InternalError
+from autofix.formats import by_name, detect
+
+
+class Mode(enum.Enum):
+    """What to do with the fixes, decided once from the flags."""
+
+    DIFF = "diff"  # report, print the diff --write would apply (the default)
+    WRITE = "write"  # apply the fixes in place (stdin: print the fixed text)
+
+    @classmethod
+    def from_flags(cls, *, write: bool) -> "Mode":
+        return cls.WRITE if write else cls.DIFF
+
+
+@dataclass(slots=True)
+class Report:
+    """Counters of one run.
+
+    Exit code: 2 if any input could not be checked; otherwise, in DIFF mode 1
+    when a violation was found, in WRITE mode 1 when a violation remains
+    after fixing; else 0.
+    """
+
+    mode: Mode
+    results: list[FixResult] = field(default_factory=list)
+    errors: int = 0
+
+    @property
+    def exit_code(self) -> int:
+        if self.errors:
+            return 2
+        if self.mode is Mode.WRITE:
+            return 1 if any(r.remaining for r in self.results) else 0
+        return 1 if any(r.found for r in self.results) else 0
+
+
+def run(
+    paths: list[str],
+    mode: Mode,
+    *,
+    unsafe: bool,
+    out: TextIO,
+    err: TextIO,
+    stdin_filename: str | None = None,
+    stdin_format: str | None = None,
+    show_fixes: bool = False,
+) -> Report:
+    """Check (and, in WRITE mode, fix) every path; write reports to ``out``/``err``.
+
+    Parsable lines and diffs go to ``out``; status and error lines to
+    ``err``. For stdin, ``out`` carries only the diff or the fixed text.
+    """
+    rep = Report(mode)
+    for path, named in files.expand(paths):
+        shown = (stdin_filename or "-") if path == "-" else path
+        try:
+            text = files.read_text(path)
+            fmt = by_name(stdin_format) if (path == "-" and stdin_format) else detect(shown, text)
+            if fmt is None:
+                if named:
+                    raise InputError(shown, 0, 0, "not an SGLang config (.yaml/.yml) and runs no SGLang launch")
+                continue
+            result = fix_source(text, fmt, path=shown, unsafe=unsafe)
+        except InputError as exc:
+            if named:
+                err.write(f"{exc}\n")
+                rep.errors += 1
+            continue
+        except InternalError as exc:
+            err.write(f"{shown}:0:0: error: internal error, nothing written: {exc} (please report this)\n")
+            rep.errors += 1
+            continue
+        if not named and not result.is_config:
+            continue
+        rep.results.append(result)
+        try:
+            _emit(result, path == "-", mode, out, err, show_fixes)
+        except OSError as exc:
+            err.write(f"{shown}:0:0: error: cannot write: {exc.strerror or exc}; the file is unchanged\n")
+            rep.errors += 1
+    err.write(report.summary(rep.results, write=mode is Mode.WRITE, unsafe=unsafe, errors=rep.errors) + "\n")
+    return rep
+
+
+def _emit(result: FixResult, stdin: bool, mode: Mode, out: TextIO, err: TextIO, show_fixes: bool) -> None:
+    lines_to = err if stdin else out
+    shown = result.remaining if mode is Mode.WRITE else result.diagnostics
+    for d in shown:
+        lines_to.write(report.diagnostic_line(d) + "\n")
+        if show_fixes:
+            lines_to.write("".join(line + "\n" for line in report.fix_lines(d)))
+    for c in result.conflicts:
+        err.write(f"{c}\n")
+    if mode is Mode.DIFF:
+        if result.changed:
+            out.write(unified_diff(result.source, result.output, result.path))
+        return
+    if stdin:
+        out.write(result.output)
+    elif result.changed:
+        files.write_atomic(result.path, result.output)
+        fixed = sum(1 for d in result.diagnostics if d.fixable)
+        err.write(f"Fixed {fixed} violation{'s' * (fixed != 1)} in {result.path}\n")

@@ -1,0 +1,22 @@
+"""Shared test set-up: hypothesis profiles and the golden-update switch.
+
+CI (``CI`` set) runs property tests derandomized with a fixed budget, so it
+cannot flake; ``HYPOTHESIS_PROFILE=thorough`` gives a bigger budget by hand.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("ci", derandomize=True, max_examples=150, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=150, deadline=None)
+settings.register_profile("thorough", max_examples=3000, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true", help="rewrite fixtures/*.out.* and *.txt from the current output")
