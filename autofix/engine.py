@@ -10,7 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from autofix.model import UNKNOWN, Applicability, Fix, Op, Set, Violation
+from autofix.model import UNKNOWN, Applicability, Fix, Op, Set, Unset, Violation
+
+__all__ = ["Applicability", "Finding", "Outcome", "check", "net_ops", "run"]
 from autofix.resolve import View
 from autofix.rules import RULES
 from autofix.rules.base import Rule

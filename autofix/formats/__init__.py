@@ -20,19 +20,17 @@ def detect(path: str, text: str) -> ModuleType | None:
     that runs ``sglang.launch_server`` or ``sglang serve`` is a launch script;
     stdin that does neither is read as a config.
     """
-    from autofix.formats import argv, yaml_config
-
     if path.lower().endswith((".yaml", ".yml")):
-        return yaml_config
+        return by_name("yaml")
     if _LAUNCH.search(text):
-        return argv
+        return by_name("shell")  # imports bashlex, whose parser tables cost ~80 ms
     if path == "-":
-        return yaml_config
+        return by_name("yaml")
     return None
 
 
 def by_name(name: str) -> ModuleType:
     """The adapter called ``name`` (``yaml`` or ``shell``); raises KeyError."""
-    from autofix.formats import argv, yaml_config
+    import importlib
 
-    return {"yaml": yaml_config, "shell": argv}[name]
+    return importlib.import_module({"yaml": "autofix.formats.yaml_config", "shell": "autofix.formats.argv"}[name])

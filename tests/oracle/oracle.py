@@ -1,0 +1,43 @@
+"""Run SGLang 0.5.23's own argument checks through ../shared/oracle, one import per batch."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHECK_PY = Path(os.environ.get("ORACLE_CHECK", ROOT.parent / "shared" / "oracle" / "check.py"))
+PYTHON = Path(os.environ.get("ORACLE_PYTHON", "/tmp/oracle-venv/bin/python"))
+
+
+def available() -> bool:
+    return CHECK_PY.exists() and PYTHON.exists()
+
+
+requires_oracle = pytest.mark.skipif(
+    not available(),
+    reason=f"SGLang oracle not set up ({PYTHON} or {CHECK_PY} missing); run: bash ../shared/oracle/setup.sh",
+)
+
+
+def run_batch(cases: list[dict], timeout: int = 900) -> list[dict]:
+    """One oracle process over ``cases`` (dicts with ``id`` and ``argv``/``config_yaml``); results in order."""
+    lines = "\n".join(json.dumps(c) for c in cases) + "\n"
+    proc = subprocess.run(
+        [str(PYTHON), str(CHECK_PY), "--no-warnings", "--batch", "-"],
+        input=lines, capture_output=True, text=True, timeout=timeout, check=False,
+    )
+    if proc.returncode != 0 and not proc.stdout:
+        raise RuntimeError(f"oracle failed: {proc.stderr[-2000:]}")
+    out = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    assert [o["id"] for o in out] == [c["id"] for c in cases], "oracle answers out of order"
+    return out
+
+
+def verdict(answer: dict) -> str:
+    """``ok`` or the ``path:line`` SGLang raised at."""
+    return "ok" if answer["ok"] else answer["where"]

@@ -1,0 +1,29 @@
+"""The rule cases' recorded SGLang verdicts still hold, and every fixed case is accepted."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.oracle.oracle import requires_oracle, run_batch, verdict
+from tests.rules.cases import ALL_CASES
+from tests.rules.test_rules import fixed_argv
+
+pytestmark = [pytest.mark.oracle, requires_oracle]
+
+
+@pytest.fixture(scope="module")
+def answers() -> dict[str, dict]:
+    cases = [{"id": c.id, "argv": list(c.argv)} for c in ALL_CASES]
+    cases += [{"id": c.id + ":fixed", "argv": fixed_argv(c)} for c in ALL_CASES if c.codes]
+    return {a["id"]: a for a in run_batch(cases)}
+
+
+@pytest.mark.parametrize("case", ALL_CASES, ids=[c.id for c in ALL_CASES])
+def test_input_verdict(case, answers):
+    assert verdict(answers[case.id]) == case.sglang
+
+
+@pytest.mark.parametrize("case", [c for c in ALL_CASES if c.codes], ids=[c.id for c in ALL_CASES if c.codes])
+def test_fixed_output_is_accepted(case, answers):
+    answer = answers[case.id + ":fixed"]
+    assert answer["ok"] == case.fixed_ok, answer.get("message")
