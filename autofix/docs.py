@@ -6,7 +6,7 @@ import inspect
 
 from autofix.rules.base import Rule
 
-HEADINGS = ("## What it does", "## Why SGLang refuses it", "## Example", "Use instead:", "## Fix safety", "## SGLang source")
+HEADINGS = ("## What it does", "## Why SGLang refuses it", "## Example", "Use instead", "## Fix safety", "## SGLang source")
 
 
 def render_rule(rule: Rule) -> str:

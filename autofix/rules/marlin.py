@@ -108,12 +108,14 @@ def marlin_lora_needs_virtual_experts(view: View) -> Violation | None:
     ```yaml
     moe-runner-backend: experimental_sgl_marlin
     enable-lora: true
+    lora-backend: triton
     ```
-    Use instead:
+    Use instead (with the Triton LoRA backend that RUN021 asks for):
     ```yaml
     moe-runner-backend: experimental_sgl_marlin
     enable-lora: true
     lora-use-virtual-experts: true
+    lora-backend: triton
     ```
 
     ## Fix safety

@@ -1,0 +1,62 @@
+"""Every rule documents itself the same way, and its examples are true."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+
+from autofix import engine
+from autofix.api import fix_source
+from autofix.docs import HEADINGS, render_all
+from autofix.formats import yaml_config
+from autofix.rules import RULES
+
+ROOT = Path(__file__).resolve().parent.parent
+YAML_BLOCK = re.compile(r"```yaml\n(.*?)```", re.S)
+
+
+def examples(rule) -> tuple[str, str]:
+    doc = inspect.cleandoc(rule.doc)
+    bad, good = YAML_BLOCK.findall(doc)[:2]
+    return bad, good
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
+def test_docstring_has_every_heading(rule):
+    doc = inspect.cleandoc(rule.doc)
+    positions = [doc.find(h) for h in HEADINGS]
+    assert -1 not in positions, f"{rule.code} lacks {HEADINGS[positions.index(-1)]!r}"
+    assert positions == sorted(positions)
+    assert rule.sglang_source in doc
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
+def test_example_fires_and_use_instead_is_clean(rule):
+    bad, good = examples(rule)
+    assert rule.code in [d.code for d in fix_source(bad, yaml_config).diagnostics]
+    assert fix_source(good, yaml_config).diagnostics == ()
+
+
+def test_rule_codes_and_names_are_unique_and_well_formed():
+    assert len({r.code for r in RULES}) == len(RULES) == len({r.name for r in RULES})
+    for r in RULES:
+        assert re.fullmatch(r"[A-Z]+[0-9]{3}", r.code)
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", r.name)
+        assert r.check.__name__ == r.name.replace("-", "_")
+
+
+def test_rules_md_is_up_to_date():
+    assert (ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == render_all(RULES), \
+        "run: python scripts/gen_docs.py"
+
+
+def test_reads_are_schema_dests():
+    from autofix.schema import load
+
+    schema = load()
+    for r in RULES:
+        assert set(r.reads) <= set(schema.by_dest), r.code
+    assert engine.check({}, schema) == []
