@@ -1,0 +1,193 @@
+"""The command line, in-process: exit codes, --write, stdin, bad input, directories."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from autofix.cli import app
+
+BAD = "tp-size: 8\nmoe-a2a-backend: none  # single node\nep-dispatch-algorithm: static\n"
+GOOD = BAD.replace("static", "dynamic")
+MARLIN = "tp-size: 8\nmoe-runner-backend: experimental_sgl_marlin\nmoe-a2a-backend: deepep\nep-dispatch-algorithm: static\n"
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(app, list(args), input=input, prog_name="autofix")
+
+
+@pytest.fixture
+def cfg(tmp_path):
+    def make(text: str, name: str = "config.yaml") -> Path:
+        p = tmp_path / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(text.encode())
+        return p
+
+    return make
+
+
+def test_clean_file_exits_0(cfg):
+    r = run(str(cfg(GOOD)))
+    assert r.exit_code == 0
+    assert r.stdout == ""
+    assert "All checks passed!" in r.stderr
+
+
+def test_dry_run_reports_and_prints_the_diff_and_exits_1(cfg):
+    p = cfg(BAD)
+    r = run(str(p))
+    assert r.exit_code == 1
+    assert f"{p}:3:1: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend" in r.stdout
+    assert "-ep-dispatch-algorithm: static\n+ep-dispatch-algorithm: dynamic\n" in r.stdout
+    assert p.read_text() == BAD
+
+
+def test_write_fixes_in_place_and_exits_0(cfg):
+    p = cfg(BAD)
+    r = run(str(p), "--write")
+    assert r.exit_code == 0, r.output
+    assert p.read_text() == GOOD
+    assert f"Fixed 1 violation in {p}" in r.stderr
+    assert run(str(p)).exit_code == 0
+
+
+def test_write_keeps_the_mode_and_leaves_no_temp_file(cfg):
+    p = cfg(BAD)
+    p.chmod(0o640)
+    run(str(p), "--write")
+    assert stat.S_IMODE(p.stat().st_mode) == 0o640
+    assert sorted(x.name for x in p.parent.iterdir()) == ["config.yaml"]
+
+
+def test_unchanged_file_is_not_rewritten(cfg):
+    p = cfg(GOOD)
+    before = p.stat()
+    run(str(p), "--write")
+    after = p.stat()
+    assert (before.st_ino, before.st_mtime_ns) == (after.st_ino, after.st_mtime_ns)
+
+
+def test_unsafe_fix_is_held_back_without_the_flag(cfg):
+    p = cfg(MARLIN)
+    r = run(str(p), "--write")
+    assert r.exit_code == 1
+    assert p.read_text() == MARLIN
+    assert "RUN019" in r.stdout
+    assert "1 more fixable with --unsafe-fixes" in r.stderr
+
+
+def test_unsafe_fixes_run_to_a_fixpoint(cfg):
+    p = cfg(MARLIN)
+    r = run(str(p), "--write", "--unsafe-fixes")
+    assert r.exit_code == 0, r.output
+    assert p.read_text() == (
+        "tp-size: 8\nmoe-runner-backend: experimental_sgl_marlin\nmoe-a2a-backend: none\n"
+        "ep-dispatch-algorithm: dynamic\nep-size: 8\n"
+    )
+
+
+def test_stdin_dry_run_prints_only_the_diff_on_stdout():
+    r = run("-", input=BAD)
+    assert r.exit_code == 1
+    assert r.stdout.startswith("--- a/-\n+++ b/-\n")
+    assert "-:3:1: EP003" in r.stderr
+
+
+def test_stdin_write_prints_the_fixed_text():
+    r = run("-", "--write", input=BAD)
+    assert r.exit_code == 0
+    assert r.stdout == GOOD
+
+
+def test_stdin_shell_launch_with_filename():
+    r = run("-", "--write", "--stdin-filename", "serve.sh",
+            input="python -m sglang.launch_server --tp 8 --ep-dispatch-algorithm lp\n")
+    assert r.stdout == "python -m sglang.launch_server --tp 8 --ep-dispatch-algorithm dynamic\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("tp-size: [8\n", "config.yaml:2:1: error: invalid YAML"),
+        ("- tp-size: 8\n", "config.yaml:1:1: error: an SGLang config must be a mapping at the top level, not a list"),
+        ("tp-size: 8\n\xff\n", None),
+    ],
+    ids=["malformed", "list-root", "not-utf8"],
+)
+def test_bad_input_exits_2_names_the_position_and_keeps_the_file(tmp_path, text, message):
+    p = tmp_path / "config.yaml"
+    data = text.encode("latin-1")
+    p.write_bytes(data)
+    other = tmp_path / "other.yaml"
+    other.write_text(BAD)
+    r = run(str(p), str(other), "--write")
+    assert r.exit_code == 2
+    assert p.read_bytes() == data
+    assert other.read_text() == GOOD  # the other file is still processed
+    shown = r.stderr.replace(str(tmp_path) + "/", "")
+    assert (message or "config.yaml:2:1: error: not UTF-8 text") in shown
+
+
+def test_missing_file_exits_2(tmp_path):
+    r = run(str(tmp_path / "nope.yaml"))
+    assert r.exit_code == 2
+    assert "nope.yaml:0:0: error: cannot read" in r.stderr
+
+
+def test_named_file_that_is_no_config_exits_2(cfg):
+    r = run(str(cfg("hello\n", "notes.txt")))
+    assert r.exit_code == 2
+    assert "runs no SGLang launch" in r.stderr
+
+
+def test_directory_walk_checks_configs_and_launch_scripts_and_skips_the_rest(tmp_path, cfg):
+    cfg(BAD, "a/config.yaml")
+    cfg("apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n", "a/pod.yaml")
+    cfg("not: [valid\n", "a/broken.yaml")
+    cfg("#!/bin/sh\necho hi\n", "b/other.sh")
+    cfg("sglang serve m --ep-dispatch-algorithm static\n", "b/serve.sh")
+    cfg(BAD, ".git/config.yaml")
+    r = run(str(tmp_path))
+    assert r.exit_code == 1
+    lines = [line.replace(str(tmp_path) + "/", "") for line in r.stdout.splitlines() if ": EP" in line]
+    assert lines == [
+        "a/config.yaml:3:1: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend, but --moe-a2a-backend resolves to none",
+        "b/serve.sh:1:16: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend, but --moe-a2a-backend resolves to none",
+    ]
+
+
+def test_write_path_spelled_first_or_last(cfg):
+    p = cfg(BAD)
+    assert run("--write", str(p)).exit_code == 0
+    assert p.read_text() == GOOD
+
+
+def test_rules_and_explain():
+    r = run("rules")
+    assert r.exit_code == 0
+    assert r.stdout.splitlines()[0].startswith("EP003   ep-dispatch-needs-a2a")
+    r = run("explain", "ep003")
+    assert r.exit_code == 0
+    assert r.stdout.startswith("# EP003 ep-dispatch-needs-a2a\n")
+    assert "## Fix safety" in r.stdout
+    r = run("explain", "NOPE1")
+    assert r.exit_code == 2
+    assert "unknown rule: NOPE1" in r.stderr
+
+
+def test_usage_error_exits_2():
+    assert run("config.yaml", "--no-such-option").exit_code == 2
+
+
+def test_cli_import_stays_light():
+    code = "import sys, autofix.cli; print(sorted(m for m in ('yaml', 'bashlex', 'ruamel', 'autofix.engine') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+    assert out.stdout.strip() == "[]"
