@@ -1,0 +1,112 @@
+"""The shell launch adapter: finding launches, reading words, minimal edits."""
+
+from __future__ import annotations
+
+import pytest
+
+from autofix.api import fix_source
+from autofix.edits import apply_edits
+from autofix.formats import argv as shell
+from autofix.model import UNKNOWN, Set, Unset
+from autofix.schema import load
+
+SCHEMA = load()
+
+
+def launches(text: str) -> list[dict]:
+    return [launch.parsed.explicit for launch in shell.read(text, "s.sh", SCHEMA)]
+
+
+def edited(text: str, *ops, index: int = 0) -> str:
+    launch = shell.read(text, "s.sh", SCHEMA)[index]
+    return apply_edits(text, shell.edit(text, launch, list(ops), SCHEMA))
+
+
+def test_finds_every_launch_form():
+    text = (
+        "#!/bin/bash\n"
+        "python -m sglang.launch_server --tp 2\n"
+        "FOO=1 BAR=2 python3 -m sglang.launch_server --tp-size=4  # prefill\n"
+        "nohup /opt/venv/bin/python3.11 -m sglang.launch_server --ep 8 > log 2>&1 &\n"
+        "if true; then sglang serve org/model --tp 8; fi\n"
+        "echo python -m other --tp 1\n"
+    )
+    assert launches(text) == [
+        {"tp_size": 2},
+        {"tp_size": 4},
+        {"ep_size": 8},
+        {"model_path": "org/model", "tp_size": 8},
+    ]
+
+
+def test_quotes_continuations_and_expansions():
+    text = 'python -m sglang.launch_server \\\n  --moe-a2a-backend "none" \\\n  --tp $TP \\\n  --ep-dispatch-algorithm=\'lp\'\n'
+    assert launches(text) == [{"moe_a2a_backend": "none", "tp_size": UNKNOWN, "ep_dispatch_algorithm": "lp"}]
+
+
+def test_serve_model_type_is_not_a_server_flag():
+    assert launches("sglang serve m --model-type llm --tp 2\n") == [{"model_path": "m", "tp_size": 2}]
+
+
+def test_replace_keeps_the_words_quote_style():
+    text = "python -m sglang.launch_server --ep-dispatch-algorithm 'static'\n"
+    assert edited(text, Set("ep_dispatch_algorithm", "dynamic")) == \
+        "python -m sglang.launch_server --ep-dispatch-algorithm 'dynamic'\n"
+
+
+def test_replace_inline_value():
+    text = "python -m sglang.launch_server --ep-dispatch-algorithm=static --tp 8\n"
+    assert edited(text, Set("ep_dispatch_algorithm", "dynamic")) == \
+        "python -m sglang.launch_server --ep-dispatch-algorithm=dynamic --tp 8\n"
+
+
+def test_add_flag_on_one_line():
+    text = "python -m sglang.launch_server --tp 8 > log.txt 2>&1 &\n"
+    assert edited(text, Set("ep_size", 8)) == "python -m sglang.launch_server --tp 8 --ep-size 8 > log.txt 2>&1 &\n"
+
+
+def test_add_flag_as_a_continuation_line():
+    text = "python -m sglang.launch_server \\\n    --tp 8 \\\n    --port 30000\necho done\n"
+    assert edited(text, Set("ep_size", 8)) == \
+        "python -m sglang.launch_server \\\n    --tp 8 \\\n    --port 30000 \\\n    --ep-size 8\necho done\n"
+
+
+def test_add_flag_above_a_last_line_that_carries_a_comment():
+    text = "python -m sglang.launch_server \\\n  --tp 8 \\\n  --port 30000  # http\n"
+    assert edited(text, Set("ep_size", 8)) == \
+        "python -m sglang.launch_server \\\n  --tp 8 \\\n  --ep-size 8 \\\n  --port 30000  # http\n"
+
+
+def test_unset_removes_a_whole_continuation_line():
+    text = "python -m sglang.launch_server \\\n  --enable-eplb \\\n  --tp 8\n"
+    assert edited(text, Unset("enable_eplb")) == "python -m sglang.launch_server \\\n  --tp 8\n"
+
+
+def test_unset_removes_every_occurrence_inline():
+    text = "python -m sglang.launch_server --enable-eplb --tp 8 --enable-eplb\n"
+    assert edited(text, Unset("enable_eplb")) == "python -m sglang.launch_server --tp 8\n"
+
+
+def test_each_launch_is_fixed_on_its_own():
+    text = (
+        "python -m sglang.launch_server --ep-dispatch-algorithm static --moe-a2a-backend deepep &\n"
+        "python -m sglang.launch_server --ep-dispatch-algorithm static &\n"
+    )
+    result = fix_source(text, shell)
+    assert [d.location.line for d in result.diagnostics] == [2]
+    assert result.output == text.replace("static &", "dynamic &")
+
+
+def test_unparsable_script_falls_back_to_the_launch_lines():
+    text = "case $x in a) echo ;; esac\ncat <<EOF\n$(weird\nEOF\npython -m sglang.launch_server --ep-dispatch-algorithm lp\n"
+    assert launches(text)[-1] == {"ep_dispatch_algorithm": "lp"}
+
+
+def test_no_edit_means_identical_bytes():
+    text = "\ufeffpython -m sglang.launch_server --tp 8\r\n"
+    assert fix_source(text, shell).output == text
+
+
+@pytest.mark.parametrize("word", ["--tp", "--ep-dispatch-algorithm=x", "--pp"])
+def test_argparse_problems_do_not_crash(word):
+    assert shell.read(f"python -m sglang.launch_server {word}\n", "s.sh", SCHEMA)[0].parsed.problems

@@ -1,0 +1,124 @@
+"""The --config YAML adapter: SGLang's reading, and minimal edits."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from autofix.api import fix_source
+from autofix.edits import apply_edits
+from autofix.errors import InputError, InternalError
+from autofix.formats import yaml_config
+from autofix.model import Set, Unset
+from autofix.schema import load
+
+SCHEMA = load()
+
+
+def explicit(text: str) -> dict:
+    [launch] = yaml_config.read(text, "c.yaml", SCHEMA)
+    return launch.parsed.explicit
+
+
+def edited(text: str, *ops) -> str:
+    [launch] = yaml_config.read(text, "c.yaml", SCHEMA)
+    return apply_edits(text, yaml_config.edit(text, launch, list(ops), SCHEMA))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("tp-size: 8\n", {"tp_size": 8}),
+        ("tensor-parallel-size: 8\n", {"tp_size": 8}),
+        ("tp: 8\n", {"tp_size": 8}),  # argparse prefix, accepted by SGLang
+        ("ep: 4\n", {"ep_size": 4}),  # declared alias
+        ("enable-eplb: true\n", {"enable_eplb": True}),
+        ("enable-eplb: yes\n", {"enable_eplb": True}),  # YAML 1.1 boolean, as PyYAML reads it
+        ("enable-eplb: false\n", {}),  # store-true false is dropped by the merger
+        ("tp-size: 4\ntp: 8\n", {"tp_size": 8}),  # the last one wins
+        ("tp-size: 4\ntp-size: 8\n", {"tp_size": 8}),  # duplicate key: the last one wins
+        ("cuda-graph-bs-decode: [1, 2, 4]\n", {"cuda_graph_bs_decode": [1, 2, 4]}),
+        ("cuda-graph-bs-decode: []\n", {}),  # an empty list is skipped
+        ("json-model-override-args: {a: 1}\n", {"json_model_override_args": '{"a": 1}'}),
+        ("", {}),
+        ("# only a comment\n", {}),
+    ],
+)
+def test_reads_what_sglang_reads(text, expected):
+    assert explicit(text) == expected
+
+
+def test_underscore_key_is_not_misread():
+    [launch] = yaml_config.read("tp_size: 8\n", "c.yaml", SCHEMA)
+    assert launch.parsed.explicit == {}
+    assert launch.parsed.problems[0].message == "unrecognized arguments: --tp_size"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["a: 1\n", "on: yes\nx: 0o17\ny: 1_000\nz: 2001-12-14\n", "k: !!str 8\n", "a: &x 1\nb: *x\n", "k: 08\n", "k: 1e3\n"],
+)
+def test_c_loader_and_sglangs_safe_load_agree(text):
+    assert yaml.load(text, Loader=yaml.CSafeLoader) == yaml.safe_load(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "col", "message"),
+    [
+        ("a: [1\n", 2, 1, "invalid YAML"),
+        ("- 1\n", 1, 1, "mapping at the top level, not a list"),
+        ("just text\n", 1, 1, "mapping at the top level, not a scalar"),
+        ("a: 1\n---\nb: 2\n", 2, 1, "invalid YAML"),
+        ("8: x\n", 1, 1, "config keys must be strings"),
+    ],
+)
+def test_bad_input_names_the_position(text, line, col, message):
+    with pytest.raises(InputError) as info:
+        yaml_config.read(text, "c.yaml", SCHEMA)
+    assert (info.value.line, info.value.col) == (line, col)
+    assert message in info.value.message
+
+
+def test_replace_keeps_comment_and_quote_style():
+    text = "a2a: x\nep-dispatch-algorithm: 'static'   # why\n"
+    assert edited(text, Set("ep_dispatch_algorithm", "dynamic")) == "a2a: x\nep-dispatch-algorithm: 'dynamic'   # why\n"
+
+
+def test_add_line_in_the_files_indentation_and_newlines():
+    text = "\ufeff  tp-size: 8\r\n  # trailing comment\r\n"
+    assert edited(text, Set("ep_size", 8)) == "\ufeff  tp-size: 8\r\n  ep-size: 8\r\n  # trailing comment\r\n"
+
+
+def test_add_line_keeps_a_missing_final_newline():
+    assert edited("tp-size: 8", Set("ep_size", 8)) == "tp-size: 8\nep-size: 8"
+
+
+def test_add_line_to_an_empty_file():
+    assert edited("", Set("ep_size", 8)) == "ep-size: 8\n"
+    assert edited("# c\n", Set("ep_size", 8)) == "# c\nep-size: 8\n"
+
+
+def test_store_true_written_false_is_flipped():
+    assert edited("lora-use-virtual-experts: false  # off\n", Set("lora_use_virtual_experts", True)) == \
+        "lora-use-virtual-experts: true  # off\n"
+
+
+def test_unset_removes_every_line_that_sets_the_dest():
+    text = "enable-eplb: true  # balance\ntp: 8\nenable-eplb: true\n"
+    assert edited(text, Unset("enable_eplb")) == "tp: 8\n"
+
+
+def test_value_that_needs_quotes_in_yaml_is_quoted():
+    assert yaml_config.render_scalar("yes") == "'yes'"  # plain would read back as a boolean
+    assert yaml_config.render_scalar("dynamic") == "dynamic"
+    assert yaml_config.render_scalar("a: b") == "'a: b'"
+
+
+def test_flow_mapping_cannot_take_a_new_line():
+    with pytest.raises(InternalError):
+        edited("{tp-size: 8, ep-dispatch-algorithm: static}\n", Set("ep_size", 8))
+
+
+def test_fix_in_a_flow_mapping_value_is_written():
+    text = "{moe-a2a-backend: none, ep-dispatch-algorithm: static}\n"
+    assert fix_source(text, yaml_config).output == "{moe-a2a-backend: none, ep-dispatch-algorithm: dynamic}\n"
