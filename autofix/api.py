@@ -38,6 +38,7 @@ class FixResult:
 
     @property
     def changed(self) -> bool:
+        """Whether the fixes changed the text."""
         return self.output != self.source
 
     @property

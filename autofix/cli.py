@@ -21,6 +21,7 @@ class _DefaultToCheck(TyperGroup):
     """
 
     def parse_args(self, ctx, args):
+        """Prepend ``check`` unless the first word is a sub-command or help."""
         if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
             args = ["check", *args]
         return super().parse_args(ctx, args)

@@ -53,6 +53,7 @@ class Outcome:
 
     @property
     def changed(self) -> bool:
+        """Whether any fix was applied."""
         return any(f.applied for f in self.findings)
 
 

@@ -70,13 +70,16 @@ class Fix:
 
     @classmethod
     def safe(cls, *ops: Op, title: str) -> "Fix":
+        """A fix that keeps every choice the user made (applied by ``--write``)."""
         return cls(tuple(ops), Applicability.SAFE, title)
 
     @classmethod
     def unsafe(cls, *ops: Op, title: str) -> "Fix":
+        """A fix that changes behaviour (applied only with ``--unsafe-fixes``)."""
         return cls(tuple(ops), Applicability.UNSAFE, title)
 
     def applies(self, level: Applicability) -> bool:
+        """Whether this fix is applied when fixes down to ``level`` are asked for."""
         return self.applicability >= level
 
 
@@ -95,6 +98,7 @@ class Violation:
     name: str = ""
 
     def best_fix(self, level: Applicability) -> Fix | None:
+        """The first fix (they are ranked best first) that ``level`` allows, or None."""
         return next((f for f in self.fixes if f.applies(level)), None)
 
 
@@ -111,4 +115,5 @@ class Diagnostic:
 
     @property
     def code(self) -> str:
+        """The rule code, e.g. ``EP003``."""
         return self.violation.code

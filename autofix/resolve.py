@@ -69,6 +69,7 @@ class View(Mapping[str, Any]):
         return len(self.schema.by_dest)
 
     def is_explicit(self, dest: str) -> bool:
+        """Whether the user set ``dest`` (even to its default value)."""
         return dest in self.explicit
 
 

@@ -25,6 +25,7 @@ class Mode(enum.Enum):
 
     @classmethod
     def from_flags(cls, *, write: bool) -> "Mode":
+        """The mode the command-line flags ask for."""
         return cls.WRITE if write else cls.DIFF
 
 
@@ -43,6 +44,7 @@ class Report:
 
     @property
     def exit_code(self) -> int:
+        """0, 1 or 2, as the class docstring says."""
         if self.errors:
             return 2
         if self.mode is Mode.WRITE:

@@ -30,6 +30,8 @@ _HINT = re.compile(r"sglang\.launch_server|sglang\s+serve")
 
 @dataclass(frozen=True, slots=True)
 class Context:
+    """The adapter's handle on one launch: the span of every word, where the launch ends."""
+
     spans: tuple[tuple[int, int], ...]  # per word: its span in the text (-1, -1: synthetic)
     end: int  # end of the launch's last word
 
@@ -48,6 +50,7 @@ class _Commands(bashlex.ast.nodevisitor):
         self.commands: list = []
 
     def visitcommand(self, node, parts):
+        """Collect every simple command, however deeply nested."""
         self.commands.append(node)
 
 

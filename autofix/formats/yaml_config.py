@@ -41,6 +41,8 @@ class Pair:
 
 @dataclass(frozen=True, slots=True)
 class Context:
+    """The adapter's handle on one file: where the YAML starts, its pairs, its newline."""
+
     offset: int  # characters before the YAML stream (a BOM)
     root: Any  # the root MappingNode, or None for an empty document
     pairs: tuple[Pair, ...]

@@ -34,6 +34,7 @@ class Rule:
 
     @property
     def summary(self) -> str:
+        """The docstring's first line."""
         return self.doc.strip().splitlines()[0]
 
 

@@ -50,6 +50,7 @@ class Option:
 
     @property
     def is_store_true(self) -> bool:
+        """A flag that takes no value and sets True."""
         return self.kind == "store_true"
 
 
@@ -85,6 +86,7 @@ class Schema:
         return self.by_dest[dest]
 
     def default(self, dest: str) -> Any:
+        """SGLang's argparse default for ``dest``; raises ``KeyError`` for an unknown dest."""
         return self.by_dest[dest].default
 
     def match(self, word: str) -> Match:
