@@ -1,0 +1,184 @@
+"""Record SGLang's own verdict on every golden fixture: fixtures/oracle-verdicts.json.
+
+For each fixture file (``NAME.in.*``, ``NAME.out.*``, ``NAME.unsafe.out.*``)
+and each SGLang launch in it, one case goes to the oracle
+(../shared/oracle/check.py, SGLang 0.5.23's CLI parsing and argument
+resolution): a YAML fixture is passed as ``--config <file>`` (the file
+itself, so CRLF and BOM reach SGLang's loader byte for byte); a shell
+fixture is run by bash with ``python``/``python3``/``sglang``/``nohup``
+replaced by functions that record each launch's words, so quoting,
+continuations and ``$VARS`` are expanded by bash itself and not by autofix's
+reader. ``sglang serve MODEL ...`` becomes ``--model-path MODEL ...``, as
+``sglang/cli/serve.py`` does. All cases run in one oracle batch.
+
+Output: ``{"fixtures/<dir>/<file>": [{"ok": bool, "where": str | null}, ...]}``,
+one entry per launch in file order. Usage::
+
+    python scripts/oracle_verdicts.py            # rewrite fixtures/oracle-verdicts.json
+    python scripts/oracle_verdicts.py --check    # exit 1 if the recorded verdicts differ
+
+``ORACLE_PYTHON`` / ``ORACLE_CHECK`` override where the oracle lives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "fixtures"
+VERDICTS = FIXTURES / "oracle-verdicts.json"
+PYTHON = Path(os.environ.get("ORACLE_PYTHON", "/tmp/oracle-venv/bin/python"))
+CHECK_PY = Path(os.environ.get("ORACLE_CHECK", ROOT.parent / "shared" / "oracle" / "check.py"))
+
+# Which fixture directory holds which kind of file.
+KINDS = {"yaml_config": "yaml", "argv": "shell"}
+
+# Sourced by bash before the fixture: every launch writes its words
+# (NUL-separated) to "$out/<line>", <line> being where the fixture runs it.
+_BASH_PRELUDE = r"""
+__af_out=$1; __af_src=$2
+__af_record() {
+  local i line=0
+  for ((i = 0; i < ${#BASH_SOURCE[@]}; i++)); do
+    if [[ "${BASH_SOURCE[i+1]-}" == "$__af_src" ]]; then line=${BASH_LINENO[i]}; break; fi
+  done
+  local f; f=$(printf '%s/%08d' "$__af_out" "$line")
+  if [[ -e "$f" ]]; then echo "two launches on line $line" >&2; exit 97; fi
+  if (($#)); then printf '%s\0' "$@" > "$f"; else : > "$f"; fi
+}
+__af_python() {
+  if [[ "${1-}" == -m && "${2-}" == sglang.launch_server ]]; then shift 2; __af_record "$@"; fi
+}
+python() { __af_python "$@"; }
+python3() { __af_python "$@"; }
+sglang() {
+  if [[ "${1-}" == serve ]]; then
+    shift
+    if (($#)) && [[ "$1" != -* ]]; then set -- --model-path "$@"; fi
+    __af_record "$@"
+  fi
+}
+nohup() { "$@"; }
+sleep() { :; }
+curl() { :; }
+trap wait EXIT
+. "$__af_src"
+"""
+
+
+def fixture_files(root: Path = FIXTURES) -> list[Path]:
+    """Every input and expected-output file under ``root``, sorted."""
+    files = []
+    for sub in sorted(KINDS):
+        for p in sorted((root / sub).glob("*")):
+            if ".in." in p.name or ".out." in p.name:
+                files.append(p)
+    return files
+
+
+def kind_of(path: Path) -> str:
+    return KINDS[path.parent.name]
+
+
+def rel(path: Path) -> str:
+    return path.resolve().relative_to(ROOT).as_posix()
+
+
+def shell_launches(path: Path) -> list[list[str]]:
+    """The argument words of every SGLang launch ``path`` runs, in order, as bash expands them."""
+    with tempfile.TemporaryDirectory(prefix="af-launches-") as tmp:
+        out = Path(tmp) / "out"
+        out.mkdir()
+        work = Path(tmp) / "cwd"
+        work.mkdir()
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": tmp, "LC_ALL": "C.UTF-8"}
+        proc = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-c", _BASH_PRELUDE, "af-launches", str(out), str(path.resolve())],
+            cwd=work, env=env, capture_output=True, text=True, timeout=60, check=False,
+        )
+        if proc.returncode == 97:
+            raise RuntimeError(f"{rel(path)}: {proc.stderr.strip()}")
+        launches = []
+        for f in sorted(out.iterdir()):
+            data = f.read_bytes()
+            launches.append([w.decode("utf-8") for w in data.split(b"\0")[:-1]] if data else [])
+        return launches
+
+
+def cases_for(path: Path) -> list[dict]:
+    """The oracle cases for one fixture file: one per launch, ids ``<rel>#<n>``."""
+    if kind_of(path) == "yaml":
+        return [{"id": f"{rel(path)}#0", "config": str(path.resolve())}]
+    return [{"id": f"{rel(path)}#{i}", "argv": words} for i, words in enumerate(shell_launches(path))]
+
+
+def build_cases(files: list[Path] | None = None) -> list[dict]:
+    return [c for p in (fixture_files() if files is None else files) for c in cases_for(p)]
+
+
+def run_oracle(cases: list[dict], timeout: int = 900) -> list[dict]:
+    """One oracle process over all ``cases``; its answers, in case order."""
+    if not PYTHON.exists() or not CHECK_PY.exists():
+        raise FileNotFoundError(f"SGLang oracle not set up: {PYTHON} / {CHECK_PY}")
+    lines = "".join(json.dumps(c) + "\n" for c in cases)
+    proc = subprocess.run(
+        [str(PYTHON), str(CHECK_PY), "--no-warnings", "--batch", "-"],
+        input=lines, capture_output=True, text=True, timeout=timeout, check=False, cwd=ROOT,
+    )
+    answers = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    if [a.get("id") for a in answers] != [c["id"] for c in cases]:
+        raise RuntimeError(f"oracle answered {len(answers)} of {len(cases)} cases:\n{proc.stderr[-3000:]}")
+    suspect = [a["id"] for a in answers if a.get("oracle_suspect")]
+    if suspect:
+        raise RuntimeError(f"oracle-suspect failures (not SGLang's verdict): {suspect}")
+    return answers
+
+
+def verdicts(cases: list[dict], answers: list[dict]) -> dict[str, list[dict]]:
+    """``{fixture: [{"ok", "where"} per launch]}``; a launch-less file maps to ``[]``."""
+    out: dict[str, list[dict]] = {}
+    for case, answer in zip(cases, answers):
+        name = case["id"].rsplit("#", 1)[0]
+        out.setdefault(name, []).append({"ok": bool(answer["ok"]), "where": None if answer["ok"] else answer.get("where")})
+    return out
+
+
+def collect(files: list[Path] | None = None) -> dict[str, list[dict]]:
+    files = fixture_files() if files is None else files
+    cases = build_cases(files)
+    found = verdicts(cases, run_oracle(cases))
+    return {rel(p): found.get(rel(p), []) for p in files}
+
+
+def dump(data: dict) -> str:
+    return json.dumps(data, indent=2, sort_keys=True) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare with the recorded verdicts instead of writing")
+    args = parser.parse_args(argv)
+    data = collect()
+    if args.check:
+        recorded = json.loads(VERDICTS.read_text()) if VERDICTS.exists() else {}
+        if recorded != data:
+            for name in sorted(set(recorded) | set(data)):
+                if recorded.get(name) != data.get(name):
+                    print(f"{name}: recorded {recorded.get(name)}, oracle says {data.get(name)}", file=sys.stderr)
+            return 1
+        return 0
+    VERDICTS.write_text(dump(data))
+    refused = sum(1 for v in data.values() for launch in v if not launch["ok"])
+    total = sum(len(v) for v in data.values())
+    print(f"wrote {rel(VERDICTS)}: {len(data)} files, {total} launches, {refused} refused", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

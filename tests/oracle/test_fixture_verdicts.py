@@ -1,0 +1,86 @@
+"""The golden fixtures' SGLang verdicts: still as recorded, and autofix agrees with them.
+
+Re-runs the oracle on every fixture file in one batch (through
+``scripts/oracle_verdicts.py``, which also wrote ``fixtures/oracle-verdicts.json``)
+and checks, for every launch: SGLang refuses it exactly when autofix finds a
+violation in it, at the raise site of the first rule that fires; so every
+expected output autofix leaves clean is accepted.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from autofix import engine
+from autofix.rules import BY_CODE
+from autofix.schema import load
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load_script():
+    spec = importlib.util.spec_from_file_location("oracle_verdicts", ROOT / "scripts" / "oracle_verdicts.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+ov = _load_script()
+FILES = ov.fixture_files()
+NAMES = [ov.rel(p) for p in FILES]
+
+pytestmark = [
+    pytest.mark.oracle,
+    pytest.mark.skipif(
+        not (ov.PYTHON.exists() and ov.CHECK_PY.exists()),
+        reason=f"SGLang oracle not set up ({ov.PYTHON} or {ov.CHECK_PY} missing; "
+        "set ORACLE_PYTHON or run: bash ../shared/oracle/setup.sh)",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def fresh() -> dict[str, list[dict]]:
+    """The oracle's verdicts now, for every fixture file: one batch."""
+    return ov.collect(FILES)
+
+
+@pytest.fixture(scope="module")
+def recorded() -> dict[str, list[dict]]:
+    return json.loads(ov.VERDICTS.read_text())
+
+
+def autofix_launches(path: Path) -> list[list[str]]:
+    """Per launch in ``path``: the codes autofix finds, in SGLang's pipeline order."""
+    schema = load()
+    fmt = {"yaml": "autofix.formats.yaml_config", "shell": "autofix.formats.argv"}[ov.kind_of(path)]
+    adapter = importlib.import_module(fmt)
+    text = path.read_bytes().decode("utf-8")
+    return [[v.code for v in engine.check(launch.parsed.explicit, schema)] for launch in adapter.read(text, ov.rel(path), schema)]
+
+
+def test_recorded_file_covers_every_fixture(recorded):
+    assert sorted(recorded) == sorted(NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_verdict_is_as_recorded(name, fresh, recorded):
+    assert fresh[name] == recorded.get(name)
+
+
+@pytest.mark.parametrize("path", FILES, ids=NAMES)
+def test_autofix_agrees_with_sglang(path, fresh):
+    name = ov.rel(path)
+    found = autofix_launches(path)
+    verdicts = fresh[name]
+    assert len(found) == len(verdicts), f"autofix reads {len(found)} launches, bash runs {len(verdicts)}"
+    for n, (codes, verdict) in enumerate(zip(found, verdicts)):
+        if codes:
+            where = "sglang/srt/" + BY_CODE[codes[0]].sglang_source
+            assert verdict == {"ok": False, "where": where}, f"launch {n}: autofix finds {codes}"
+        else:
+            assert verdict["ok"], f"launch {n}: autofix finds nothing, SGLang refuses at {verdict['where']}"
