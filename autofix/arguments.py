@@ -207,8 +207,11 @@ def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedA
         try:
             if option.nargs == 0:
                 value = _zero_arg_value(option, full_flag)
-            elif any(words[k].dynamic for k in value_idx) or (m.explicit is not None and words[i].dynamic):
+            elif m.explicit is not None and words[i].dynamic:
                 value = UNKNOWN
+            elif any(words[k].dynamic for k in value_idx):
+                # a list keeps its known length: `--lora-paths a=$X` is still non-empty
+                value = [UNKNOWN] * len(value_idx) if option.nargs in ("*", "+") else UNKNOWN
             else:
                 value = _values(option, texts)
         except (ValueError, TypeError) as exc:

@@ -104,6 +104,7 @@ def run(
     applied_codes: list[str] = []
     conflict = None
     for pass_no in range(1, MAX_PASSES + 1):
+        fixed_before = tuple(applied_codes)  # what earlier passes fixed
         violations = check(state, schema, rules)
         touched: set[str] = set()
         progress = False
@@ -118,7 +119,7 @@ def run(
             key = (v.code, v.message)
             if key not in reported:
                 reported.add(key)
-                findings.append(Finding(v, pass_no, tuple(applied_codes), use))
+                findings.append(Finding(v, pass_no, fixed_before if pass_no > 1 else (), use))
             elif use:  # seen before, fixed now: record the fix on the first sighting
                 i = next(i for i, f in enumerate(findings) if (f.violation.code, f.violation.message) == key)
                 findings[i] = Finding(findings[i].violation, findings[i].pass_no, findings[i].after, use)

@@ -110,3 +110,14 @@ def test_no_edit_means_identical_bytes():
 @pytest.mark.parametrize("word", ["--tp", "--ep-dispatch-algorithm=x", "--pp"])
 def test_argparse_problems_do_not_crash(word):
     assert shell.read(f"python -m sglang.launch_server {word}\n", "s.sh", SCHEMA)[0].parsed.problems
+
+
+def test_unset_on_the_last_continued_line_drops_the_continuation():
+    text = "python -m sglang.launch_server \\\n  --tp 8 \\\n  --enable-eplb\necho done\n"
+    assert edited(text, Unset("enable_eplb")) == "python -m sglang.launch_server \\\n  --tp 8\necho done\n"
+
+
+def test_a_variable_inside_a_list_keeps_the_list_non_empty():
+    text = "python3 -m sglang.launch_server --tp 4 --moe-runner-backend experimental_sgl_marlin --lora-paths sql=$ADAPTERS/sql\n"
+    result = fix_source(text, shell)
+    assert [d.code for d in result.diagnostics] == ["RUN020", "RUN021"]

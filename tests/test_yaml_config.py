@@ -122,3 +122,8 @@ def test_flow_mapping_cannot_take_a_new_line():
 def test_fix_in_a_flow_mapping_value_is_written():
     text = "{moe-a2a-backend: none, ep-dispatch-algorithm: static}\n"
     assert fix_source(text, yaml_config).output == "{moe-a2a-backend: none, ep-dispatch-algorithm: dynamic}\n"
+
+
+def test_unset_of_the_last_key_keeps_a_missing_final_newline():
+    assert edited("tp: 8\nenable-eplb: true", Unset("enable_eplb")) == "tp: 8"
+    assert edited("tp: 8\r\nenable-eplb: true", Unset("enable_eplb")) == "tp: 8"

@@ -198,9 +198,13 @@ def _delete(text: str, ctx: Context, s) -> Edit:
     line_end = text.find("\n", b)
     line_end = len(text) if line_end < 0 else line_end
     before, after = text[line_start:a], text[b:line_end].rstrip("\r")
-    if not before.strip() and after.strip() in ("\\", ""):
-        if after.strip() == "\\":  # a continuation line of its own: drop the whole line
-            return Edit(line_start, min(line_end + 1, len(text)), "")
+    if not before.strip() and after.strip() == "\\":  # a continuation line of its own
+        return Edit(line_start, min(line_end + 1, len(text)), "")
+    previous = text[:line_start].rstrip("\r\n")
+    if not before.strip() and not after.strip() and previous.endswith("\\"):
+        # the command's last line: drop it and the continuation that led to it
+        cut = len(previous[:-1].rstrip(" \t"))
+        return Edit(cut, line_end if text[line_end - 1 : line_end] != "\r" else line_end - 1, "")
     # drop the words and the blanks in front of them
     k = a
     while k > 0 and text[k - 1] in " \t":

@@ -224,6 +224,8 @@ def _delete_pair(text: str, off: int, p: Pair) -> Edit:
     rest = text[end:le].strip()
     if rest and not rest.startswith("#"):
         raise InternalError(f"cannot remove key {p.key!r}: it shares its line with another key")
+    if le == len(text) and not text.endswith("\n") and ls > 0:
+        ls -= 2 if text[ls - 2 : ls] == "\r\n" else 1  # keep the missing final newline
     return Edit(ls, le, "")
 
 

@@ -86,3 +86,9 @@ def test_fix_safety_is_decided_per_occurrence():
 def test_unknown_values_do_not_fire():
     words = [Word("--tp", Location(1, 1)), Word("$TP", Location(1, 6), dynamic=True), Word("--enable-eplb", Location(1, 10))]
     assert engine.check(parse_words(SCHEMA, words).explicit, SCHEMA) == []
+
+
+def test_violations_of_the_input_are_not_marked_as_appearing_after_a_fix():
+    argv = ["--tp", "8", "--moe-runner-backend", "experimental_sgl_marlin", "--enable-lora"]
+    outcome = engine.run(explicit(argv), SCHEMA)
+    assert [(f.violation.code, f.pass_no, f.after) for f in outcome.findings] == [("RUN020", 1, ()), ("RUN021", 1, ())]
