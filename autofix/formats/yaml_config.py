@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import yaml
@@ -88,6 +89,7 @@ def _words_for(key: str, value: Any, key_node, value_node, index: int, store_tru
     return [flag, Word(str(value), vloc, ("value", index))]
 
 
+@cache
 def _config_keys(schema: Schema, support: str) -> frozenset[str]:
     """Keys (dest, or a long flag without ``--`` and with ``_``) of options with this support."""
     keys = set()
