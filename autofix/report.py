@@ -28,9 +28,11 @@ def summary(results: list[FixResult], *, write: bool, unsafe: bool, errors: int)
     if not found and not remaining:
         parts.append("All checks passed!")
     elif write:
-        fixed = sum(1 for r in results for d in r.diagnostics if d.fixable and r.changed)
-        parts.append(f"Found {found} violation{'s' * (found != 1)} ({fixed} fixed, {remaining} remaining) "
-                     f"in {files} changed file{'s' * (files != 1)}.")
+        fixed = [d for r in results if r.changed for d in r.diagnostics if d.fixable]
+        later = sum(1 for d in fixed if d.after)
+        uncovered = f" ({later} appeared once another was fixed)" if later else ""
+        parts.append(f"Found {found} violation{'s' * (found != 1)}. Fixed {len(fixed)}{uncovered} "
+                     f"in {files} file{'s' * (files != 1)}; {remaining} remaining.")
     else:
         fixable = sum(1 for r in results for d in r.diagnostics if d.fixable and not d.after)
         parts.append(f"Found {found} violation{'s' * (found != 1)}.")
