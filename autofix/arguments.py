@@ -118,6 +118,8 @@ def convert(option: Option, text: str) -> Any:
 
 
 def _values(option: Option, texts: list[str]) -> Any:
+    if option.nargs == "?" and not texts:
+        return option.const  # `--model-checksum` alone
     conv = [convert(option, t) for t in texts]
     if option.choices is not None:
         for v in conv:

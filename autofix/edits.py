@@ -39,6 +39,18 @@ def apply_edits(source: str, edits: Iterable[Edit]) -> str:
     return "".join(out)
 
 
+def merge_deletions(edits: Iterable[Edit]) -> list[Edit]:
+    """Union overlapping or touching deletions; other edits pass through unchanged."""
+    out: list[Edit] = []
+    for e in sorted(edits, key=lambda e: (e.start, e.end)):
+        prev = out[-1] if out else None
+        if prev is not None and not e.text and not prev.text and e.start <= prev.end:
+            out[-1] = Edit(prev.start, max(prev.end, e.end), "")
+        else:
+            out.append(e)
+    return out
+
+
 def unified_diff(before: str, after: str, path: str) -> str:
     """A ``git diff``-style unified diff, ``\\ No newline at end of file`` included."""
     a, b = before.splitlines(keepends=True), after.splitlines(keepends=True)

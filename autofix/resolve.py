@@ -13,6 +13,9 @@ values the rules read, for a CUDA GPU host, before any model is loaded:
 4. ``handle_a2a_moe`` (moe_hook.py:284 -> overrides.py:1594, 1609): Waterfill
    forces ``deepep``; every EP-spanning a2a backend forces ``ep_size = tp_size``;
    ``ascend_tp`` collapses to ``none`` (moe_hook.py:463).
+5. ``handle_eplb_and_dispatch`` (parallel_hook.py:766): with EPLB or a
+   non-trivial ``--init-expert-location`` and no explicit dispatch algorithm,
+   the algorithm becomes ``dynamic`` without an a2a backend, else ``static``.
 
 Not modelled (they need the model's config, which autofix never loads): the
 model-specific overrides, e.g. DeepSeek prefill context parallelism forcing
@@ -93,4 +96,8 @@ def _derive(raw) -> dict[str, Any]:
         ep_size = tp_size
     if a2a == "ascend_tp":
         a2a = "none"
-    return {"moe_runner_backend": runner, "moe_a2a_backend": a2a, "ep_size": ep_size}
+    dispatch = raw("ep_dispatch_algorithm")
+    if dispatch is None and (raw("enable_eplb") or raw("init_expert_location") != "trivial"):
+        dispatch = "dynamic" if a2a == "none" else "static"
+    return {"moe_runner_backend": runner, "moe_a2a_backend": a2a, "ep_size": ep_size,
+            "ep_dispatch_algorithm": dispatch}

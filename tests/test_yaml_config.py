@@ -127,3 +127,14 @@ def test_fix_in_a_flow_mapping_value_is_written():
 def test_unset_of_the_last_key_keeps_a_missing_final_newline():
     assert edited("tp: 8\nenable-eplb: true", Unset("enable_eplb")) == "tp: 8"
     assert edited("tp: 8\r\nenable-eplb: true", Unset("enable_eplb")) == "tp: 8"
+
+
+def test_unset_of_the_last_two_keys_without_a_final_newline():
+    assert edited("tp: 8\nenable-eplb: true\nep-num-redundant-experts: 2", Unset("enable_eplb"),
+                  Unset("ep_num_redundant_experts")) == "tp: 8"
+
+
+def test_a_repeated_key_keeps_its_first_position_and_its_last_value():
+    # PyYAML's dict: {"tp": 2, "tp-size": 8} -> --tp 2 --tp-size 8 -> tp_size 8
+    assert explicit("tp: 4\ntp-size: 8\ntp: 2\n") == {"tp_size": 8}
+    assert explicit("enable-eplb: true\nenable-eplb: false\n") == {}

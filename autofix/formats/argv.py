@@ -17,7 +17,7 @@ import bashlex
 import bashlex.errors
 
 from autofix.arguments import Word, parse_words
-from autofix.edits import Edit
+from autofix.edits import Edit, merge_deletions
 from autofix.errors import InputError, InternalError
 from autofix.formats.launch import Launch
 from autofix.model import Location, Op, Set, Unset
@@ -34,6 +34,7 @@ class Context:
 
     spans: tuple[tuple[int, int], ...]  # per word: its span in the text (-1, -1: synthetic)
     end: int  # end of the launch's last word
+    spans_start: int  # end of the launch's program words (`... -m sglang.launch_server`)
 
 
 def _location(text: str, index: int) -> Location:
@@ -132,7 +133,7 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
         head = off + words[first - 1].pos[1]
         end = max([e for _, e in spans] + [head])
         start = _location(text, off + cmd.pos[0])
-        launches.append(Launch(parse_words(schema, out), start, Context(tuple(spans), end)))
+        launches.append(Launch(parse_words(schema, out), start, Context(tuple(spans), end, head)))
     return launches
 
 
@@ -157,19 +158,19 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
     Set on a written flag replaces its value word (or the whole
     ``--flag=value`` word); Set on an absent flag appends it after the last
     argument, on a continuation line of its own when the command is written
-    one flag per line; Unset deletes every occurrence's words.
+    one flag per line; Unset deletes every occurrence's words (whole lines
+    when they stand alone, and the continuation that led to a deleted last line).
     """
     ctx: Context = launch.ctx
     parsed = launch.parsed
     settings = parsed.settings
     edits: list[Edit] = []
+    deletions: list[Edit] = []
     added: list[str] = []
     for op in ops:
         option = schema[op.dest]
         if isinstance(op, Unset):
-            for s in parsed.occurrences:
-                if s.dest == op.dest:
-                    edits.append(_delete(text, ctx, s))
+            deletions.extend(_delete(text, ctx, s) for s in parsed.occurrences if s.dest == op.dest)
             continue
         s = settings.get(op.dest)
         if s is not None:
@@ -183,12 +184,14 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
                 edits.append(Edit(a, b, _same_quotes(text[a:b], str(op.value) if not isinstance(op.value, bool) else _quote(op.value))))
             continue
         added.append(option.flag if option.nargs == 0 else f"{option.flag} {_quote(op.value)}")
+    deletions = [_drop_dangling_continuation(text, ctx, d) for d in merge_deletions(deletions)]
     if added:
         edits.append(_append(text, ctx, added))
-    return edits
+    return edits + deletions
 
 
 def _delete(text: str, ctx: Context, s) -> Edit:
+    """The setting's words; their whole line when nothing else (but a continuation) is on it."""
     idx = [s.option_index, *s.value_indexes]
     a = ctx.spans[idx[0]][0]
     b = ctx.spans[idx[-1]][1]
@@ -198,18 +201,29 @@ def _delete(text: str, ctx: Context, s) -> Edit:
     line_end = text.find("\n", b)
     line_end = len(text) if line_end < 0 else line_end
     before, after = text[line_start:a], text[b:line_end].rstrip("\r")
-    if not before.strip() and after.strip() == "\\":  # a continuation line of its own
+    if not before.strip() and after.strip() in ("\\", "") and line_start > ctx.spans_start:
         return Edit(line_start, min(line_end + 1, len(text)), "")
-    previous = text[:line_start].rstrip("\r\n")
-    if not before.strip() and not after.strip() and previous.endswith("\\"):
-        # the command's last line: drop it and the continuation that led to it
-        cut = len(previous[:-1].rstrip(" \t"))
-        return Edit(cut, line_end if text[line_end - 1 : line_end] != "\r" else line_end - 1, "")
-    # drop the words and the blanks in front of them
     k = a
     while k > 0 and text[k - 1] in " \t":
         k -= 1
     return Edit(k, b, "")
+
+
+def _drop_dangling_continuation(text: str, ctx: Context, d: Edit) -> Edit:
+    """A deletion that takes the command's last line also takes the `` \\`` before it."""
+    last_kept = max((e for a, e in ctx.spans if a >= 0 and not (d.start <= a < d.end)), default=-1)
+    takes_last_word = any(d.start <= a < d.end for a, _ in ctx.spans if a >= 0) and last_kept < d.start
+    before = text[: d.start]
+    if not takes_last_word or not before.endswith("\n"):
+        return d
+    kept = before.rstrip("\r\n")
+    if not kept.endswith("\\"):
+        return d
+    cut = len(kept[:-1].rstrip(" \t"))
+    end = d.end
+    if text[:end].endswith("\n"):  # keep the newline that ends the command
+        end -= 2 if text[:end].endswith("\r\n") else 1
+    return Edit(cut, max(end, cut), "")
 
 
 def _append(text: str, ctx: Context, flags: list[str]) -> Edit:

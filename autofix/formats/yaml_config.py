@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from autofix.arguments import Word, parse_words
-from autofix.edits import Edit
+from autofix.edits import Edit, merge_deletions
 from autofix.errors import InputError, InternalError
 from autofix.formats.launch import Launch
 from autofix.model import Location, Op, Set, Unset
@@ -112,9 +112,8 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
                 f"an SGLang config must be a mapping at the top level, not {kind}",
             )
         store_true_keys = _config_keys(schema, "store_true")
-        words: list[Word] = []
-        pairs: list[Pair] = []
-        for index, (knode, vnode) in enumerate(root.value if root is not None else ()):
+        read_pairs = []
+        for knode, vnode in root.value if root is not None else ():
             try:
                 key = loader.construct_object(knode, deep=True)
                 value = loader.construct_object(vnode, deep=True)
@@ -124,10 +123,21 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
             if not isinstance(key, str):
                 raise InputError(path, knode.start_mark.line + 1, knode.start_mark.column + 1,
                                  f"config keys must be strings, not {type(key).__name__} {key!r}")
-            m = schema.match(f"--{key}")
+            read_pairs.append((key, value, knode, vnode))
+        # PyYAML builds a dict: a repeated key keeps its first position and its last value.
+        last = {key: i for i, (key, *_) in enumerate(read_pairs)}
+        words: list[Word] = []
+        spans: dict[int, tuple[int, ...]] = {}
+        for key in dict.fromkeys(k for k, *_ in read_pairs):
+            i = last[key]
+            _, value, knode, vnode = read_pairs[i]
             start = len(words)
-            words.extend(_words_for(key, value, knode, vnode, index, store_true_keys))
-            pairs.append(Pair(key, knode, vnode, value, m.option.dest if m.option else None, tuple(range(start, len(words)))))
+            words.extend(_words_for(key, value, knode, vnode, i, store_true_keys))
+            spans[i] = tuple(range(start, len(words)))
+        pairs = []
+        for i, (key, value, knode, vnode) in enumerate(read_pairs):
+            m = schema.match(f"--{key}")
+            pairs.append(Pair(key, knode, vnode, value, m.option.dest if m.option else None, spans.get(i, ())))
     finally:
         loader.dispose()
     parsed = parse_words(schema, words)
@@ -188,8 +198,10 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
     for op in ops:
         option = schema[op.dest]
         if isinstance(op, Unset):
+            # every pair that sets the dest, and the earlier copies of a repeated key
+            live_keys = {p.key for p in ctx.pairs if p.dest == op.dest and p.words}
             for p in ctx.pairs:
-                if p.dest == op.dest and p.words:
+                if p.dest == op.dest and p.key in live_keys:
                     edits.append(_delete_pair(text, off, p))
             continue
         setting = settings.get(op.dest)
@@ -209,7 +221,7 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
         appended.append(f"{option.flag[2:]}: {render_scalar(op.value)}")
     if appended:
         edits.append(_append_lines(text, ctx, appended))
-    return edits
+    return [_keep_missing_final_newline(text, e) for e in merge_deletions(edits)]
 
 
 def _pair_of_word(ctx: Context, word_index: int) -> Pair:
@@ -226,9 +238,14 @@ def _delete_pair(text: str, off: int, p: Pair) -> Edit:
     rest = text[end:le].strip()
     if rest and not rest.startswith("#"):
         raise InternalError(f"cannot remove key {p.key!r}: it shares its line with another key")
-    if le == len(text) and not text.endswith("\n") and ls > 0:
-        ls -= 2 if text[ls - 2 : ls] == "\r\n" else 1  # keep the missing final newline
     return Edit(ls, le, "")
+
+
+def _keep_missing_final_newline(text: str, d: Edit) -> Edit:
+    """A deletion of the last line(s) of a file without a final newline takes the newline before them."""
+    if d.text or d.end != len(text) or text.endswith("\n") or d.start == 0:
+        return d
+    return Edit(d.start - (2 if text[d.start - 2 : d.start] == "\r\n" else 1), d.end, "")
 
 
 def _append_lines(text: str, ctx: Context, lines: list[str]) -> Edit:
