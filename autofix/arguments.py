@@ -155,9 +155,8 @@ def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedA
     i, n = 0, len(words)
     while i < n:
         kind, m = kinds[i]
-        if kind != "O":
-            if kind == "A":
-                parsed.problems.append(Problem(i, f"unrecognized arguments: {words[i].text}"))
+        if kind != "O":  # no positionals: argparse (3.11) leaves these, "--" included, unrecognized
+            parsed.problems.append(Problem(i, f"unrecognized arguments: {words[i].text}"))
             i += 1
             continue
         assert m is not None

@@ -138,3 +138,7 @@ def test_a_repeated_key_keeps_its_first_position_and_its_last_value():
     # PyYAML's dict: {"tp": 2, "tp-size": 8} -> --tp 2 --tp-size 8 -> tp_size 8
     assert explicit("tp: 4\ntp-size: 8\ntp: 2\n") == {"tp_size": 8}
     assert explicit("enable-eplb: true\nenable-eplb: false\n") == {}
+
+
+def test_an_empty_document_after_a_marker_is_an_empty_config():
+    assert explicit("---\n# nothing yet\n") == {}

@@ -105,6 +105,8 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
     offset = 1 if text.startswith("\ufeff") else 0
     loader, root = _compose(text[offset:], path)
     try:
+        if isinstance(root, yaml.ScalarNode) and root.tag == "tag:yaml.org,2002:null":
+            root = None  # "---" and nothing else: safe_load gives None, SGLang reads {}
         if root is not None and not isinstance(root, yaml.MappingNode):
             kind = {yaml.SequenceNode: "a list", yaml.ScalarNode: "a scalar"}.get(type(root), "not a mapping")
             raise InputError(
