@@ -1,0 +1,345 @@
+"""Hypothesis strategies: whole SGLang configs over the arguments the rules read.
+
+A *config* is an ordered ``dest -> value`` dict, the explicit settings one
+launch should read back as. It is drawn from the schema (choices, int sizes,
+store_true flags) over the union of every rule's ``reads``, so the draws reach
+the corners the rules care about. ``yaml_texts`` and ``shell_texts`` render
+one config in many of the ways people write it: alias and prefix spellings,
+comments, quotes, blank lines, CRLF, a BOM, a missing final newline,
+backslash continuations, ``--flag=value``, env prefixes, a second launch.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from typing import Any
+
+from hypothesis import strategies as st
+
+from autofix import engine
+from autofix.api import FixResult, fix_source
+from autofix.formats import argv, yaml_config
+from autofix.rules import RULES
+from autofix.schema import load
+
+SCHEMA = load()
+MARLIN = "experimental_sgl_marlin"
+
+RULE_DESTS: tuple[str, ...] = tuple(dict.fromkeys(d for r in RULES for d in r.reads))
+# Options SGLang's --config merger refuses (lora_paths) can only be flags.
+YAML_DESTS: tuple[str, ...] = tuple(d for d in RULE_DESTS if SCHEMA[d].config_file != "refused")
+MODELS = ("meta-llama/Llama-3.1-8B-Instruct", "/models/Qwen3-30B-A3B", "deepseek-ai/DeepSeek-V3")
+
+# Values the rules branch on, drawn more often than a uniform pick of the choices would.
+_FAVOURED = {
+    "moe_runner_backend": (MARLIN, "auto", "megamoe"),
+    "moe_a2a_backend": ("none", "deepep", "ascend_tp"),
+    "ep_dispatch_algorithm": ("static", "lp"),
+    "lora_backend": ("triton", "csgmv"),
+    "ep_join_mode": ("scale",),
+}
+_SIZES = st.one_of(st.sampled_from((1, 2, 4, 8)), st.integers(0, 16))
+_JSON = st.dictionaries(st.sampled_from(("layer", "experts", "a")), st.integers(0, 8), min_size=1, max_size=2).map(json.dumps)
+_LORA_PATHS = st.lists(st.sampled_from(("/loras/sql", "chat=/loras/chat", "tool-lora")), max_size=2, unique=True)
+
+
+def values(dest: str) -> st.SearchStrategy[Any]:
+    """Values of ``dest`` as the argument reader yields them (int, str, True, list)."""
+    option = SCHEMA[dest]
+    if dest == "model_path":
+        return st.sampled_from(MODELS)
+    if dest == "init_expert_location":
+        return st.one_of(st.just("trivial"), _JSON)
+    if dest == "lora_paths":
+        return _LORA_PATHS
+    if option.is_store_true:
+        return st.just(True)
+    if option.choices is not None:
+        choices = st.sampled_from(option.choices)
+        return st.one_of(st.sampled_from(_FAVOURED[dest]), choices) if dest in _FAVOURED else choices
+    if option.type == "int":
+        return _SIZES
+    raise NotImplementedError(f"no value strategy for {dest} ({option.kind}, {option.type})")
+
+
+@st.composite
+def configs(draw, dests: tuple[str, ...] = RULE_DESTS, *, model: bool = True) -> dict[str, Any]:
+    """An ordered ``dest -> value`` dict over ``dests`` (and maybe ``model_path`` first).
+
+    Half the draws focus on one rule's ``reads``, each dest in with odds 2:1,
+    so that the combinations a rule needs come up often.
+    """
+    focus = dests
+    if draw(st.booleans()):
+        focus = draw(st.sampled_from([tuple(d for d in r.reads if d in dests) for r in RULES]))
+    chosen = [d for d in focus if draw(st.integers(0, 2)) > 0]
+    out: dict[str, Any] = {}
+    if model and draw(st.booleans()):
+        out["model_path"] = draw(values("model_path"))
+    for dest in draw(st.permutations(chosen)):
+        out[dest] = draw(values(dest))
+    return out
+
+
+def is_clean(config: dict[str, Any]) -> bool:
+    """No rule flags this config."""
+    return not engine.check(config, SCHEMA)
+
+
+# --- spellings ---------------------------------------------------------------
+
+
+@cache
+def long_flags(dest: str) -> tuple[str, ...]:
+    return tuple(f for f in SCHEMA[dest].flags if f.startswith("--"))
+
+
+@cache
+def prefixes(dest: str) -> tuple[str, ...]:
+    """Abbreviations argparse resolves to ``dest`` alone (``--tp`` for ``--tp-size``)."""
+    out = []
+    for flag in long_flags(dest):
+        for k in range(3, len(flag)):
+            m = SCHEMA.match(flag[:k])
+            if m.status == "prefix" and m.option.dest == dest and not flag[:k].startswith("--he"):
+                out.append(flag[:k])
+    return tuple(dict.fromkeys(out))
+
+
+@st.composite
+def flag_spelling(draw, dest: str, *, allow_prefix: bool = True) -> str:
+    """Any declared long flag, or now and then a unique prefix of one."""
+    short = prefixes(dest) if allow_prefix else ()
+    if short and draw(st.integers(0, 4)) == 0:
+        return draw(st.sampled_from(short))
+    return draw(st.sampled_from(long_flags(dest)))
+
+
+def spellings(dest: str) -> tuple[str, ...]:
+    """Every way ``dest`` can be written, without ``--`` (flags and prefixes)."""
+    return tuple(f[2:] for f in (*long_flags(dest), *prefixes(dest)))
+
+
+# --- YAML --------------------------------------------------------------------
+
+_COMMENTS = ("# SGLang server config", "# tuned for 8×H100\tnode", "#", "# --tp-size: 4 (old)", "# 服务配置")
+_TRUE = ("true", "True", "TRUE", "yes", "on")
+_FALSE = ("false", "False", "no", "off")
+
+
+@st.composite
+def _yaml_value(draw, dest: str, value: Any) -> str:
+    if value is True:
+        return draw(st.sampled_from(_TRUE))
+    text = str(value)
+    style = draw(st.sampled_from(("plain", "plain", "single", "double")))
+    if dest == "init_expert_location" and text.startswith("{"):
+        style = draw(st.sampled_from(("flow", "single", "double")))
+        if style == "flow":
+            return text  # a YAML flow mapping; the merger json.dumps it back to ``text``
+    if style == "single":
+        return "'" + text.replace("'", "''") + "'"
+    if style == "double":
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return text
+
+
+@st.composite
+def _yaml_key(draw, dest: str) -> str:
+    # SGLang matches store_true keys by their exact spelling only: a prefix of
+    # one would be passed on as ``--prefix true`` and refused.
+    key = draw(flag_spelling(dest, allow_prefix=not SCHEMA[dest].is_store_true))[2:]
+    quote = draw(st.sampled_from(("", "", "", "'", '"')))
+    return f"{quote}{key}{quote}"
+
+
+@st.composite
+def yaml_texts(
+    draw,
+    config: dict[str, Any],
+    *,
+    bom: bool | None = None,
+    crlf: bool | None = None,
+    duplicates: str = "same-key",
+    bare_marker: bool = False,
+) -> str:
+    """``config`` as an SGLang ``--config`` file, in one of many layouts.
+
+    Store-true flags the config leaves out may appear as ``key: false`` (the
+    merger skips those). ``duplicates``: ``same-key`` may repeat a value key
+    earlier in the file with another value (the last one wins, for SGLang as
+    for autofix), ``any`` adds repeats of any spelling and value anywhere
+    (the text then need not read as ``config``), ``none`` adds none.
+    ``bare_marker``: a ``---`` line may open a file with no keys at all (an
+    empty config for SGLang); only property 5 draws those, so that one
+    crash on them does not hide every other YAML failure.
+    """
+    nl = "\r\n" if (draw(st.booleans()) if crlf is None else crlf) else "\n"
+    indent = draw(st.sampled_from(("", "", "", "  ")))
+    entries = [(draw(_yaml_key(dest)), dest, value) for dest, value in config.items()]
+    absent = [d for d in YAML_DESTS if SCHEMA[d].is_store_true and d not in config]
+    for dest in draw(st.lists(st.sampled_from(absent), unique=True, max_size=2)) if absent else ():
+        entries.insert(draw(st.integers(0, len(entries))), (draw(_yaml_key(dest)), dest, False))
+    if duplicates == "same-key":
+        shadowable = [e for e in entries if e[2] is not True and e[2] is not False]
+        for key, dest, _ in draw(st.lists(st.sampled_from(shadowable), unique=True, max_size=2)) if shadowable else ():
+            at = next(i for i, e in enumerate(entries) if e[0] == key)
+            entries.insert(draw(st.integers(0, at)), (key, dest, draw(values(dest))))
+    elif duplicates == "any":
+        for dest in draw(st.lists(st.sampled_from(YAML_DESTS), max_size=3)):
+            value = draw(st.booleans()) if SCHEMA[dest].is_store_true else draw(values(dest))
+            entries.insert(draw(st.integers(0, len(entries))), (draw(_yaml_key(dest)), dest, value))
+    lines: list[str] = []
+    if draw(st.booleans()):
+        lines.append(draw(st.sampled_from(_COMMENTS)))
+    if (entries or bare_marker) and draw(st.integers(0, 5)) == 0:
+        lines.append("---")
+    for key, dest, value in entries:
+        extra = draw(st.sampled_from(("", "", "", "blank", "comment")))
+        if extra == "blank":
+            lines.append(draw(st.sampled_from(("", "  "))))
+        elif extra == "comment":
+            lines.append(indent + draw(st.sampled_from(_COMMENTS)))
+        text = draw(st.sampled_from(_FALSE)) if value is False else draw(_yaml_value(dest, value))
+        sep = draw(st.sampled_from((": ", ": ", ":  ")))
+        trailing = draw(st.sampled_from(("", "", "", "  # why", " #\tnote", "  # 8×H100")))
+        lines.append(f"{indent}{key}{sep}{text}{trailing}")
+    if draw(st.integers(0, 3)) == 0:
+        lines.append(draw(st.sampled_from(_COMMENTS)))
+    text = nl.join(lines)
+    if lines and draw(st.integers(0, 3)) > 0:
+        text += nl
+    if bom if bom is not None else draw(st.integers(0, 4)) == 0:
+        text = "\ufeff" + text
+    return text
+
+
+# --- shell -------------------------------------------------------------------
+
+_PLAIN_WORD = re.compile(r"[\w@%+=:,./-]+")
+
+
+@st.composite
+def _shell_value(draw, text: str) -> str:
+    style = draw(st.sampled_from(("plain", "plain", "single", "double")))
+    if style == "plain" and _PLAIN_WORD.fullmatch(text):
+        return text
+    if style == "double":
+        return '"' + re.sub(r'([\\"$`])', r"\\\1", text) + '"'
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+@st.composite
+def _shell_flag(draw, dest: str, value: Any) -> list[str]:
+    """The words of one setting, as written in the script (quotes included)."""
+    flag = draw(flag_spelling(dest))
+    if SCHEMA[dest].nargs == 0:
+        return [flag]
+    texts = [str(v) for v in value] if isinstance(value, list) else [str(value)]
+    if len(texts) == 1 and draw(st.booleans()):
+        return [flag + "=" + draw(_shell_value(texts[0]))]
+    return [flag, *(draw(_shell_value(t)) for t in texts)]
+
+
+_LEADING = ("#!/bin/bash", "set -euo pipefail", "# start the server", "# 启动 8×H100", "export HF_HOME=/data/hf", "")
+_ENV = ("CUDA_VISIBLE_DEVICES=0,1 ", "NCCL_DEBUG=INFO CUDA_VISIBLE_DEVICES=0 ", "HF_TOKEN=$TOKEN ")
+
+
+@st.composite
+def _launch(draw, config: dict[str, Any], *, tabs: bool = True) -> tuple[str, bool]:
+    """One launch command; returns (text, ends_with_comment)."""
+    head = draw(st.sampled_from(("python3 -m sglang.launch_server", "python -m sglang.launch_server", "sglang serve")))
+    if draw(st.integers(0, 3)) == 0:
+        head = draw(st.sampled_from(_ENV)) + head
+    items = dict(config)
+    groups: list[list[str]] = []
+    if head.endswith("serve") and "model_path" in items and draw(st.booleans()):
+        groups.append([draw(_shell_value(items.pop("model_path")))])  # sglang serve MODEL
+    first = len(groups)
+    groups.extend(draw(_shell_flag(dest, value)) for dest, value in items.items())
+    for dest in draw(st.lists(st.sampled_from(list(items)), unique=True, max_size=2)) if items else ():
+        at = next(i for i, g in enumerate(groups) if i >= first and SCHEMA.match(g[0].split("=")[0]).option is SCHEMA[dest])
+        groups.insert(draw(st.integers(first, at)), draw(_shell_flag(dest, draw(values(dest)))))  # the last one wins
+    layout = draw(st.sampled_from(("line", "continued", "mixed")))
+    indents = ("  ", "    ", "\t") if tabs else ("  ", "    ")
+    indent = draw(st.sampled_from(indents))
+    out = head
+    for words in groups:
+        broken = layout == "continued" or (layout == "mixed" and draw(st.booleans()))
+        gap = draw(st.sampled_from((" ", " ", "  ", "\t") if tabs else (" ", "  ")))
+        out += (" \\\n" + indent if broken else gap) + " ".join(words)
+    comment = draw(st.integers(0, 4)) == 0
+    if comment:
+        out += draw(st.sampled_from(("  # serve", " # tp=8\tep=8")))
+    return out, comment
+
+
+@st.composite
+def shell_texts(draw, config: dict[str, Any], second: dict[str, Any] | None = None, *, tabs: bool = True) -> str:
+    """``config`` as a shell script launching SGLang (then ``second``, when given)."""
+    lines = list(draw(st.lists(st.sampled_from(_LEADING), max_size=3)))
+    first, comment = draw(_launch(config, tabs=tabs))
+    if second is not None:
+        if not comment and draw(st.booleans()):
+            first += " &"
+        lines.append(first)
+        lines.extend(draw(st.lists(st.sampled_from(("", "# second server", "sleep 5")), max_size=2)))
+        lines.append(draw(_launch(second, tabs=tabs))[0])
+    else:
+        lines.append(first)
+    if draw(st.integers(0, 4)) == 0:
+        lines.append("wait")
+    text = "\n".join(lines)
+    if draw(st.integers(0, 3)) > 0:
+        text += "\n"
+    return text
+
+
+# --- cases: a config and its text ----------------------------------------------
+
+
+def yaml_cases(config_strategy: st.SearchStrategy | None = None, **kw) -> st.SearchStrategy:
+    """(config, YAML text) pairs."""
+    base = config_strategy if config_strategy is not None else configs(YAML_DESTS)
+    return base.flatmap(lambda c: st.tuples(st.just(c), yaml_texts(c, **kw)))
+
+
+def shell_cases(config_strategy: st.SearchStrategy | None = None, *, two: bool = True, **kw) -> st.SearchStrategy:
+    """(configs, shell text) pairs: one config per launch (one or two launches)."""
+    base = config_strategy if config_strategy is not None else configs()
+    many = st.lists(base, min_size=1, max_size=2 if two else 1)
+    return many.flatmap(
+        lambda cs: st.tuples(st.just(cs), shell_texts(cs[0], cs[1] if len(cs) > 1 else None, **kw))
+    )
+
+
+FORMATS = {"yaml": yaml_config, "shell": argv}
+
+
+def cases(fmt: str, *, clean: bool = False, **kw) -> st.SearchStrategy:
+    """(configs, text) pairs for format ``fmt`` (``yaml`` or ``shell``): one config per launch.
+
+    ``clean``: only configs no rule flags (and, in YAML, empty documents too).
+    """
+    base = configs(YAML_DESTS) if fmt == "yaml" else configs()
+    if clean:
+        base = base.filter(is_clean)
+    if fmt == "yaml":
+        kw.setdefault("bare_marker", clean)
+        return yaml_cases(base, **kw).map(lambda case: ([case[0]], case[1]))
+    return shell_cases(base, **kw)
+
+
+def path_for(fmt: str) -> str:
+    return "config.yaml" if fmt == "yaml" else "serve.sh"
+
+
+def read_explicit(text: str, fmt: str) -> list[dict[str, Any]]:
+    """The explicit settings of every launch in ``text``."""
+    return [launch.parsed.explicit for launch in FORMATS[fmt].read(text, path_for(fmt), SCHEMA)]
+
+
+def fix(text: str, fmt: str, unsafe: bool) -> FixResult:
+    return fix_source(text, FORMATS[fmt], path=path_for(fmt), unsafe=unsafe)

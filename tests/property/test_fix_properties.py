@@ -1,0 +1,168 @@
+"""DESIGN properties 1, 2, 3 and 5: what ``fix_source`` does to one text.
+
+Each runs on whole configs drawn over the arguments the rules read, written
+as an SGLang ``--config`` YAML file and as a shell launch script (one or two
+launches), at both fix levels (``unsafe`` False and True).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+import pytest
+from hypothesis import event, find, given, settings
+from hypothesis import strategies as st
+from strategies import SCHEMA, cases, configs, fix, read_explicit, spellings
+
+from autofix import engine
+from autofix.rules import RULES
+
+EACH_FORMAT = pytest.mark.parametrize("fmt", ("yaml", "shell"))
+EACH_LEVEL = pytest.mark.parametrize("unsafe", (False, True), ids=("safe", "unsafe"))
+
+
+def _draw_case(data, fmt, **kw):
+    """A drawn text: one launch per drawn config.
+
+    Whether each launch reads back as its config is property 4's business
+    (and ``test_yaml_reads_like_sglang``'s); these properties hold for
+    whatever the text means.
+    """
+    configs_, text = data.draw(cases(fmt, **kw), label="configs, text")
+    assert len(read_explicit(text, fmt)) == len(configs_)
+    return text
+
+
+def _codes_messages(diagnostics) -> list[tuple[str, str]]:
+    return sorted((d.code, d.violation.message) for d in diagnostics)
+
+
+@EACH_FORMAT
+@EACH_LEVEL
+@given(data=st.data())
+def test_fixed_output_is_clean_or_reports_what_remains(fmt, unsafe, data):
+    """1. After a fix no rule fires, or what still fires is exactly ``result.remaining``."""
+    text = _draw_case(data, fmt)
+    result = fix(text, fmt, unsafe)
+    event("fixed" if result.changed else "unchanged")
+    event("remaining" if result.remaining else "clean after")
+    for code in sorted({d.code for d in result.diagnostics}):
+        event(f"found {code}")
+    again = fix(result.output, fmt, unsafe)
+    assert _codes_messages(again.diagnostics) == _codes_messages(result.remaining)
+    for d in result.remaining:  # left over only when no fix applies at this level, or fixes conflict
+        assert not d.fixable or result.conflicts, d
+
+
+@EACH_FORMAT
+@EACH_LEVEL
+@given(data=st.data())
+def test_fix_is_idempotent(fmt, unsafe, data):
+    """2. Fixing the fixed output changes nothing."""
+    text = _draw_case(data, fmt)
+    output = fix(text, fmt, unsafe).output
+    assert fix(output, fmt, unsafe).output == output
+
+
+# --- property 3 -------------------------------------------------------------------
+
+
+def _mention_pattern(fmt: str, dests: set[str]) -> re.Pattern | None:
+    """A line that names one of ``dests``: as a YAML key, or as a ``--flag`` word."""
+    words = sorted({s for d in dests for s in spellings(d)}, key=len, reverse=True)
+    if not words:
+        return None
+    alt = "|".join(map(re.escape, words))
+    if fmt == "yaml":
+        return re.compile(rf"^\ufeff?[ \t]*['\"]?(?:{alt})['\"]?[ \t]*:", re.M)
+    return re.compile(rf"(?<![\w-])--(?:{alt})(?![\w-])")
+
+
+def _inserted_into(old: str, new: str, mentions) -> bool:
+    """``new`` is ``old`` with one chunk that names a changed dest inserted somewhere."""
+    extra = len(new) - len(old)
+    if extra <= 0:
+        return False
+    for p in range(len(old) + 1):
+        if new[:p] != old[:p]:
+            break
+        if new[p + extra :] == old[p:] and mentions(new[p : p + extra]):
+            return True
+    return False
+
+
+def _explained(old: list[str], new: list[str], mentions) -> bool:
+    """Can ``new`` be had from ``old`` by touching only lines that name a changed dest?
+
+    Allowed, line by line: keep a line; delete or rewrite a line that names a
+    changed dest; insert a line that names one; insert a chunk that names
+    one into a line (a flag appended on the same line, or a continuation).
+    """
+    n, m = len(old), len(new)
+    reach = [[False] * (m + 1) for _ in range(n + 1)]
+    reach[0][0] = True
+    for i in range(n + 1):
+        for j in range(m + 1):
+            if not reach[i][j]:
+                continue
+            if j < m and mentions(new[j]):
+                reach[i][j + 1] = True
+            if i == n:
+                continue
+            named = mentions(old[i])
+            if named:
+                reach[i + 1][j] = True
+            if j < m and (named or old[i] == new[j]):
+                reach[i + 1][j + 1] = True
+            for k in range(1, min(3, m - j) + 1):
+                if _inserted_into(old[i], "".join(new[j : j + k]), mentions):
+                    reach[i + 1][j + k] = True
+    return reach[n][m]
+
+
+@EACH_FORMAT
+@EACH_LEVEL
+@given(data=st.data())
+def test_only_lines_of_changed_args_change(fmt, unsafe, data):
+    """3. Every input line that names no changed argument is kept, in order.
+
+    The changed arguments are the dests whose explicit values differ between
+    the input and the output, launch by launch (``engine.net_ops``).
+    """
+    text = _draw_case(data, fmt)
+    output = fix(text, fmt, unsafe).output
+    before, after = read_explicit(text, fmt), read_explicit(output, fmt)
+    assert len(before) == len(after)
+    changed = {op.dest for b, a in zip(before, after) for op in engine.net_ops(b, a)}
+    if output == text:
+        return
+    pattern = _mention_pattern(fmt, changed)
+    assert pattern is not None, "the text changed but no argument did"
+    old, new = text.splitlines(keepends=True), output.splitlines(keepends=True)
+    if not _explained(old, new, lambda s: bool(pattern.search(s))):
+        diff = "".join(difflib.unified_diff(old, new, "input", "output"))
+        pytest.fail(f"lines that name none of {sorted(changed)} changed:\n{diff}")
+
+
+# --- property 5 -------------------------------------------------------------------
+
+
+@EACH_FORMAT
+@EACH_LEVEL
+@given(data=st.data())
+def test_no_fix_keeps_every_byte(fmt, unsafe, data):
+    """5. A config no rule flags comes back byte for byte (CRLF, BOM, tabs, no final newline)."""
+    text = _draw_case(data, fmt, clean=True)
+    result = fix(text, fmt, unsafe)
+    assert not result.diagnostics
+    assert result.output == text
+    assert not result.changed
+
+
+@pytest.mark.parametrize("code", [r.code for r in RULES])
+def test_strategies_reach_the_rule(code):
+    """The drawn configs trip every rule, or the properties above prove little."""
+    found = find(configs(), lambda c: code in {v.code for v in engine.check(c, SCHEMA)},
+                 settings=settings(max_examples=5000, database=None, derandomize=True))
+    assert code in {v.code for v in engine.check(found, SCHEMA)}
