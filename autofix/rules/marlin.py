@@ -244,6 +244,8 @@ def marlin_lora_ep_needs_trivial_placement(view: View) -> Violation | None:
 
     ## Fix safety
     Removing the placement settings drops features the user asked for: unsafe.
+    Removing `--elastic-ep-backend` also removes `--elastic-ep-join-mode`,
+    which SGLang refuses without a backend.
 
     ## SGLang source
     `sglang/srt/lora/marlin_lora_temp/policy.py:51` (0.5.23)
@@ -256,11 +258,14 @@ def marlin_lora_ep_needs_trivial_placement(view: View) -> Violation | None:
     if not offending:
         return None
     flags = ", ".join(view.schema[d].flag for d in offending)
+    ops = [Unset(d) for d in offending]
+    if "elastic_ep_backend" in offending and view.is_explicit("ep_join_mode"):
+        ops.append(Unset("ep_join_mode"))  # a join mode needs a backend (parallel_hook.py:547)
     return Violation(
         f"LoRA with --moe-runner-backend {MARLIN} over expert parallelism needs trivial expert "
         f"placement; remove {flags}",
         args=offending,
-        fixes=(Fix.unsafe(*(Unset(d) for d in offending), title=f"Remove {flags}"),),
+        fixes=(Fix.unsafe(*ops, title=f"Remove {flags}"),),
     )
 
 

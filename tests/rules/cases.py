@@ -77,3 +77,10 @@ MARLIN_CASES = [
 ]
 
 ALL_CASES = EP_CASES + MARLIN_CASES
+
+MARLIN_CASES.append(
+    case("RUN022-elastic-with-join-mode", ["--tp-size", "8", "--ep-size", "8", *MARLIN, *LORA_OK,
+                                           "--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode", "recover"],
+         ["RUN022"], RUN022),
+)
+ALL_CASES = EP_CASES + MARLIN_CASES

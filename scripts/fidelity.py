@@ -1,0 +1,62 @@
+"""Measure autofix against SGLang's own argument checks on drawn configs.
+
+    bash ../shared/oracle/setup.sh
+    python scripts/fidelity.py --n 10000 [--seed 0] [--out tests/oracle/regressions]
+
+Draws N configs over the arguments the rules read (``reachable_configs`` in
+tests/oracle/fidelity.py), runs them and autofix's fixes through
+SGLang 0.5.23 (../shared/oracle, one SGLang import), prints the agreement
+table, and writes every failure, shrunk, to ``--out`` as a JSON case that
+tests/oracle/test_fidelity.py replays.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "property")]
+
+from tests.oracle.fidelity import Oracle, Tally, draw_configs, judge, report, shrink  # noqa: E402
+from tests.oracle.oracle import available  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=2000, help="configs to draw (default 2000)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, default=None, help="write shrunk failures here as JSON cases")
+    ap.add_argument("--max-shrink", type=int, default=20, help="shrink at most this many failures")
+    ns = ap.parse_args()
+    if not available():
+        print("the SGLang oracle is not set up: bash ../shared/oracle/setup.sh", file=sys.stderr)
+        return 2
+    t0 = time.time()
+    configs = draw_configs(ns.n, ns.seed)
+    tally = Tally()
+    with Oracle() as oracle:
+        for v in judge(oracle, configs):
+            tally.add(v)
+        seconds = time.time() - t0
+        print(report(tally, seconds))
+        if tally.failures and ns.out:
+            ns.out.mkdir(parents=True, exist_ok=True)
+            for i, v in enumerate(tally.failures[: ns.max_shrink]):
+                small = shrink(oracle, v)
+                kind = (small.outcome if small.outcome != "agree"
+                        else "fixed-refused" if small.fixed is not None else "resolution")
+                name = f"{kind}-{'-'.join(small.codes) or 'none'}-{ns.seed}-{i}.json"
+                case = {"config": small.config, "codes": list(small.codes), "sglang": small.sglang,
+                        "outcome": small.outcome, "rule": small.rule, "fixed_sglang": small.fixed_sglang,
+                        "resolution_mismatch": list(small.resolution_mismatch)}
+                (ns.out / name).write_text(json.dumps(case, indent=1) + "\n")
+                print(f"wrote {ns.out / name}")
+    return 1 if tally.failures else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
