@@ -52,6 +52,7 @@ def main() -> int:
                 name = f"{kind}-{'-'.join(small.codes) or 'none'}-{ns.seed}-{i}.json"
                 case = {"config": small.config, "codes": list(small.codes), "sglang": small.sglang,
                         "outcome": small.outcome, "rule": small.rule, "fixed_sglang": small.fixed_sglang,
+                        "fixed": small.fixed,
                         "resolution_mismatch": list(small.resolution_mismatch)}
                 (ns.out / name).write_text(json.dumps(case, indent=1) + "\n")
                 print(f"wrote {ns.out / name}")

@@ -17,8 +17,10 @@ For one drawn config (``dest -> value``), SGLang's verdict (via
   of autofix's first rule, so the rule could not be observed.
 
 For every ``agree`` config that autofix flags, the config after all fixes
-(safe and unsafe) goes back to SGLang: ``fixed_accepted``, or
-``fixed_refused`` with where. Resolved values of the args the rules read are
+(safe and unsafe) goes back to SGLang: accepted; ``blocked later`` when
+SGLang now gets past the rules' checks and stops at an uncovered check that
+runs after them (the fix did its job; the config has another problem no rule
+knows yet); or refused (a bad fix: a covered or earlier check refuses it). Resolved values of the args the rules read are
 compared too (``resolution_mismatch``), where SGLang accepted.
 """
 
@@ -143,6 +145,7 @@ class Verdict:
     rule: str = ""  # the rule a false positive/negative is about
     fixed: dict[str, Any] | None = None
     fixed_sglang: str = ""
+    fixed_answer: dict | None = None
     resolution_mismatch: tuple[str, ...] = ()
 
 
@@ -191,7 +194,7 @@ class Tally:
         if v.sglang != "ok":
             self.by_where[v.sglang][v.outcome] += 1
         if v.fixed is not None:
-            self.fixed["accepted" if v.fixed_sglang == "ok" else "refused"] += 1
+            self.fixed[fixed_outcome(v)] += 1
             if v.fixed_sglang != "ok":
                 self.fixed_refused_where[v.fixed_sglang] += 1
         for d in v.resolution_mismatch:
@@ -200,9 +203,20 @@ class Tally:
             self.failures.append(v)
 
 
+def fixed_outcome(v: Verdict) -> str:
+    """``accepted``, ``blocked later`` or ``refused`` for a fixed config (see the module docstring)."""
+    if v.fixed_sglang == "ok":
+        return "accepted"
+    pos = position(v.fixed_answer or {})
+    last_rule = max(rule_position(c) for c in v.codes)
+    if v.fixed_sglang not in RULE_AT and pos is not None and pos > last_rule:
+        return "blocked later"
+    return "refused"
+
+
 def is_failure(v: Verdict) -> bool:
-    return (v.outcome in ("false_positive", "false_negative") or (v.fixed is not None and v.fixed_sglang != "ok")
-            or bool(v.resolution_mismatch))
+    return (v.outcome in ("false_positive", "false_negative")
+            or (v.fixed is not None and fixed_outcome(v) == "refused") or bool(v.resolution_mismatch))
 
 
 def judge(oracle: Oracle, configs: Iterable[dict[str, Any]], batch: int = 500) -> list[Verdict]:
@@ -230,6 +244,7 @@ def judge(oracle: Oracle, configs: Iterable[dict[str, Any]], batch: int = 500) -
             fixed_answers = oracle.ask([{"id": i, "argv": to_argv(v.fixed)} for i, v in enumerate(todo)])
             for v, a in zip(todo, fixed_answers):
                 v.fixed_sglang = "ok" if a["ok"] else a["where"]
+                v.fixed_answer = a
     return verdicts
 
 
@@ -256,7 +271,7 @@ def _same_failure(a: Verdict, b: Verdict) -> bool:
         return False
     if b.outcome in ("false_positive", "false_negative"):
         return True
-    if b.fixed is not None and b.fixed_sglang != "ok":
+    if b.fixed is not None and fixed_outcome(b) == "refused":
         return a.fixed is not None and a.fixed_sglang == b.fixed_sglang
     return bool(a.resolution_mismatch) and set(a.resolution_mismatch) <= set(b.resolution_mismatch)
 
@@ -270,7 +285,8 @@ def report(t: Tally, seconds: float) -> str:
         f"  [+ {o['uncovered']} uncovered, {o['masked']} masked]",
         f"false positives        {o['false_positive']}",
         f"false negatives        {o['false_negative']}",
-        f"fixed and accepted     {t.fixed['accepted']} of {t.fixed['accepted'] + t.fixed['refused']}",
+        f"fixed and accepted     {t.fixed['accepted']} of {sum(t.fixed.values())}"
+        f"  [{t.fixed['refused']} refused, {t.fixed['blocked later']} blocked later by an uncovered check]",
         f"resolution mismatches  {sum(t.resolution.values())} {dict(t.resolution) if t.resolution else ''}",
         f"time                   {seconds:.1f} s",
         "",
@@ -283,7 +299,7 @@ def report(t: Tally, seconds: float) -> str:
         tag = f"  [{RULE_AT[where].code}]" if where in RULE_AT else ""
         lines.append(f"  {where}{tag}: {dict(c)}")
     if t.fixed_refused_where:
-        lines.append("fixed outputs refused at")
+        lines.append("fixed outputs refused (or blocked later) at")
         for where, n in t.fixed_refused_where.most_common():
             lines.append(f"  {where}: {n}")
     return "\n".join(lines)
