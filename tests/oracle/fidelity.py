@@ -189,8 +189,8 @@ class Tally:
     def add(self, v: Verdict) -> None:
         self.n += 1
         self.outcomes[v.outcome] += 1
-        if v.rule:
-            self.by_rule[v.rule][v.outcome] += 1
+        if v.rule or v.codes:
+            self.by_rule[v.rule or v.codes[0]][v.outcome] += 1
         if v.sglang != "ok":
             self.by_where[v.sglang][v.outcome] += 1
         if v.fixed is not None:
