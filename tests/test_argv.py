@@ -132,3 +132,8 @@ def test_unset_of_the_last_two_continued_lines():
 def test_unset_of_every_flag_keeps_the_program():
     text = "python3 -m sglang.launch_server \\\n  --enable-eplb\n"
     assert edited(text, Unset("enable_eplb")) == "python3 -m sglang.launch_server\n"
+
+
+def test_double_quotes_inside_single_quotes_are_kept():
+    text = """python -m sglang.launch_server --init-expert-location='{"layer": 0}' --json-model-override-args "{\\"a\\": 1}"\n"""
+    assert launches(text) == [{"init_expert_location": '{"layer": 0}', "json_model_override_args": '{"a": 1}'}]

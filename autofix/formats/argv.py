@@ -94,6 +94,20 @@ def _launch_chunks(text: str):
             yield start, chunk
 
 
+def _unquote(source: str, fallback: str) -> str:
+    """The word as the program receives it.
+
+    bashlex finds the words and their spans, but its quote removal drops
+    double quotes inside single quotes (``'{"a": 1}'`` becomes ``{a: 1}``);
+    the standard library's POSIX tokeniser unquotes the word's own text.
+    """
+    try:
+        parts = shlex.split(source, comments=False, posix=True)
+    except ValueError:
+        return fallback
+    return parts[0] if len(parts) == 1 else fallback
+
+
 def _launch_args(words: list) -> tuple[int, bool] | None:
     """Index of the first SGLang argument in a command's words, and whether it is ``sglang serve``."""
     texts = [w.word for w in words]
@@ -127,7 +141,7 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
             if serve and not out and not w.word.startswith("-"):
                 out.append(Word("--model-path", _location(text, s), None))  # cli/serve.py:62
                 spans.append((-1, -1))
-            out.append(Word(w.word, _location(text, s), len(spans), _is_dynamic(w)))
+            out.append(Word(_unquote(text[s:e], w.word), _location(text, s), len(spans), _is_dynamic(w)))
             spans.append((s, e))
             i += 1
         head = off + words[first - 1].pos[1]
