@@ -11,7 +11,7 @@ from types import ModuleType
 
 from autofix import engine
 from autofix.edits import Edit, apply_edits
-from autofix.errors import InternalError
+from autofix.errors import CannotEdit, InternalError
 from autofix.formats.launch import Launch
 from autofix.model import Applicability, Diagnostic
 from autofix.schema import Schema, load
@@ -68,18 +68,26 @@ def fix_source(
     outcomes = []
     for launch in launches:
         outcome = engine.run(launch.parsed.explicit, schema, level)
-        outcomes.append(outcome)
         ops = engine.net_ops(launch.parsed.explicit, outcome.explicit)
         if ops:
-            edits.extend(fmt.edit(text, launch, ops, schema))
+            try:
+                edits.extend(fmt.edit(text, launch, ops, schema))
+            except CannotEdit as exc:  # report the violations, unfixed, and say why
+                outcome = engine.Outcome(
+                    tuple(engine.Finding(v, 1, (), None) for v in engine.check(launch.parsed.explicit, schema)),
+                    dict(launch.parsed.explicit), tuple(engine.check(launch.parsed.explicit, schema)),
+                    f"fixes not applied: {exc}",
+                )
+        outcomes.append(outcome)
     output = apply_edits(text, edits)
     if output != text:
         _verify(output, fmt, path, schema, [o.explicit for o in outcomes])
     diagnostics, remaining, conflicts = [], [], []
     for launch, outcome in zip(launches, outcomes):
+        editable = not (outcome.conflict or "").startswith("fixes not applied")
         for f in outcome.findings:
-            diagnostics.append(_diagnostic(path, launch, f.violation, level, f.after))
-        remaining.extend(_diagnostic(path, launch, v, level) for v in outcome.remaining)
+            diagnostics.append(_diagnostic(path, launch, f.violation, level, f.after, editable))
+        remaining.extend(_diagnostic(path, launch, v, level, (), editable) for v in outcome.remaining)
         if outcome.conflict:
             conflicts.append(f"{path}:{launch.start.line}:{launch.start.col}: {outcome.conflict}")
     order = lambda d: (d.location, d.code)  # noqa: E731
@@ -88,12 +96,12 @@ def fix_source(
                      getattr(fmt, "looks_like_config", lambda _: True)(launches))
 
 
-def _diagnostic(path: str, launch: Launch, violation, level, after=()) -> Diagnostic:
+def _diagnostic(path: str, launch: Launch, violation, level, after=(), editable=True) -> Diagnostic:
     return Diagnostic(
         path=path,
         location=launch.location_of(violation.args),
         violation=violation,
-        fixable=violation.best_fix(level) is not None,
+        fixable=editable and violation.best_fix(level) is not None,
         fix_available=bool(violation.fixes),
         after=tuple(after),
     )

@@ -218,8 +218,7 @@ def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedA
         except (ValueError, TypeError) as exc:
             msg = str(exc) if "invalid choice" in str(exc) else f"invalid {option.type} value: {texts[0]!r}"
             parsed.problems.append(Problem(i, f"argument {full_flag}: {msg}"))
-            i = nxt
-            continue
+            value = UNKNOWN  # what was meant is unknown: rules that read it stay silent
         parsed.occurrences.append(
             Setting(option.dest, value, m.written, m.status, i, value_idx, m.explicit is not None)
         )

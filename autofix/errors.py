@@ -32,5 +32,10 @@ class InternalError(AutofixError):
     """
 
 
+class CannotEdit(AutofixError):
+    """A fix cannot be written in this file's layout (e.g. a key added to a
+    flow-style mapping). The violation is then reported as not fixable."""
+
+
 class UnknownRule(AutofixError, LookupError):
     """No rule has the code or name that was asked for."""

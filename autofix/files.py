@@ -43,11 +43,14 @@ def read_text(path: str) -> str:
 def write_atomic(path: str, text: str) -> None:
     """Replace ``path`` with ``text`` (UTF-8) via a temp file in the same directory.
 
-    The file's permission bits are kept; on any failure the original is
-    untouched and the temp file removed. Raises ``OSError``.
+    A symlink is followed (the file it points to is replaced); the file's
+    permission bits, and its owner where the process may set it, are kept; on
+    any failure the original is untouched and the temp file removed. Raises
+    ``OSError``.
     """
-    target = Path(path)
-    mode = target.stat().st_mode & 0o7777
+    target = Path(os.path.realpath(path))  # through a symlink: fix the file it points to
+    st = target.stat()
+    mode = st.st_mode & 0o7777
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".autofix", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as f:
@@ -55,6 +58,11 @@ def write_atomic(path: str, text: str) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, mode)
+        if (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
+            try:
+                os.chown(tmp, st.st_uid, st.st_gid)  # keep the owner when we may (root)
+            except PermissionError:
+                pass
         os.replace(tmp, target)
     except BaseException:
         try:

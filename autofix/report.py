@@ -26,7 +26,7 @@ def summary(results: list[FixResult], *, write: bool, unsafe: bool, errors: int)
     files = sum(1 for r in results if r.changed)
     parts = []
     if not found and not remaining:
-        parts.append("All checks passed!")
+        parts.append("No violations found." if errors else "All checks passed!")
     elif write:
         fixed = [d for r in results if r.changed for d in r.diagnostics if d.fixable]
         later = sum(1 for d in fixed if d.after)

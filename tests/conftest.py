@@ -1,7 +1,8 @@
 """Shared test set-up: hypothesis profiles and the golden-update switch.
 
-CI (``CI`` set) runs property tests derandomized with a fixed budget, so it
-cannot flake; ``HYPOTHESIS_PROFILE=thorough`` gives a bigger budget by hand.
+Property tests run derandomized with a fixed budget by default (CI and the
+README's test command), so a test run cannot flake;
+``HYPOTHESIS_PROFILE=thorough`` explores at random with a bigger budget.
 """
 
 from __future__ import annotations
@@ -12,10 +13,9 @@ from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", derandomize=True, max_examples=150, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("dev", max_examples=150, deadline=None)
 settings.register_profile("thorough", max_examples=3000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def pytest_addoption(parser):

@@ -137,3 +137,21 @@ def test_unset_of_every_flag_keeps_the_program():
 def test_double_quotes_inside_single_quotes_are_kept():
     text = """python -m sglang.launch_server --init-expert-location='{"layer": 0}' --json-model-override-args "{\\"a\\": 1}"\n"""
     assert launches(text) == [{"init_expert_location": '{"layer": 0}', "json_model_override_args": '{"a": 1}'}]
+
+
+def test_unset_of_a_last_line_with_a_comment_takes_the_comment():
+    text = "python3 -m sglang.launch_server \\\n  --tp 1 \\\n  --enable-eplb  # serve\necho\n"
+    assert edited(text, Unset("enable_eplb")) == "python3 -m sglang.launch_server \\\n  --tp 1\necho\n"
+
+
+def test_add_and_remove_at_the_end_of_a_continued_command():
+    text = ("python3 -m sglang.launch_server \\\n  --moe-runner-backend experimental_sgl_marlin \\\n"
+            "  --enable-lora \\\n  --enable-eplb # x\n")
+    out = edited(text, Unset("enable_eplb"), Set("lora_use_virtual_experts", True))
+    assert out == ("python3 -m sglang.launch_server \\\n  --moe-runner-backend experimental_sgl_marlin \\\n"
+                   "  --enable-lora \\\n  --lora-use-virtual-experts\n")
+
+
+def test_an_invalid_value_makes_the_setting_unknown():
+    text = "python3 -m sglang.launch_server --moe-a2a-backend bogus --ep-dispatch-algorithm static\n"
+    assert fix_source(text, shell).diagnostics == ()

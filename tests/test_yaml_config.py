@@ -7,7 +7,7 @@ import yaml
 
 from autofix.api import fix_source
 from autofix.edits import apply_edits
-from autofix.errors import InputError, InternalError
+from autofix.errors import CannotEdit, InputError
 from autofix.formats import yaml_config
 from autofix.model import Set, Unset
 from autofix.schema import load
@@ -115,7 +115,7 @@ def test_value_that_needs_quotes_in_yaml_is_quoted():
 
 
 def test_flow_mapping_cannot_take_a_new_line():
-    with pytest.raises(InternalError):
+    with pytest.raises(CannotEdit):
         edited("{tp-size: 8, ep-dispatch-algorithm: static}\n", Set("ep_size", 8))
 
 
@@ -142,3 +142,25 @@ def test_a_repeated_key_keeps_its_first_position_and_its_last_value():
 
 def test_an_empty_document_after_a_marker_is_an_empty_config():
     assert explicit("---\n# nothing yet\n") == {}
+
+
+def test_remove_the_first_key_after_a_bom():
+    assert edited("\ufeffenable-eplb: true\ntp-size: 1\n", Unset("enable_eplb")) == "\ufefftp-size: 1\n"
+
+
+def test_replace_an_alias_value():
+    text = "x-algo: &algo static\ntp-size: 8\nep-dispatch-algorithm: *algo\n"
+    assert fix_source(text, yaml_config).output == "x-algo: &algo static\ntp-size: 8\nep-dispatch-algorithm: dynamic\n"
+
+
+def test_replace_a_block_scalar_value():
+    text = "ep-dispatch-algorithm: >-\n  static\ntp-size: 8\n"
+    assert fix_source(text, yaml_config).output == "ep-dispatch-algorithm: dynamic\ntp-size: 8\n"
+
+
+def test_a_fix_that_cannot_be_written_is_reported_unfixed():
+    text = "{tp-size: 8, moe-runner-backend: experimental_sgl_marlin, moe-a2a-backend: deepep}\n"
+    result = fix_source(text, yaml_config, unsafe=True)
+    assert result.output == text
+    assert [(d.code, d.fixable) for d in result.remaining] == [("RUN019", False)]
+    assert "flow-style mapping" in result.conflicts[0]

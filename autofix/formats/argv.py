@@ -200,7 +200,7 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
         added.append(option.flag if option.nargs == 0 else f"{option.flag} {_quote(op.value)}")
     deletions = [_drop_dangling_continuation(text, ctx, d) for d in merge_deletions(deletions)]
     if added:
-        edits.append(_append(text, ctx, added))
+        edits.append(_append(text, ctx, added, deletions))
     return edits + deletions
 
 
@@ -215,8 +215,9 @@ def _delete(text: str, ctx: Context, s) -> Edit:
     line_end = text.find("\n", b)
     line_end = len(text) if line_end < 0 else line_end
     before, after = text[line_start:a], text[b:line_end].rstrip("\r")
-    if not before.strip() and after.strip() in ("\\", "") and line_start > ctx.spans_start:
-        return Edit(line_start, min(line_end + 1, len(text)), "")
+    rest = after.strip()
+    if not before.strip() and (rest in ("\\", "") or rest.startswith("#")) and line_start > ctx.spans_start:
+        return Edit(line_start, min(line_end + 1, len(text)), "")  # the line, and its comment
     k = a
     while k > 0 and text[k - 1] in " \t":
         k -= 1
@@ -240,9 +241,11 @@ def _drop_dangling_continuation(text: str, ctx: Context, d: Edit) -> Edit:
     return Edit(cut, max(end, cut), "")
 
 
-def _append(text: str, ctx: Context, flags: list[str]) -> Edit:
-    end = ctx.end
-    first_arg = next((a for a, _ in ctx.spans if a >= 0), end)
+def _append(text: str, ctx: Context, flags: list[str], deletions: list[Edit]) -> Edit:
+    """Insert ``flags`` after the last argument that stays."""
+    kept = [(a, e) for a, e in ctx.spans if a >= 0 and not any(d.start <= a < d.end for d in deletions)]
+    end = max([e for _, e in kept] + [ctx.spans_start])
+    first_arg = next((a for a, _ in kept), end)
     segment = text[first_arg:end]
     if "\\\n" in segment or "\\\r\n" in segment:
         nl = "\r\n" if "\\\r\n" in segment else "\n"
@@ -251,7 +254,7 @@ def _append(text: str, ctx: Context, flags: list[str]) -> Edit:
         indent = last_line[: len(last_line) - len(last_line.lstrip(" \t"))]
         line_end = text.find("\n", end)
         rest = text[end : len(text) if line_end < 0 else line_end].strip()
-        if rest and line_start > first_arg:
+        if rest and line_start > first_arg and not any(d.start <= end < d.end for d in deletions):
             # the last line carries a comment or redirect: add the flags above it
             return Edit(line_start, line_start, "".join(f"{indent}{f} \\{nl}" for f in flags))
         return Edit(end, end, "".join(f" \\{nl}{indent}{f}" for f in flags))

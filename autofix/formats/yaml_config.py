@@ -11,6 +11,7 @@ the values came from.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -19,7 +20,7 @@ import yaml
 
 from autofix.arguments import Word, parse_words
 from autofix.edits import Edit, merge_deletions
-from autofix.errors import InputError, InternalError
+from autofix.errors import CannotEdit, InputError
 from autofix.formats.launch import Launch
 from autofix.model import Location, Op, Set, Unset
 from autofix.schema import Schema
@@ -211,9 +212,7 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
             pair = _pair_of_word(ctx, setting.option_index)
             if option.nargs == 0:  # store_true already on
                 continue
-            vnode = pair.value_node
-            quote = getattr(vnode, "style", None)
-            edits.append(Edit(off + vnode.start_mark.index, off + vnode.end_mark.index, render_scalar(op.value, quote)))
+            edits.append(_replace_value(text, off, pair, op.value))
             continue
         inert = [p for p in ctx.pairs if p.dest == op.dest and not p.words and isinstance(p.value, bool)]
         if inert and op.value is True:
@@ -226,6 +225,22 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
     return [_keep_missing_final_newline(text, e) for e in merge_deletions(edits)]
 
 
+def _replace_value(text: str, off: int, pair: Pair, value: Any) -> Edit:
+    """Replace the value written for ``pair`` (a scalar, a block scalar or an alias)."""
+    vnode, knode = pair.value_node, pair.key_node
+    if vnode.start_mark.index < knode.end_mark.index:  # `*alias`: the node is the anchored one
+        m = re.compile(r"\s*:\s*(\*[^\s,\]}#]+)").match(text, off + knode.end_mark.index)
+        if m is None:
+            raise CannotEdit(f"cannot find the value of key {pair.key!r}")
+        return Edit(m.start(1), m.end(1), render_scalar(value))
+    start, end = off + vnode.start_mark.index, off + vnode.end_mark.index
+    style = getattr(vnode, "style", None)
+    if style in ("|", ">"):  # a block scalar ends after its line break: keep one
+        newline = "\r\n" if text[start:end].endswith("\r\n") else "\n" if text[start:end].endswith("\n") else ""
+        return Edit(start, end, render_scalar(value) + newline)
+    return Edit(start, end, render_scalar(value, style))
+
+
 def _pair_of_word(ctx: Context, word_index: int) -> Pair:
     return next(p for p in ctx.pairs if word_index in p.words)
 
@@ -233,13 +248,13 @@ def _pair_of_word(ctx: Context, word_index: int) -> Pair:
 def _delete_pair(text: str, off: int, p: Pair) -> Edit:
     start = off + p.key_node.start_mark.index
     end = off + p.value_node.end_mark.index
-    ls = _line_start(text, start)
+    ls = max(_line_start(text, start), off)  # a BOM stays
     if text[ls:start].strip():
-        raise InternalError(f"cannot remove key {p.key!r}: it shares its line with another key")
+        raise CannotEdit(f"cannot remove key {p.key!r}: it shares its line with another key")
     le = _line_end(text, max(end - 1, start))
     rest = text[end:le].strip()
     if rest and not rest.startswith("#"):
-        raise InternalError(f"cannot remove key {p.key!r}: it shares its line with another key")
+        raise CannotEdit(f"cannot remove key {p.key!r}: it shares its line with another key")
     return Edit(ls, le, "")
 
 
@@ -254,7 +269,7 @@ def _append_lines(text: str, ctx: Context, lines: list[str]) -> Edit:
     nl = ctx.newline
     root, off = ctx.root, ctx.offset
     if root is not None and root.flow_style:
-        raise InternalError("cannot add a key to a flow-style mapping ({...})")
+        raise CannotEdit("cannot add a key to a flow-style mapping ({...})")
     if root is None or not root.value:
         indent = ""
         body = nl.join(lines)
