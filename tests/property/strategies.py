@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from autofix import engine
 from autofix.api import FixResult, fix_source
 from autofix.formats import argv, yaml_config
+from autofix.model import Applicability, Unset
 from autofix.rules import RULES
 from autofix.schema import load
 
@@ -164,6 +165,7 @@ def yaml_texts(
     crlf: bool | None = None,
     duplicates: str = "same-key",
     bare_marker: bool = False,
+    edges: bool = False,
 ) -> str:
     """``config`` as an SGLang ``--config`` file, in one of many layouts.
 
@@ -174,14 +176,18 @@ def yaml_texts(
     (the text then need not read as ``config``), ``none`` adds none.
     ``bare_marker``: a ``---`` line may open a file with no keys at all (an
     empty config for SGLang); only property 5 draws those, so that one
-    crash on them does not hide every other YAML failure.
+    crash on them does not hide every other YAML failure. ``edges``: the
+    first and the last line are settings (no comment, blank or ``---`` around).
     """
     nl = "\r\n" if (draw(st.booleans()) if crlf is None else crlf) else "\n"
     indent = draw(st.sampled_from(("", "", "", "  ")))
     entries = [(draw(_yaml_key(dest)), dest, value) for dest, value in config.items()]
     absent = [d for d in YAML_DESTS if SCHEMA[d].is_store_true and d not in config]
+    if edges and len(entries) < 2:
+        absent = []  # an inert line would become the first or the last one
     for dest in draw(st.lists(st.sampled_from(absent), unique=True, max_size=2)) if absent else ():
-        entries.insert(draw(st.integers(0, len(entries))), (draw(_yaml_key(dest)), dest, False))
+        at = draw(st.integers(1, max(1, len(entries) - 1)) if edges else st.integers(0, len(entries)))
+        entries.insert(at, (draw(_yaml_key(dest)), dest, False))
     if duplicates == "same-key":
         shadowable = [e for e in entries if e[2] is not True and e[2] is not False]
         for key, dest, _ in draw(st.lists(st.sampled_from(shadowable), unique=True, max_size=2)) if shadowable else ():
@@ -192,12 +198,12 @@ def yaml_texts(
             value = draw(st.booleans()) if SCHEMA[dest].is_store_true else draw(values(dest))
             entries.insert(draw(st.integers(0, len(entries))), (draw(_yaml_key(dest)), dest, value))
     lines: list[str] = []
-    if draw(st.booleans()):
+    if not edges and draw(st.booleans()):
         lines.append(draw(st.sampled_from(_COMMENTS)))
-    if (entries or bare_marker) and draw(st.integers(0, 5)) == 0:
+    if not edges and (entries or bare_marker) and draw(st.integers(0, 5)) == 0:
         lines.append("---")
     for key, dest, value in entries:
-        extra = draw(st.sampled_from(("", "", "", "blank", "comment")))
+        extra = "" if edges and not lines else draw(st.sampled_from(("", "", "", "blank", "comment")))
         if extra == "blank":
             lines.append(draw(st.sampled_from(("", "  "))))
         elif extra == "comment":
@@ -206,12 +212,12 @@ def yaml_texts(
         sep = draw(st.sampled_from((": ", ": ", ":  ")))
         trailing = draw(st.sampled_from(("", "", "", "  # why", " #\tnote", "  # 8×H100")))
         lines.append(f"{indent}{key}{sep}{text}{trailing}")
-    if draw(st.integers(0, 3)) == 0:
+    if not edges and draw(st.integers(0, 3)) == 0:
         lines.append(draw(st.sampled_from(_COMMENTS)))
     text = nl.join(lines)
     if lines and draw(st.integers(0, 3)) > 0:
         text += nl
-    if bom if bom is not None else draw(st.integers(0, 4)) == 0:
+    if bom if bom is not None else draw(st.integers(0, 2)) == 0:
         text = "\ufeff" + text
     return text
 
@@ -270,7 +276,7 @@ def _launch(draw, config: dict[str, Any], *, tabs: bool = True) -> tuple[str, bo
         broken = layout == "continued" or (layout == "mixed" and draw(st.booleans()))
         gap = draw(st.sampled_from((" ", " ", "  ", "\t") if tabs else (" ", "  ")))
         out += (" \\\n" + indent if broken else gap) + " ".join(words)
-    comment = draw(st.integers(0, 4)) == 0
+    comment = draw(st.integers(0, 2)) == 0
     if comment:
         out += draw(st.sampled_from(("  # serve", " # tp=8\tep=8")))
     return out, comment
@@ -330,6 +336,34 @@ def cases(fmt: str, *, clean: bool = False, **kw) -> st.SearchStrategy:
         kw.setdefault("bare_marker", clean)
         return yaml_cases(base, **kw).map(lambda case: ([case[0]], case[1]))
     return shell_cases(base, **kw)
+
+
+def _removed_by_fix(config: dict[str, Any]) -> list[str]:
+    """The dests the unsafe fixes of ``config`` remove."""
+    after = engine.run(config, SCHEMA, Applicability.UNSAFE).explicit
+    return [op.dest for op in engine.net_ops(config, after) if isinstance(op, Unset)]
+
+
+@st.composite
+def edge_cases(draw, fmt: str) -> tuple[list[dict[str, Any]], str]:
+    """(configs, text) where an unsafe fix removes the file's first or last setting.
+
+    The edges of a file are where removals meet a BOM, a missing final
+    newline, a comment on the last line or a dangling continuation.
+    """
+    dests = YAML_DESTS if fmt == "yaml" else RULE_DESTS
+    for _ in range(30):  # rejection sampling: about one draw in six has a removal
+        config = draw(configs(dests))
+        removed = _removed_by_fix(config)
+        if removed:
+            break
+    if removed:
+        dest = draw(st.sampled_from(removed))
+        value = config.pop(dest)
+        config = {dest: value, **config} if draw(st.booleans()) else {**config, dest: value}
+    if fmt == "yaml":
+        return [config], draw(yaml_texts(config, duplicates="none", bom=draw(st.booleans()), edges=True))
+    return [config], draw(shell_texts(config))
 
 
 def path_for(fmt: str) -> str:

@@ -13,7 +13,7 @@ import re
 import pytest
 from hypothesis import event, find, given, settings
 from hypothesis import strategies as st
-from strategies import SCHEMA, cases, configs, fix, read_explicit, spellings
+from strategies import SCHEMA, cases, configs, edge_cases, fix, read_explicit, spellings
 
 from autofix import engine
 from autofix.rules import RULES
@@ -38,13 +38,10 @@ def _codes_messages(diagnostics) -> list[tuple[str, str]]:
     return sorted((d.code, d.violation.message) for d in diagnostics)
 
 
-@EACH_FORMAT
-@EACH_LEVEL
-@given(data=st.data())
-def test_fixed_output_is_clean_or_reports_what_remains(fmt, unsafe, data):
-    """1. After a fix no rule fires, or what still fires is exactly ``result.remaining``."""
-    text = _draw_case(data, fmt)
+def check_clean_or_reported(text: str, fmt: str, unsafe: bool) -> None:
     result = fix(text, fmt, unsafe)
+    # every layout drawn here has one setting per line (or per flag): every fix can be written
+    assert not [c for c in result.conflicts if "fixes not applied" in c]
     event("fixed" if result.changed else "unchanged")
     event("remaining" if result.remaining else "clean after")
     for code in sorted({d.code for d in result.diagnostics}):
@@ -55,14 +52,25 @@ def test_fixed_output_is_clean_or_reports_what_remains(fmt, unsafe, data):
         assert not d.fixable or result.conflicts, d
 
 
+def check_idempotent(text: str, fmt: str, unsafe: bool) -> None:
+    output = fix(text, fmt, unsafe).output
+    assert fix(output, fmt, unsafe).output == output
+
+
+@EACH_FORMAT
+@EACH_LEVEL
+@given(data=st.data())
+def test_fixed_output_is_clean_or_reports_what_remains(fmt, unsafe, data):
+    """1. After a fix no rule fires, or what still fires is exactly ``result.remaining``."""
+    check_clean_or_reported(_draw_case(data, fmt), fmt, unsafe)
+
+
 @EACH_FORMAT
 @EACH_LEVEL
 @given(data=st.data())
 def test_fix_is_idempotent(fmt, unsafe, data):
     """2. Fixing the fixed output changes nothing."""
-    text = _draw_case(data, fmt)
-    output = fix(text, fmt, unsafe).output
-    assert fix(output, fmt, unsafe).output == output
+    check_idempotent(_draw_case(data, fmt), fmt, unsafe)
 
 
 # --- property 3 -------------------------------------------------------------------
@@ -80,7 +88,8 @@ def _mention_pattern(fmt: str, dests: set[str]) -> re.Pattern | None:
 
 
 def _inserted_into(old: str, new: str, mentions) -> bool:
-    """``new`` is ``old`` with one chunk that names a changed dest inserted somewhere."""
+    """``new`` is ``old`` with one chunk that names a changed dest inserted somewhere (or
+    ``old`` is ``new`` with such a chunk removed: swap the arguments)."""
     extra = len(new) - len(old)
     if extra <= 0:
         return False
@@ -101,8 +110,10 @@ def _explained(old: list[str], new: list[str], mentions) -> bool:
     Allowed, line by line: keep a line; delete or rewrite a line that names a
     changed dest; insert a line that names one; insert a chunk that names
     one into a line (a flag appended on the same line, or a continuation);
-    drop the `` \\`` that continued a line onto a deleted one (else the
-    next command would join the launch).
+    remove a chunk that names one from a run of lines, joining them (the
+    last flag and the `` \\`` before it, with its line's comment kept); drop
+    the `` \\`` that continued a line onto a deleted one (else the next
+    command would join the launch).
     """
     n, m = len(old), len(new)
     reach = [[False] * (m + 1) for _ in range(n + 1)]
@@ -125,19 +136,13 @@ def _explained(old: list[str], new: list[str], mentions) -> bool:
             for k in range(1, min(3, m - j) + 1):
                 if _inserted_into(old[i], "".join(new[j : j + k]), mentions):
                     reach[i + 1][j + k] = True
+            for k in range(2, min(6, n - i) + 1):
+                if j < m and _inserted_into(new[j], "".join(old[i : i + k]), mentions):
+                    reach[i + k][j + 1] = True
     return reach[n][m]
 
 
-@EACH_FORMAT
-@EACH_LEVEL
-@given(data=st.data())
-def test_only_lines_of_changed_args_change(fmt, unsafe, data):
-    """3. Every input line that names no changed argument is kept, in order.
-
-    The changed arguments are the dests whose explicit values differ between
-    the input and the output, launch by launch (``engine.net_ops``).
-    """
-    text = _draw_case(data, fmt)
+def check_only_changed_lines(text: str, fmt: str, unsafe: bool) -> None:
     output = fix(text, fmt, unsafe).output
     before, after = read_explicit(text, fmt), read_explicit(output, fmt)
     assert len(before) == len(after)
@@ -154,6 +159,29 @@ def test_only_lines_of_changed_args_change(fmt, unsafe, data):
     if not _explained(old, new, lambda s: bool(pattern.search(s))):
         diff = "".join(difflib.unified_diff(old, new, "input", "output"))
         pytest.fail(f"lines that name none of {sorted(changed)} changed:\n{diff}")
+
+
+@EACH_FORMAT
+@EACH_LEVEL
+@given(data=st.data())
+def test_only_lines_of_changed_args_change(fmt, unsafe, data):
+    """3. Every input line that names no changed argument is kept, in order.
+
+    The changed arguments are the dests whose explicit values differ between
+    the input and the output, launch by launch (``engine.net_ops``).
+    """
+    check_only_changed_lines(_draw_case(data, fmt), fmt, unsafe)
+
+
+@EACH_FORMAT
+@given(data=st.data())
+def test_removals_at_the_edges_of_the_file(fmt, data):
+    """1, 2 and 3 where an unsafe fix removes the first or the last setting of the file."""
+    configs_, text = data.draw(edge_cases(fmt), label="configs, text")
+    assert len(read_explicit(text, fmt)) == len(configs_)
+    check_clean_or_reported(text, fmt, True)
+    check_idempotent(text, fmt, True)
+    check_only_changed_lines(text, fmt, True)
 
 
 # --- property 5 -------------------------------------------------------------------
