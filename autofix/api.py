@@ -67,17 +67,16 @@ def fix_source(
     edits: list[Edit] = []
     outcomes = []
     for launch in launches:
-        outcome = engine.run(launch.parsed.explicit, schema, level)
-        ops = engine.net_ops(launch.parsed.explicit, outcome.explicit)
+        before = launch.parsed.explicit_for(schema)
+        outcome = engine.run(before, schema, level)
+        ops = engine.net_ops(before, outcome.explicit)
         if ops:
             try:
                 edits.extend(fmt.edit(text, launch, ops, schema))
             except CannotEdit as exc:  # report the violations, unfixed, and say why
-                outcome = engine.Outcome(
-                    tuple(engine.Finding(v, 1, (), None) for v in engine.check(launch.parsed.explicit, schema)),
-                    dict(launch.parsed.explicit), tuple(engine.check(launch.parsed.explicit, schema)),
-                    f"fixes not applied: {exc}",
-                )
+                found = tuple(engine.check(before, schema))
+                outcome = engine.Outcome(tuple(engine.Finding(v, 1, (), None) for v in found), before, found,
+                                         f"fixes not applied: {exc}")
         outcomes.append(outcome)
     output = apply_edits(text, edits)
     if output != text:
@@ -113,6 +112,6 @@ def _verify(output: str, fmt: ModuleType, path: str, schema: Schema, intended: l
         again = fmt.read(output, path, schema)
     except Exception as exc:  # noqa: BLE001 - any failure here is ours
         raise InternalError(f"{path}: the fixed text does not read back ({exc})") from None
-    got = [launch.parsed.explicit for launch in again]
+    got = [launch.parsed.explicit_for(schema) for launch in again]
     if got != intended:
         raise InternalError(f"{path}: the fixed text reads back as {got}, not {intended}")

@@ -77,9 +77,23 @@ class ParsedArgs:
             out[s.dest] = s
         return out
 
+    opaque_index: int = -1  # last word that may expand to flags (`"$@"`, `$EXTRA_ARGS`)
+
+    def explicit_for(self, schema: Schema) -> dict[str, Any]:
+        """dest -> explicit value, as the engine and rules see it.
+
+        After an expansion that may stand for any flags, every dest not set
+        later is UNKNOWN: the rules cannot know what the launch will get.
+        """
+        if self.opaque_index < 0:
+            return self.explicit
+        out = dict.fromkeys(schema.by_dest, UNKNOWN)
+        out.update((s.dest, s.value) for s in self.occurrences if s.option_index > self.opaque_index)
+        return out
+
     @property
     def explicit(self) -> dict[str, Any]:
-        """dest -> explicit value, as the engine and rules see it."""
+        """dest -> explicit value as written (see ``explicit_for`` for the engine's view)."""
         return {dest: s.value for dest, s in self.settings.items()}
 
 
@@ -156,7 +170,10 @@ def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedA
     while i < n:
         kind, m = kinds[i]
         if kind != "O":  # no positionals: argparse (3.11) leaves these, "--" included, unrecognized
-            parsed.problems.append(Problem(i, f"unrecognized arguments: {words[i].text}"))
+            if words[i].dynamic:
+                parsed.opaque_index = i
+            else:
+                parsed.problems.append(Problem(i, f"unrecognized arguments: {words[i].text}"))
             i += 1
             continue
         assert m is not None

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from autofix.model import UNKNOWN
 from autofix.schema import Schema
 
 # Every a2a backend that makes expert parallelism span the TP group
@@ -76,8 +77,17 @@ class View(Mapping[str, Any]):
         return dest in self.explicit
 
 
+_INPUTS = ("moe_runner_backend", "moe_a2a_backend", "ep_size", "tp_size", "dwdp_size", "quantization",
+           "enable_waterfill", "ep_dispatch_algorithm", "enable_eplb", "init_expert_location")
+
+
 def _derive(raw) -> dict[str, Any]:
-    """The derivations listed in the module docstring, in pipeline order."""
+    """The derivations listed in the module docstring, in pipeline order.
+
+    When any input is only known at launch time, so is every derived value.
+    """
+    if any(raw(d) is UNKNOWN for d in _INPUTS):
+        return dict.fromkeys(("moe_runner_backend", "moe_a2a_backend", "ep_size", "ep_dispatch_algorithm"), UNKNOWN)
     runner = raw("moe_runner_backend")
     a2a = raw("moe_a2a_backend")
     ep_size = raw("ep_size")

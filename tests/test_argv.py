@@ -155,3 +155,17 @@ def test_add_and_remove_at_the_end_of_a_continued_command():
 def test_an_invalid_value_makes_the_setting_unknown():
     text = "python3 -m sglang.launch_server --moe-a2a-backend bogus --ep-dispatch-algorithm static\n"
     assert fix_source(text, shell).diagnostics == ()
+
+
+@pytest.mark.parametrize("expansion", ['"$@"', '"${A2A[@]}"', "$EXTRA_ARGS"])
+def test_an_expansion_that_may_hold_flags_silences_the_rules(expansion):
+    text = f"python3 -m sglang.launch_server --tp 8 {expansion} --ep-dispatch-algorithm static\n"
+    # the expansion may set --moe-a2a-backend deepep (or --enable-waterfill, which forces it)
+    assert fix_source(text, shell).diagnostics == ()
+    later = f"python3 -m sglang.launch_server --tp 8 {expansion} --moe-a2a-backend none --ep-dispatch-algorithm static\n"
+    assert fix_source(later, shell).diagnostics == ()
+
+
+def test_crlf_script_keeps_its_carriage_returns():
+    text = "python3 -m sglang.launch_server --tp 8 --ep-dispatch-algorithm static\r\necho hi\r\n"
+    assert fix_source(text, shell).output == text.replace("static", "dynamic")

@@ -138,6 +138,8 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
                 i += 2 if w.word == "--model-type" else 1  # taken by `sglang serve` itself
                 continue
             s, e = off + w.pos[0], off + w.pos[1]
+            while e > s and text[e - 1] == "\r":  # CRLF script: the \r is not ours to edit
+                e -= 1
             if serve and not out and not w.word.startswith("-"):
                 out.append(Word("--model-path", _location(text, s), None))  # cli/serve.py:62
                 spans.append((-1, -1))
