@@ -92,4 +92,8 @@ def explain(code: Annotated[str, typer.Argument(help="A rule code (EP003) or nam
 
 def main() -> None:
     """Console-script entry point."""
-    app(prog_name="autofix")
+    try:
+        app(prog_name="autofix")
+    except BrokenPipeError:  # `autofix dir | head`: the reader left, nothing is wrong with the files
+        sys.stderr.close()
+        raise SystemExit(1) from None

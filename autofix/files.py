@@ -12,6 +12,7 @@ from autofix.errors import InputError
 
 # What a directory walk looks at (files named on the command line are always read).
 WALK_SUFFIXES = (".yaml", ".yml", ".sh")
+SHELL_SUFFIXES = (".sh", ".bash")
 _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
 
 

@@ -75,7 +75,8 @@ def run(
             text = files.read_text(path)
             fmt = by_name(stdin_format) if (path == "-" and stdin_format) else detect(shown, text)
             if fmt is None:
-                if named:
+                # a shell script that launches no SGLang is fine (pre-commit passes every *.sh)
+                if named and not shown.lower().endswith(files.SHELL_SUFFIXES):
                     raise InputError(shown, 0, 0, "not an SGLang config (.yaml/.yml) and runs no SGLang launch")
                 continue
             result = fix_source(text, fmt, path=shown, unsafe=unsafe)
@@ -93,6 +94,8 @@ def run(
         rep.results.append(result)
         try:
             _emit(result, path == "-", mode, out, err, show_fixes)
+        except BrokenPipeError:
+            raise
         except OSError as exc:
             err.write(f"{shown}:0:0: error: cannot write: {exc.strerror or exc}; the file is unchanged\n")
             rep.errors += 1

@@ -191,3 +191,8 @@ def test_cli_import_stays_light():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
     assert out.stdout.strip() == "[]"
+
+
+def test_named_shell_script_without_a_launch_is_clean(cfg):
+    r = run(str(cfg("#!/bin/sh\necho hi\n", "tool.sh")))
+    assert r.exit_code == 0
