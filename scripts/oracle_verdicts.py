@@ -31,10 +31,10 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from tests.oracle.oracle import CHECK_PY, PYTHON, run_batch  # noqa: E402  (one oracle runner for all)
 FIXTURES = ROOT / "fixtures"
 VERDICTS = FIXTURES / "oracle-verdicts.json"
-PYTHON = Path(os.environ.get("ORACLE_PYTHON", "/tmp/oracle-venv/bin/python"))
-CHECK_PY = Path(os.environ.get("ORACLE_CHECK", ROOT.parent / "shared" / "oracle" / "check.py"))
 
 # Which fixture directory holds which kind of file.
 KINDS = {"yaml_config": "yaml", "argv": "shell"}
@@ -126,18 +126,7 @@ def run_oracle(cases: list[dict], timeout: int = 900) -> list[dict]:
     """One oracle process over all ``cases``; its answers, in case order."""
     if not PYTHON.exists() or not CHECK_PY.exists():
         raise FileNotFoundError(f"SGLang oracle not set up: {PYTHON} / {CHECK_PY}")
-    lines = "".join(json.dumps(c) + "\n" for c in cases)
-    proc = subprocess.run(
-        [str(PYTHON), str(CHECK_PY), "--no-warnings", "--batch", "-"],
-        input=lines, capture_output=True, text=True, timeout=timeout, check=False, cwd=ROOT,
-    )
-    answers = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
-    if [a.get("id") for a in answers] != [c["id"] for c in cases]:
-        raise RuntimeError(f"oracle answered {len(answers)} of {len(cases)} cases:\n{proc.stderr[-3000:]}")
-    suspect = [a["id"] for a in answers if a.get("oracle_suspect")]
-    if suspect:
-        raise RuntimeError(f"oracle-suspect failures (not SGLang's verdict): {suspect}")
-    return answers
+    return run_batch(cases, timeout)
 
 
 def verdicts(cases: list[dict], answers: list[dict]) -> dict[str, list[dict]]:
