@@ -66,7 +66,8 @@ def fix_source(
     launches = fmt.read(text, path, schema)
     edits: list[Edit] = []
     outcomes = []
-    for launch in launches:
+    unfixed: set[int] = set()  # launches whose fixes could not be written
+    for index, launch in enumerate(launches):
         before = launch.parsed.explicit_for(schema)
         outcome = engine.run(before, schema, level)
         ops = engine.net_ops(before, outcome.explicit)
@@ -74,6 +75,7 @@ def fix_source(
             try:
                 edits.extend(fmt.edit(text, launch, ops, schema))
             except CannotEdit as exc:  # report the violations, unfixed, and say why
+                unfixed.add(index)
                 found = tuple(engine.check(before, schema))
                 outcome = engine.Outcome(tuple(engine.Finding(v, 1, (), None) for v in found), before, found,
                                          f"fixes not applied: {exc}")
@@ -82,8 +84,8 @@ def fix_source(
     if output != text:
         _verify(output, fmt, path, schema, [o.explicit for o in outcomes])
     diagnostics, remaining, conflicts = [], [], []
-    for launch, outcome in zip(launches, outcomes):
-        editable = not (outcome.conflict or "").startswith("fixes not applied")
+    for index, (launch, outcome) in enumerate(zip(launches, outcomes)):
+        editable = index not in unfixed
         for f in outcome.findings:
             diagnostics.append(_diagnostic(path, launch, f.violation, level, f.after, editable))
         remaining.extend(_diagnostic(path, launch, v, level, (), editable) for v in outcome.remaining)

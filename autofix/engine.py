@@ -51,11 +51,6 @@ class Outcome:
     remaining: tuple[Violation, ...]
     conflict: str | None
 
-    @property
-    def changed(self) -> bool:
-        """Whether any fix was applied."""
-        return any(f.applied for f in self.findings)
-
 
 def check(explicit: Mapping[str, Any], schema: Schema, rules: Sequence[Rule] = RULES) -> list[Violation]:
     """Every violation of ``explicit``, in rule (SGLang pipeline) order.

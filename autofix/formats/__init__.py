@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from types import ModuleType
 
-_LAUNCH = re.compile(r"sglang\.launch_server|\bsglang\s+serve\b")
+# Text that launches SGLang (also how the shell adapter finds launch lines).
+LAUNCH = re.compile(r"sglang\.launch_server|\bsglang\s+serve\b")
 
 
 def detect(path: str, text: str) -> ModuleType | None:
@@ -22,7 +23,7 @@ def detect(path: str, text: str) -> ModuleType | None:
     """
     if path.lower().endswith((".yaml", ".yml")):
         return by_name("yaml")
-    if _LAUNCH.search(text):
+    if LAUNCH.search(text):
         return by_name("shell")  # imports bashlex, whose parser tables cost ~80 ms
     if path == "-":
         return by_name("yaml")

@@ -9,7 +9,6 @@ prefixes, pipelines and compound commands.
 
 from __future__ import annotations
 
-import re
 import shlex
 from dataclasses import dataclass
 
@@ -18,14 +17,14 @@ import bashlex.errors
 
 from autofix.arguments import Word, parse_words
 from autofix.edits import Edit, merge_deletions
-from autofix.errors import InputError, InternalError
+from autofix.formats import LAUNCH
+from autofix.errors import CannotEdit, InputError
 from autofix.formats.launch import Launch
 from autofix.model import Location, Op, Set, Unset
 from autofix.schema import Schema
 
 NAME = "shell"
 _EXPANSIONS = {"parameter", "commandsubstitution", "processsubstitution"}
-_HINT = re.compile(r"sglang\.launch_server|sglang\s+serve")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +89,7 @@ def _launch_chunks(text: str):
             chunk += lines[i]
         pos = start + len(chunk)
         i += 1
-        if _HINT.search(chunk):
+        if LAUNCH.search(chunk):
             yield start, chunk
 
 
@@ -212,7 +211,7 @@ def _delete(text: str, ctx: Context, s) -> Edit:
     a = ctx.spans[idx[0]][0]
     b = ctx.spans[idx[-1]][1]
     if a < 0:
-        raise InternalError("cannot remove an argument autofix did not read from the text")
+        raise CannotEdit("cannot remove an argument autofix did not read from the text")
     line_start = text.rfind("\n", 0, a) + 1
     line_end = text.find("\n", b)
     line_end = len(text) if line_end < 0 else line_end

@@ -190,7 +190,7 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
     Set on a written key replaces its value; Set on a store-true key written
     ``false`` flips it; Set on an absent key adds one line after the last
     pair, in the file's indentation and newline style; Unset deletes the
-    lines of every pair that sets the dest. Raises ``InternalError`` when a
+    lines of every pair that sets the dest. Raises ``CannotEdit`` when a
     change cannot be written in this file's layout (a flow-style root).
     """
     ctx: Context = launch.ctx
