@@ -6,15 +6,17 @@ it checks its own output by reading it back before anyone writes it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 
 from autofix import engine
-from autofix.edits import Edit, apply_edits
+from autofix.edits import Edit, apply_edits, line_col, map_back, offset_of
 from autofix.errors import CannotEdit, InternalError
 from autofix.formats.launch import Launch
-from autofix.model import Applicability, Diagnostic
-from autofix.schema import Schema, load
+from autofix.model import Applicability, Diagnostic, Location
+from autofix.schema import Schema, load, others_of
+from autofix.written import Written
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,13 +59,19 @@ def fix_source(
 ) -> FixResult:
     """Check every launch in ``text`` and apply the fixes at the requested level.
 
-    ``fmt`` is a format adapter module (``autofix.formats.yaml_config`` or
-    ``.argv``). Raises ``InputError`` for unreadable input and
-    ``InternalError`` when the edited text does not read back as intended.
+    Two stages, as SGLang runs them: first how the settings are written
+    (argparse and ``--config`` reading: spellings, choices, repeats), fixed
+    in place and re-read until nothing changes; then the settings SGLang
+    resolves from the corrected text. ``fmt`` is a format adapter module
+    (``autofix.formats.yaml_config`` or ``.argv``); ``schema`` is the target
+    SGLang version's table (default 0.5.23). Raises ``InputError`` for
+    unreadable input and ``InternalError`` when an edited text does not read
+    back as intended.
     """
     schema = schema or load()
     level = Applicability.UNSAFE if unsafe else Applicability.SAFE
-    launches = fmt.read(text, path, schema)
+    written = _fix_written(text, fmt, path, schema, level)
+    current, launches = written.text, written.launches
     edits: list[Edit] = []
     outcomes = []
     unfixed: set[int] = set()  # launches whose fixes could not be written
@@ -73,34 +81,121 @@ def fix_source(
         ops = engine.net_ops(before, outcome.explicit)
         if ops:
             try:
-                edits.extend(fmt.edit(text, launch, ops, schema))
+                edits.extend(fmt.edit(current, launch, ops, schema))
             except CannotEdit as exc:  # report the violations, unfixed, and say why
                 unfixed.add(index)
                 found = tuple(engine.check(before, schema))
                 outcome = engine.Outcome(tuple(engine.Finding(v, 1, (), None) for v in found), before, found,
                                          f"fixes not applied: {exc}")
         outcomes.append(outcome)
-    output = apply_edits(text, edits)
-    if output != text:
+    output = apply_edits(current, edits)
+    if output != current:
         _verify(output, fmt, path, schema, [o.explicit for o in outcomes])
-    diagnostics, remaining, conflicts = [], [], []
+    diagnostics, remaining = list(written.diagnostics), list(written.remaining)
+    conflicts = list(written.conflicts)
+    back = written.locator(text)
     for index, (launch, outcome) in enumerate(zip(launches, outcomes)):
         editable = index not in unfixed
         for f in outcome.findings:
-            diagnostics.append(_diagnostic(path, launch, f.violation, level, f.after, editable))
-        remaining.extend(_diagnostic(path, launch, v, level, (), editable) for v in outcome.remaining)
+            diagnostics.append(_diagnostic(path, launch, f.violation, level, f.after, editable, back))
+        remaining.extend(_diagnostic(path, launch, v, level, (), editable, back) for v in outcome.remaining)
         if outcome.conflict:
-            conflicts.append(f"{path}:{launch.start.line}:{launch.start.col}: {outcome.conflict}")
+            loc = back(launch.start)
+            conflicts.append(f"{path}:{loc.line}:{loc.col}: {outcome.conflict}")
     order = lambda d: (d.location, d.code)  # noqa: E731
     return FixResult(path, fmt.NAME, text, output, tuple(sorted(diagnostics, key=order)),
                      tuple(sorted(remaining, key=order)), len(launches), tuple(conflicts),
                      getattr(fmt, "looks_like_config", lambda _: True)(launches))
 
 
-def _diagnostic(path: str, launch: Launch, violation, level, after=(), editable=True) -> Diagnostic:
+@dataclass(slots=True)
+class _Written:
+    """The argparse-stage pass over a text: the corrected text, read, and what was found."""
+
+    text: str
+    launches: list[Launch]
+    diagnostics: list[Diagnostic]
+    remaining: list[Diagnostic]
+    conflicts: list[str]
+    chain: list[list[Edit]]  # the edits of each pass, oldest first
+
+    def locator(self, original: str) -> Callable[[Location], Location]:
+        """Map a location in the corrected text back to ``original``."""
+        return _locator(original, self.text, self.chain)
+
+
+def _locator(original: str, current: str, chain: list[list[Edit]]) -> Callable[[Location], Location]:
+    if not chain:
+        return lambda loc: loc
+
+    def back(loc: Location) -> Location:
+        offset = offset_of(current, loc.line, loc.col)
+        for edits in reversed(chain):
+            offset = map_back(edits, offset)
+        return Location(*line_col(original, offset))
+
+    return back
+
+
+def _fix_written(text: str, fmt: ModuleType, path: str, schema: Schema, level: Applicability) -> _Written:
+    """Check how each launch's settings are written; fix in place and re-read, up to ``MAX_PASSES``."""
+    others = others_of(schema)
+    source = "config" if fmt.NAME == "yaml" else "command"
+    current, chain = text, []
+    diagnostics: list[Diagnostic] = []
+    seen: set[tuple] = set()
+    fixed_codes: list[str] = []
+    conflicts: list[str] = []
+    texts = {text}
+    for pass_no in range(1, engine.MAX_PASSES + 2):
+        launches = fmt.read(current, path, schema)
+        back = _locator(text, current, chain)
+        edits: list[Edit] = []
+        applied: list[str] = []
+        remaining: list[Diagnostic] = []
+        for launch in launches:
+            found = engine.check_args(Written(launch.entries, launch.parsed, schema, others, source))
+            chosen = engine.choose_entry_fixes(found, level)
+            ops = [op for f in chosen if f for op in f.ops]
+            editable = True
+            if ops and pass_no <= engine.MAX_PASSES:
+                try:
+                    edits.extend(fmt.edit_entries(current, launch, ops, schema))
+                    applied.extend(v.code for v, f in zip(found, chosen) if f)
+                except CannotEdit as exc:
+                    editable = False
+                    loc = back(launch.start)
+                    conflicts.append(f"{path}:{loc.line}:{loc.col}: fixes not applied: {exc}")
+            for v in found:
+                d = _diagnostic(path, launch, v, level, tuple(fixed_codes) if pass_no > 1 else (), editable, back)
+                remaining.append(d)
+                key = (v.code, v.message, d.location)
+                if key not in seen:
+                    seen.add(key)
+                    diagnostics.append(d)
+        if not edits:
+            break
+        current = apply_edits(current, edits)
+        chain.append(edits)
+        fixed_codes.extend(c for c in applied if c not in fixed_codes)
+        if current in texts:
+            conflicts.append(f"{path}:1:1: fixes of {', '.join(fixed_codes)} undo each other")
+            break
+        texts.add(current)
+    launches = fmt.read(current, path, schema) if edits else launches
+    if edits:  # stopped early: what is still there is what remains
+        back = _locator(text, current, chain)
+        remaining = [_diagnostic(path, launch, v, level, (), False, back)
+                     for launch in launches
+                     for v in engine.check_args(Written(launch.entries, launch.parsed, schema, others, source))]
+    return _Written(current, launches, diagnostics, remaining, conflicts, chain)
+
+
+def _diagnostic(path: str, launch: Launch, violation, level, after=(), editable=True,
+                back: Callable[[Location], Location] = lambda loc: loc) -> Diagnostic:
     return Diagnostic(
         path=path,
-        location=launch.location_of(violation.args),
+        location=back(launch.locate(violation)),
         violation=violation,
         fixable=editable and violation.best_fix(level) is not None,
         fix_available=bool(violation.fixes),

@@ -55,10 +55,18 @@ class Setting:
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """Something SGLang's argparse stage would refuse, at word ``index``."""
+    """Something SGLang's argparse stage would refuse, at word ``index``.
+
+    ``kind`` names argparse's error: ``unknown`` (an option it does not
+    know), ``stray`` (a word that is no option's value), ``ambiguous`` (a
+    prefix of several options), ``missing`` (too few values), ``explicit``
+    (``=value`` on a flag that takes none), ``choice`` or ``type`` (a value
+    the option refuses).
+    """
 
     index: int
     message: str
+    kind: str = "unknown"
 
 
 @dataclass(slots=True)
@@ -173,18 +181,18 @@ def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedA
             if words[i].dynamic:
                 parsed.opaque_index = i
             else:
-                parsed.problems.append(Problem(i, f"unrecognized arguments: {words[i].text}"))
+                parsed.problems.append(Problem(i, f"unrecognized arguments: {words[i].text}", "stray"))
             i += 1
             continue
         assert m is not None
         if m.status == "ambiguous":
             parsed.problems.append(
-                Problem(i, f"ambiguous option: {m.written} could match {', '.join(m.candidates)}")
+                Problem(i, f"ambiguous option: {m.written} could match {', '.join(m.candidates)}", "ambiguous")
             )
             i += 1
             continue
         if m.status == "unknown":
-            parsed.problems.append(Problem(i, f"unrecognized arguments: {words[i].text}"))
+            parsed.problems.append(Problem(i, f"unrecognized arguments: {words[i].text}", "unknown"))
             i += 1
             continue
         option = m.option
@@ -192,7 +200,9 @@ def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedA
         full_flag = next((f for f in option.flags if f.startswith(m.written)), option.flag)
         if m.explicit is not None:
             if option.nargs == 0:
-                parsed.problems.append(Problem(i, f"argument {full_flag}: ignored explicit argument {m.explicit!r}"))
+                parsed.problems.append(
+                    Problem(i, f"argument {full_flag}: ignored explicit argument {m.explicit!r}", "explicit")
+                )
                 i += 1
                 continue
             texts, value_idx, nxt = [m.explicit], (), i + 1
@@ -216,7 +226,7 @@ def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedA
                 take = int(want) if available >= int(want) else -1
             if take < 0:
                 need = "one argument" if want is None else "at least one argument" if want == "+" else f"{want} arguments"
-                parsed.problems.append(Problem(i, f"argument {full_flag}: expected {need}"))
+                parsed.problems.append(Problem(i, f"argument {full_flag}: expected {need}", "missing"))
                 i += 1
                 continue
             value_idx = tuple(range(i + 1, i + 1 + take))
@@ -233,11 +243,84 @@ def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedA
             else:
                 value = _values(option, texts)
         except (ValueError, TypeError) as exc:
-            msg = str(exc) if "invalid choice" in str(exc) else f"invalid {option.type} value: {texts[0]!r}"
-            parsed.problems.append(Problem(i, f"argument {full_flag}: {msg}"))
+            kind = "choice" if "invalid choice" in str(exc) else "type"
+            msg = str(exc) if kind == "choice" else f"invalid {option.type} value: {texts[0]!r}"
+            parsed.problems.append(Problem(i, f"argument {full_flag}: {msg}", kind))
             value = UNKNOWN  # what was meant is unknown: rules that read it stay silent
         parsed.occurrences.append(
             Setting(option.dest, value, m.written, m.status, i, value_idx, m.explicit is not None)
         )
         i = nxt
     return parsed
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One setting as the user wrote it: an option word and its value words.
+
+    The argparse-stage rules read these. On a command line an entry is a
+    flag with the words it took (``--tp 8``), an unknown flag with the
+    stray words after it (``--tp_size 8``), or a lone stray word. A YAML
+    adapter makes one entry per key, with ``raw`` the loaded value and
+    ``ignored`` saying why SGLang never sees a key (``repeated``: a later
+    copy of the key replaces it; ``false``: a store-true key set to false).
+    ``words`` index ``ParsedArgs.words``; ``problem`` is argparse's refusal.
+    """
+
+    index: int
+    flag: str | None  # the option part as written (``--tp_size``); None for a stray word
+    values: tuple[str, ...]  # the value words SGLang receives (``=value`` included)
+    words: tuple[int, ...]
+    loc: Location
+    dest: str | None = None  # the option SGLang applies it to
+    problem: Problem | None = None
+    inline: bool = False  # ``--flag=value``
+    raw: Any = None
+    ignored: str | None = None
+    dynamic: bool = False  # a word holds a shell expansion
+
+    @property
+    def shown(self) -> str:
+        """The entry as a short quote for messages: ``--tp_size 8``."""
+        head = self.flag or ""
+        if self.inline:
+            return " ".join([f"{head}={self.values[0]}", *self.values[1:]])
+        return " ".join([head, *self.values]).strip()
+
+
+def entries_of(parsed: ParsedArgs) -> tuple[Entry, ...]:
+    """Group a command line's words into entries, in order (see ``Entry``)."""
+    occurrences = {s.option_index: s for s in parsed.occurrences}
+    problems = {p.index: p for p in parsed.problems}
+    words = parsed.words
+    out: list[Entry] = []
+    i, n = 0, len(words)
+    while i < n:
+        w = words[i]
+        problem = problems.get(i)
+        s = occurrences.get(i)
+        if s is not None:
+            idx = (i, *s.value_indexes)
+            values = (w.text.split("=", 1)[1],) if s.inline else tuple(words[k].text for k in s.value_indexes)
+            flag = w.text.split("=", 1)[0] if s.inline else w.text
+            out.append(Entry(len(out), flag, values, idx, w.loc, s.dest, problem, s.inline,
+                             dynamic=any(words[k].dynamic for k in idx)))
+            i = idx[-1] + 1
+            continue
+        if problem is not None and problem.kind != "stray":
+            # an option argparse refused: it takes the stray words after it
+            j = i + 1
+            while j < n and problems.get(j) is not None and problems[j].kind == "stray":
+                j += 1
+            flag, inline = w.text, False
+            values = tuple(words[k].text for k in range(i + 1, j))
+            if "=" in w.text and problem.kind in ("unknown", "ambiguous", "explicit"):
+                flag, rest = w.text.split("=", 1)
+                values, inline = (rest, *values), True
+            out.append(Entry(len(out), flag, values, tuple(range(i, j)), w.loc, None, problem, inline,
+                             dynamic=any(words[k].dynamic for k in range(i, j))))
+            i = j
+            continue
+        out.append(Entry(len(out), None, (w.text,), (i,), w.loc, None, problem, dynamic=w.dynamic))
+        i += 1
+    return tuple(out)

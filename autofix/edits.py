@@ -62,3 +62,32 @@ def unified_diff(before: str, after: str, path: str) -> str:
         else:
             lines.append(line + "\n\\ No newline at end of file\n")
     return "".join(lines)
+
+
+def map_back(edits: Iterable[Edit], offset: int) -> int:
+    """The offset in the text before ``edits`` of ``offset`` in the text after them.
+
+    An offset inside inserted or replaced text maps to the start of the edit.
+    """
+    delta = 0
+    for e in sorted(edits, key=lambda e: (e.start, e.end)):
+        new_start = e.start + delta
+        if offset < new_start:
+            break
+        if offset < new_start + len(e.text):
+            return e.start
+        delta += len(e.text) - (e.end - e.start)
+    return offset - delta
+
+
+def offset_of(text: str, line: int, col: int) -> int:
+    """The index of 1-based ``line``:``col`` in ``text``."""
+    start = 0
+    for _ in range(line - 1):
+        start = text.index("\n", start) + 1
+    return start + col - 1
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of index ``offset`` in ``text``."""
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1

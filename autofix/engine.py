@@ -11,16 +11,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from autofix.model import UNKNOWN, Applicability, Fix, Op, Set, Unset, Violation
-
-__all__ = ["Applicability", "Finding", "Outcome", "check", "net_ops", "run"]
 from autofix.resolve import View
 from autofix.rules import RULES
 from autofix.rules.base import Rule
 from autofix.schema import Schema
+from autofix.written import Written
+
+__all__ = ["Applicability", "Finding", "Outcome", "check", "check_args", "choose_entry_fixes", "net_ops", "run"]
 
 MAX_PASSES = 10
-
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,12 +60,40 @@ def check(explicit: Mapping[str, Any], schema: Schema, rules: Sequence[Rule] = R
     view = View(explicit, schema)
     found = []
     for r in rules:
+        if r.stage != "settings" or not r.applies_to(schema.version):
+            continue
         if any(view[d] is UNKNOWN for d in r.reads):
             continue
         v = r(view)
         if v is not None:
             found.append(v)
     return found
+
+
+def check_args(written: Written, rules: Sequence[Rule] = RULES) -> list[Violation]:
+    """Every argparse-stage violation in ``written``, rule by rule, entries in order."""
+    found: list[Violation] = []
+    for r in rules:
+        if r.stage == "args" and r.applies_to(written.schema.version):
+            found.extend(r.find(written))
+    return found
+
+
+def choose_entry_fixes(violations: Sequence[Violation], level: Applicability) -> list[Fix | None]:
+    """The fix to apply for each violation now: its best at ``level``, unless an
+    earlier chosen fix already edits one of its entries (that one waits for the
+    next pass, on the re-read text)."""
+    touched: set[int] = set()
+    chosen: list[Fix | None] = []
+    for v in violations:
+        fix = v.best_fix(level)
+        entries = {op.entry for op in fix.ops} if fix else set()
+        if fix and not entries & touched:
+            touched |= entries
+            chosen.append(fix)
+        else:
+            chosen.append(None)
+    return chosen
 
 
 def _apply(state: dict[str, Any], ops: Sequence[Op]) -> None:

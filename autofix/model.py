@@ -60,21 +60,62 @@ class Unset:
 Op = Set | Unset
 
 
+# Ops on how a setting is written (argparse-stage fixes). ``entry`` indexes
+# the launch's entries (``autofix.arguments.Entry``); adapters turn these into
+# in-place text edits, so a renamed flag stays where it was.
+
+
+@dataclass(frozen=True, slots=True)
+class Respell:
+    """Write entry ``entry``'s option as ``flag``; its values stay as written."""
+
+    entry: int
+    flag: str
+
+
+@dataclass(frozen=True, slots=True)
+class Revalue:
+    """Write ``value`` (a Python value) as value number ``item`` of entry ``entry``."""
+
+    entry: int
+    value: Any
+    item: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """Remove entry ``entry``: its option and its values."""
+
+    entry: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rewrite:
+    """Replace entry ``entry`` by ``flag`` with ``values`` (none for a flag that takes none)."""
+
+    entry: int
+    flag: str
+    values: tuple[Any, ...] = ()
+
+
+EntryOp = Respell | Revalue | Drop | Rewrite
+
+
 @dataclass(frozen=True, slots=True)
 class Fix:
     """A change at the argument level, with its safety. Knows nothing of files."""
 
-    ops: tuple[Op, ...]
+    ops: tuple[Op, ...] | tuple[EntryOp, ...]
     applicability: Applicability
     title: str  # imperative: "Set --ep-dispatch-algorithm to dynamic"
 
     @classmethod
-    def safe(cls, *ops: Op, title: str) -> "Fix":
+    def safe(cls, *ops: Op | EntryOp, title: str) -> "Fix":
         """A fix that keeps every choice the user made (applied by ``--write``)."""
         return cls(tuple(ops), Applicability.SAFE, title)
 
     @classmethod
-    def unsafe(cls, *ops: Op, title: str) -> "Fix":
+    def unsafe(cls, *ops: Op | EntryOp, title: str) -> "Fix":
         """A fix that changes behaviour (applied only with ``--unsafe-fixes``)."""
         return cls(tuple(ops), Applicability.UNSAFE, title)
 
@@ -88,7 +129,8 @@ class Violation:
     """What a rule found: a message, the args involved, fixes best first.
 
     ``args`` are SGLang dest names; the reporter points at the first one the
-    user wrote. ``code`` and ``name`` are filled in by the engine.
+    user wrote, or at entry ``entry`` when an argparse-stage rule names one.
+    ``code`` and ``name`` are filled in by the engine.
     """
 
     message: str
@@ -96,6 +138,7 @@ class Violation:
     fixes: tuple[Fix, ...] = ()
     code: str = ""
     name: str = ""
+    entry: int | None = None
 
     def best_fix(self, level: Applicability) -> Fix | None:
         """The first fix (they are ranked best first) that ``level`` allows, or None."""

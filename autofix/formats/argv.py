@@ -15,12 +15,12 @@ from dataclasses import dataclass
 import bashlex
 import bashlex.errors
 
-from autofix.arguments import Word, parse_words
+from autofix.arguments import Word, entries_of, parse_words
 from autofix.edits import Edit, merge_deletions
 from autofix.formats import LAUNCH
 from autofix.errors import CannotEdit, InputError
 from autofix.formats.launch import Launch
-from autofix.model import Location, Op, Set, Unset
+from autofix.model import Drop, EntryOp, Location, Op, Respell, Revalue, Rewrite, Set, Unset
 from autofix.schema import Schema
 
 NAME = "shell"
@@ -148,7 +148,8 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
         head = off + words[first - 1].pos[1]
         end = max([e for _, e in spans] + [head])
         start = _location(text, off + cmd.pos[0])
-        launches.append(Launch(parse_words(schema, out), start, Context(tuple(spans), end, head)))
+        parsed = parse_words(schema, out)
+        launches.append(Launch(parsed, start, Context(tuple(spans), end, head), entries_of(parsed)))
     return launches
 
 
@@ -205,9 +206,54 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
     return edits + deletions
 
 
+def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) -> list[Edit]:
+    """Edits for argparse-stage fixes: each op rewrites one entry's words in place.
+
+    Raises ``CannotEdit`` for words autofix did not read from the text (the
+    model path ``sglang serve`` takes as a positional).
+    """
+    ctx: Context = launch.ctx
+    edits: list[Edit] = []
+    deletions: list[Edit] = []
+    for op in ops:
+        entry = launch.entries[op.entry]
+        first = _span(ctx, entry.words[0])
+        if isinstance(op, Drop):
+            deletions.append(_delete_words(text, ctx, entry.words))
+        elif isinstance(op, Respell):
+            new = _quote(f"{op.flag}={entry.values[0]}") if entry.inline else op.flag
+            edits.append(Edit(*first, new))
+        elif isinstance(op, Revalue):
+            if entry.inline and op.item == 0:
+                edits.append(Edit(*first, _quote(f"{entry.flag}={_text(op.value)}")))
+            else:
+                a, b = _span(ctx, entry.words[op.item + (0 if entry.inline else 1)])
+                edits.append(Edit(a, b, _same_quotes(text[a:b], _text(op.value))))
+        elif isinstance(op, Rewrite):
+            last = _span(ctx, entry.words[-1])
+            edits.append(Edit(first[0], last[1], " ".join([op.flag, *(_quote(v) for v in op.values)])))
+    deletions = [_drop_dangling_continuation(text, ctx, d) for d in merge_deletions(deletions)]
+    return edits + deletions
+
+
+def _text(value) -> str:
+    return _quote(value) if isinstance(value, bool) else str(value)
+
+
+def _span(ctx: Context, word: int) -> tuple[int, int]:
+    a, b = ctx.spans[word]
+    if a < 0:
+        raise CannotEdit("cannot edit an argument autofix did not read from the text")
+    return a, b
+
+
 def _delete(text: str, ctx: Context, s) -> Edit:
     """The setting's words; their whole line when nothing else (but a continuation) is on it."""
-    idx = [s.option_index, *s.value_indexes]
+    return _delete_words(text, ctx, [s.option_index, *s.value_indexes])
+
+
+def _delete_words(text: str, ctx: Context, idx) -> Edit:
+    """Words ``idx`` (consecutive); their whole line when nothing else (but a continuation) is on it."""
     a = ctx.spans[idx[0]][0]
     b = ctx.spans[idx[-1]][1]
     if a < 0:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from autofix.arguments import ParsedArgs
-from autofix.model import Location
+from autofix.arguments import Entry, ParsedArgs
+from autofix.model import Location, Violation
 
 
 @dataclass(slots=True)
@@ -15,12 +15,20 @@ class Launch:
 
     ``parsed`` holds the settings read from its words; ``start`` is where a
     diagnostic that names no written setting points; ``ctx`` is the
-    adapter's own data for building edits.
+    adapter's own data for building edits; ``entries`` are the settings as
+    written, for the argparse-stage rules.
     """
 
     parsed: ParsedArgs
     start: Location
     ctx: Any = None
+    entries: tuple[Entry, ...] = ()
+
+    def locate(self, violation: Violation) -> Location:
+        """Where a diagnostic for ``violation`` points: its entry, or its first written arg."""
+        if violation.entry is not None:
+            return self.entries[violation.entry].loc
+        return self.location_of(violation.args)
 
     def location_of(self, dests: tuple[str, ...]) -> Location:
         """Where the first of ``dests`` that the user wrote is written, else ``start``."""

@@ -18,11 +18,11 @@ from typing import Any
 
 import yaml
 
-from autofix.arguments import Word, parse_words
+from autofix.arguments import Entry, ParsedArgs, Word, parse_words
 from autofix.edits import Edit, merge_deletions
 from autofix.errors import CannotEdit, InputError
 from autofix.formats.launch import Launch
-from autofix.model import Location, Op, Set, Unset
+from autofix.model import Drop, EntryOp, Location, Op, Respell, Revalue, Rewrite, Set, Unset
 from autofix.schema import Schema
 
 NAME = "yaml"
@@ -146,7 +146,63 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
     parsed = parse_words(schema, words)
     newline = "\r\n" if "\r\n" in text else "\n"
     start = _loc(root.start_mark) if root is not None else Location(1, 1)
-    return [Launch(parsed, start, Context(offset, root, tuple(pairs), newline))]
+    entries = _entries(pairs, parsed, last, store_true_keys)
+    return [Launch(parsed, start, Context(offset, root, tuple(pairs), newline), entries)]
+
+
+def _entries(pairs: list[Pair], parsed: ParsedArgs, last: dict[str, int], store_true_keys) -> tuple[Entry, ...]:
+    """One entry per key, in file order (see ``Entry``)."""
+    problems = {p.index: p for p in parsed.problems}
+    dests = {s.option_index: s.dest for s in parsed.occurrences}
+    out = []
+    for i, p in enumerate(pairs):
+        if p.words:
+            values = tuple(parsed.words[k].text for k in p.words[1:])
+            problem = next((problems[k] for k in p.words if k in problems), None)
+            dest, ignored = dests.get(p.words[0]), None
+        else:
+            shadow = _words_for(p.key, p.value, p.key_node, p.value_node, i, store_true_keys)
+            values = tuple(w.text for w in shadow[1:])
+            problem, dest = None, p.dest
+            ignored = "repeated" if last[p.key] != i else "false" if p.value is False else "empty"
+        out.append(Entry(i, f"--{p.key}", values, p.words, _loc(p.key_node.start_mark), dest, problem,
+                         raw=p.value, ignored=ignored))
+    return tuple(out)
+
+
+def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) -> list[Edit]:
+    """Edits for argparse-stage fixes: rename a key, replace a value, remove or rewrite a pair.
+
+    Raises ``CannotEdit`` when a pair cannot be removed on its own (it shares
+    its line with another key).
+    """
+    ctx: Context = launch.ctx
+    off = ctx.offset
+    edits: list[Edit] = []
+    for op in ops:
+        pair = ctx.pairs[op.entry]
+        if isinstance(op, Drop):
+            edits.append(_delete_pair(text, off, pair))
+        elif isinstance(op, Respell):
+            k = pair.key_node
+            edits.append(Edit(off + k.start_mark.index, off + k.end_mark.index,
+                              render_scalar(op.flag[2:], getattr(k, "style", None))))
+        elif isinstance(op, Revalue):
+            if isinstance(pair.value_node, yaml.SequenceNode):
+                node = pair.value_node.value[op.item]
+                edits.append(Edit(off + node.start_mark.index, off + node.end_mark.index,
+                                  render_scalar(op.value, getattr(node, "style", None))))
+            else:
+                edits.append(_replace_value(text, off, pair, op.value))
+        elif isinstance(op, Rewrite):
+            value = "true" if not op.values else render_scalar(op.values[0] if len(op.values) == 1 else list(op.values))
+            start = off + pair.key_node.start_mark.index
+            end = off + pair.value_node.end_mark.index
+            if pair.value_node.start_mark.index < pair.key_node.end_mark.index:  # `key: *alias`
+                end = _line_end(text, off + pair.key_node.end_mark.index)
+            keep = text[start:end][len(text[start:end].rstrip()):]  # the line break a block value ends with
+            edits.append(Edit(start, end, f"{op.flag[2:]}: {value}{keep}"))
+    return [_keep_missing_final_newline(text, e) for e in merge_deletions(edits)]
 
 
 def render_scalar(value: Any, quote: str | None = None) -> str:

@@ -139,3 +139,15 @@ def load(version: str = DEFAULT_VERSION) -> Schema:
     text = resources.files(__package__).joinpath(f"sglang-{version}.json").read_text("utf-8")
     data = json.loads(text)
     return Schema(data["sglang_version"], tuple(_option(o) for o in data["options"]))
+
+
+def versions() -> tuple[str, ...]:
+    """The SGLang versions a table ships for, oldest first."""
+    names = [p.name for p in resources.files(__package__).iterdir() if p.name.startswith("sglang-")]
+    found = [n[len("sglang-") : -len(".json")] for n in names if n.endswith(".json")]
+    return tuple(sorted(found, key=lambda v: tuple(int(x) if x.isdigit() else x for x in v.replace("post", ".").split("."))))
+
+
+def others_of(schema: Schema) -> tuple[Schema, ...]:
+    """The shipped tables of every version but ``schema``'s (for migrations)."""
+    return tuple(load(v) for v in versions() if v != schema.version)

@@ -1,0 +1,40 @@
+"""What the argparse-stage rules read: how one launch's settings are written.
+
+The semantic rules read resolved values (``resolve.View``); these rules read
+the words themselves, before SGLang's parser has turned them into values:
+unknown spellings, refused choices, repeated settings, keys its ``--config``
+reader treats differently from what the author meant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from autofix.arguments import Entry, ParsedArgs
+from autofix.schema import Option, Schema
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """One launch's entries, the parse they came from, and the schemas to judge them by.
+
+    ``schema`` is the target SGLang version's table; ``others`` are the other
+    shipped versions (for migrations). ``source`` is ``config`` for an SGLang
+    ``--config`` YAML file (keys become ``--key`` words) or ``command`` for a
+    command line.
+    """
+
+    entries: tuple[Entry, ...]
+    parsed: ParsedArgs
+    schema: Schema
+    others: tuple[Schema, ...] = ()
+    source: Literal["config", "command"] = "command"
+
+    def option(self, entry: Entry) -> Option | None:
+        """The target version's option an entry sets, if SGLang recognises its spelling."""
+        return self.schema[entry.dest] if entry.dest is not None else None
+
+    def spelling(self, flag: str) -> str:
+        """``flag`` as this source writes it: ``--tp-size`` on a command line, ``tp-size`` as a key."""
+        return flag[2:] if self.source == "config" and flag.startswith("--") else flag
