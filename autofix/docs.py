@@ -7,6 +7,15 @@ import inspect
 from autofix.rules.base import Rule
 
 HEADINGS = ("## What it does", "## Why SGLang refuses it", "## Example", "Use instead", "## Fix safety", "## SGLang source")
+# a rule whose input SGLang accepts (``refuses=False``) says why it matters instead
+WHY_IT_MATTERS = "## Why it matters"
+
+
+def headings(rule: Rule) -> tuple[str, ...]:
+    """The headings ``rule``'s docstring has, in order."""
+    if rule.refuses:
+        return HEADINGS
+    return (HEADINGS[0], WHY_IT_MATTERS, *HEADINGS[2:])
 
 
 def render_rule(rule: Rule) -> str:

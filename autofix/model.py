@@ -91,11 +91,18 @@ class Drop:
 
 @dataclass(frozen=True, slots=True)
 class Rewrite:
-    """Replace entry ``entry`` by ``flag`` with ``values`` (none for a flag that takes none)."""
+    """Replace entry ``entry`` by ``flag`` with ``values`` (none for a flag that takes
+    none), followed by the settings in ``more`` (``(flag, values)`` pairs)."""
 
     entry: int
     flag: str
     values: tuple[Any, ...] = ()
+    more: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+
+    @property
+    def settings(self) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+        """Every ``(flag, values)`` the entry becomes, in order."""
+        return ((self.flag, self.values), *self.more)
 
 
 EntryOp = Respell | Revalue | Drop | Rewrite

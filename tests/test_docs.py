@@ -10,34 +10,36 @@ import pytest
 
 from autofix import engine
 from autofix.api import fix_source
-from autofix.docs import HEADINGS, render_all
-from autofix.formats import yaml_config
+from autofix.docs import headings, render_all
+from autofix.formats import argv, yaml_config
 from autofix.rules import RULES
 
 ROOT = Path(__file__).resolve().parent.parent
-YAML_BLOCK = re.compile(r"```yaml\n(.*?)```", re.S)
+EXAMPLE_BLOCK = re.compile(r"```(yaml|shell)\n(.*?)```", re.S)
 
 
-def examples(rule) -> tuple[str, str]:
+def examples(rule) -> tuple[str, str, object]:
+    """The rule's example and its "use instead", and the adapter that reads them."""
     doc = inspect.cleandoc(rule.doc)
-    bad, good = YAML_BLOCK.findall(doc)[:2]
-    return bad, good
+    (lang, bad), (_, good) = EXAMPLE_BLOCK.findall(doc)[:2]
+    return bad, good, yaml_config if lang == "yaml" else argv
 
 
 @pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
 def test_docstring_has_every_heading(rule):
     doc = inspect.cleandoc(rule.doc)
-    positions = [doc.find(h) for h in HEADINGS]
-    assert -1 not in positions, f"{rule.code} lacks {HEADINGS[positions.index(-1)]!r}"
+    wanted = headings(rule)
+    positions = [doc.find(h) for h in wanted]
+    assert -1 not in positions, f"{rule.code} lacks {wanted[positions.index(-1)]!r}"
     assert positions == sorted(positions)
     assert rule.sglang_source in doc
 
 
 @pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
 def test_example_fires_and_use_instead_is_clean(rule):
-    bad, good = examples(rule)
-    assert rule.code in [d.code for d in fix_source(bad, yaml_config).diagnostics]
-    assert fix_source(good, yaml_config).diagnostics == ()
+    bad, good, fmt = examples(rule)
+    assert rule.code in [d.code for d in fix_source(bad, fmt).diagnostics]
+    assert fix_source(good, fmt).diagnostics == ()
 
 
 def test_rule_codes_and_names_are_unique_and_well_formed():

@@ -231,7 +231,8 @@ def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) 
                 edits.append(Edit(a, b, _same_quotes(text[a:b], _text(op.value))))
         elif isinstance(op, Rewrite):
             last = _span(ctx, entry.words[-1])
-            edits.append(Edit(first[0], last[1], " ".join([op.flag, *(_quote(v) for v in op.values)])))
+            words = [w for flag, values in op.settings for w in (flag, *(_quote(v) for v in values))]
+            edits.append(Edit(first[0], last[1], " ".join(words)))
     deletions = [_drop_dangling_continuation(text, ctx, d) for d in merge_deletions(deletions)]
     return edits + deletions
 
@@ -265,6 +266,12 @@ def _delete_words(text: str, ctx: Context, idx) -> Edit:
     rest = after.strip()
     if not before.strip() and (rest in ("\\", "") or rest.startswith("#")) and line_start > ctx.spans_start:
         return Edit(line_start, min(line_end + 1, len(text)), "")  # the line, and its comment
+    if not before.strip() and rest and rest != "\\":
+        # the words open a line that goes on: keep its indentation, take the space after them
+        k = b
+        while k < len(text) and text[k] in " \t":
+            k += 1
+        return Edit(a, k, "")
     k = a
     while k > 0 and text[k - 1] in " \t":
         k -= 1

@@ -195,13 +195,14 @@ def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) 
             else:
                 edits.append(_replace_value(text, off, pair, op.value))
         elif isinstance(op, Rewrite):
-            value = "true" if not op.values else render_scalar(op.values[0] if len(op.values) == 1 else list(op.values))
             start = off + pair.key_node.start_mark.index
             end = off + pair.value_node.end_mark.index
             if pair.value_node.start_mark.index < pair.key_node.end_mark.index:  # `key: *alias`
                 end = _line_end(text, off + pair.key_node.end_mark.index)
             keep = text[start:end][len(text[start:end].rstrip()):]  # the line break a block value ends with
-            edits.append(Edit(start, end, f"{op.flag[2:]}: {value}{keep}"))
+            indent = ctx.newline + " " * pair.key_node.start_mark.column
+            lines = [f"{flag[2:]}: {_yaml_values(values)}" for flag, values in op.settings]
+            edits.append(Edit(start, end, indent.join(lines) + keep))
     return [_keep_missing_final_newline(text, e) for e in merge_deletions(edits)]
 
 
@@ -279,6 +280,13 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
     if appended:
         edits.append(_append_lines(text, ctx, appended))
     return [_keep_missing_final_newline(text, e) for e in merge_deletions(edits)]
+
+
+def _yaml_values(values: tuple) -> str:
+    """A key's value for the words ``values``: ``true`` for none (a store-true flag), a list for several."""
+    if not values:
+        return "true"
+    return render_scalar(values[0] if len(values) == 1 else list(values))
 
 
 def _replace_value(text: str, off: int, pair: Pair, value: Any) -> Edit:

@@ -254,8 +254,8 @@ _ENV = ("CUDA_VISIBLE_DEVICES=0,1 ", "NCCL_DEBUG=INFO CUDA_VISIBLE_DEVICES=0 ", 
 
 
 @st.composite
-def _launch(draw, config: dict[str, Any], *, tabs: bool = True) -> tuple[str, bool]:
-    """One launch command; returns (text, ends_with_comment)."""
+def _launch(draw, config: dict[str, Any], *, tabs: bool = True, repeats: bool = True) -> tuple[str, bool]:
+    """One launch command; returns (text, ends_with_comment). ``repeats``: some flags may be given twice."""
     head = draw(st.sampled_from(("python3 -m sglang.launch_server", "python -m sglang.launch_server", "sglang serve")))
     if draw(st.integers(0, 3)) == 0:
         head = draw(st.sampled_from(_ENV)) + head
@@ -265,7 +265,7 @@ def _launch(draw, config: dict[str, Any], *, tabs: bool = True) -> tuple[str, bo
         groups.append([draw(_shell_value(items.pop("model_path")))])  # sglang serve MODEL
     first = len(groups)
     groups.extend(draw(_shell_flag(dest, value)) for dest, value in items.items())
-    for dest in draw(st.lists(st.sampled_from(list(items)), unique=True, max_size=2)) if items else ():
+    for dest in draw(st.lists(st.sampled_from(list(items)), unique=True, max_size=2)) if items and repeats else ():
         at = next(i for i, g in enumerate(groups) if i >= first and SCHEMA.match(g[0].split("=")[0]).option is SCHEMA[dest])
         groups.insert(draw(st.integers(first, at)), draw(_shell_flag(dest, draw(values(dest)))))  # the last one wins
     layout = draw(st.sampled_from(("line", "continued", "mixed")))
@@ -283,16 +283,17 @@ def _launch(draw, config: dict[str, Any], *, tabs: bool = True) -> tuple[str, bo
 
 
 @st.composite
-def shell_texts(draw, config: dict[str, Any], second: dict[str, Any] | None = None, *, tabs: bool = True) -> str:
+def shell_texts(draw, config: dict[str, Any], second: dict[str, Any] | None = None, *, tabs: bool = True,
+                repeats: bool = True) -> str:
     """``config`` as a shell script launching SGLang (then ``second``, when given)."""
     lines = list(draw(st.lists(st.sampled_from(_LEADING), max_size=3)))
-    first, comment = draw(_launch(config, tabs=tabs))
+    first, comment = draw(_launch(config, tabs=tabs, repeats=repeats))
     if second is not None:
         if not comment and draw(st.booleans()):
             first += " &"
         lines.append(first)
         lines.extend(draw(st.lists(st.sampled_from(("", "# second server", "sleep 5")), max_size=2)))
-        lines.append(draw(_launch(second, tabs=tabs))[0])
+        lines.append(draw(_launch(second, tabs=tabs, repeats=repeats))[0])
     else:
         lines.append(first)
     if draw(st.integers(0, 4)) == 0:
@@ -334,7 +335,11 @@ def cases(fmt: str, *, clean: bool = False, **kw) -> st.SearchStrategy:
         base = base.filter(is_clean)
     if fmt == "yaml":
         kw.setdefault("bare_marker", clean)
+        if clean:  # a repeated key is itself a violation (ARG007)
+            kw.setdefault("duplicates", "none")
         return yaml_cases(base, **kw).map(lambda case: ([case[0]], case[1]))
+    if clean:
+        kw.setdefault("repeats", False)
     return shell_cases(base, **kw)
 
 

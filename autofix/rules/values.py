@@ -1,0 +1,229 @@
+"""Values SGLang's argparse stage refuses: not a choice, not of the type, missing.
+
+argparse converts each value with the option's ``type`` and checks it
+against ``choices`` as it reads it (``server_args.py:prepare_server_args``).
+A ``--config`` value reaches argparse as ``str(value)``
+(``utils/server_args_config_parser.py``), so YAML's own readings show up
+here: ``no`` is the word ``false``, ``null`` the word ``None``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+from autofix.arguments import Entry
+from autofix.model import Drop, Fix, Revalue, Rewrite, Violation
+from autofix.rules.base import arg_rule
+from autofix.written import Written
+
+_SHOWN_CHOICES = 12
+
+
+def _refused(w: Written, kind: str) -> Iterator[Entry]:
+    for e in w.entries:
+        if e.problem is not None and e.problem.kind == kind and not e.dynamic and not e.ignored:
+            if w.source == "config" and e.raw is None:
+                continue  # YAML null: CFG002's
+            yield e
+
+
+def _fold(value: str) -> str:
+    return value.casefold().replace("-", "_")
+
+
+def _yaml_note(w: Written, e: Entry) -> str:
+    if w.source == "config" and e.raw is None:
+        return " (YAML null is passed on as the word None)"
+    if w.source == "config" and isinstance(e.raw, bool):
+        return f" (YAML reads this value as the boolean {str(e.raw).lower()})"
+    return ""
+
+
+@arg_rule("ARG003", "invalid-choice", sglang_source="server_args.py:prepare_server_args (argparse choices)")
+def invalid_choice(w: Written) -> Iterator[Violation]:
+    """A value that is not one of the option's choices (`--moe-a2a-backend DeepEP`).
+
+    ## What it does
+    Checks the value of every option that has a list of choices.
+
+    ## Why SGLang refuses it
+    argparse compares the value with the choices as written, case and all,
+    and stops with `invalid choice`. In a config file YAML may have read the
+    value as something else first: `no` is the boolean false, passed on as
+    the word `false`.
+
+    ## Example
+    ```yaml
+    model-path: meta-llama/Llama-3.1-8B-Instruct
+    moe-a2a-backend: DeepEP
+    ```
+    Use instead:
+    ```yaml
+    model-path: meta-llama/Llama-3.1-8B-Instruct
+    moe-a2a-backend: deepep
+    ```
+
+    ## Fix safety
+    When exactly one choice equals the value up to case and `-`/`_`, that
+    choice is what was meant: safe. Otherwise the choices are listed, with
+    a close one suggested, and nothing is guessed.
+
+    ## SGLang source
+    `sglang/srt/server_args.py:prepare_server_args (argparse choices)` (0.5.23)
+    """
+    for e in _refused(w, "choice"):
+        option = w.option(e)
+        choices = [str(c) for c in option.choices]
+        for item, value in enumerate(e.values):
+            if value in choices:
+                continue
+            same = [c for c in choices if _fold(c) == _fold(value)]
+            name = w.spelling(e.flag)
+            if len(same) == 1:
+                yield Violation(f"{name}: {value!r} is not a choice; SGLang spells it {same[0]!r}", (option.dest,), (
+                    Fix.safe(Revalue(e.index, same[0], item), title=f"Write {same[0]}"),), entry=e.index)
+                continue
+            close = difflib.get_close_matches(value, choices, n=1, cutoff=0.75)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            listed = ", ".join(choices[:_SHOWN_CHOICES]) + (", ..." if len(choices) > _SHOWN_CHOICES else "")
+            yield Violation(f"{name}: {value!r} is not a choice ({listed}){hint}{_yaml_note(w, e)}",
+                            (option.dest,), entry=e.index)
+            break
+
+
+@arg_rule("ARG004", "invalid-value", sglang_source="server_args.py:prepare_server_args (argparse type)")
+def invalid_value(w: Written) -> Iterator[Violation]:
+    """A value the option's type refuses (`--tp-size eight`).
+
+    ## What it does
+    Checks values of integer and float options.
+
+    ## Why SGLang refuses it
+    argparse converts the value with the option's type and stops with
+    `invalid int value` (or float) when that fails: `int("8.0")` fails too.
+
+    ## Example
+    ```yaml
+    model-path: meta-llama/Llama-3.1-8B-Instruct
+    tp-size: 8.0
+    ```
+    Use instead:
+    ```yaml
+    model-path: meta-llama/Llama-3.1-8B-Instruct
+    tp-size: 8
+    ```
+
+    ## Fix safety
+    A whole number written as a float (`8.0` for an integer option) has one
+    meaning: `8`, safe. Anything else is reported. SGLang 0.5.23 does not
+    bound values such as `--mem-fraction-static` while reading them, and
+    neither does this rule.
+
+    ## SGLang source
+    `sglang/srt/server_args.py:prepare_server_args (argparse type)` (0.5.23)
+    """
+    for e in _refused(w, "type"):
+        option = w.option(e)
+        for item, value in enumerate(e.values):
+            fixed = _whole(value) if option.type == "int" else None
+            name = w.spelling(e.flag)
+            try:
+                {"int": int, "float": float}.get(option.type, str)(value)
+                continue
+            except ValueError:
+                pass
+            if fixed is not None:
+                yield Violation(f"{name}: {value!r} is not an integer; it means {fixed}", (option.dest,), (
+                    Fix.safe(Revalue(e.index, fixed, item), title=f"Write {fixed}"),), entry=e.index)
+            else:
+                yield Violation(f"{name}: {value!r} is not a valid {option.type or 'value'}{_yaml_note(w, e)}",
+                                (option.dest,), entry=e.index)
+            break
+
+
+def _whole(text: str) -> int | None:
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return int(number) if number.is_integer() and abs(number) < 2**53 else None
+
+
+_TRUE, _FALSE = {"true", "1", "yes", "on"}, {"false", "0", "no", "off"}
+
+
+def _flag_given_value(w: Written, e: Entry, option) -> Violation:
+    """A config key of a flag given a value that is not a YAML boolean (``"true"``, ``1``)."""
+    key, value = w.spelling(e.flag), str(e.raw)
+    fixes = ()
+    if value.lower() in _TRUE:
+        fixes = (Fix.safe(Rewrite(e.index, e.flag), title=f"Write {key}: true"),)
+    elif value.lower() in _FALSE and not option.default:
+        fixes = (Fix.safe(Drop(e.index), title=f"Remove {key}"),)
+    return Violation(f"{key} is a flag: it takes true or false, not {e.raw!r}", (option.dest,), fixes,
+                     entry=e.index)
+
+
+@arg_rule("ARG005", "missing-value", sglang_source="server_args.py:prepare_server_args (argparse nargs)")
+def missing_value(w: Written) -> Iterator[Violation]:
+    """An option without the value it needs, or a flag given a value it does not take.
+
+    ## What it does
+    Checks for an option with no value after it (`--tp-size` last, or
+    followed by another option), a flag written with a value
+    (`--enable-metrics=true`), and a flag's config key set to something
+    other than a YAML boolean (`enable-metrics: "true"`).
+
+    ## Why SGLang refuses it
+    argparse stops with `expected one argument` or `ignored explicit
+    argument`. A config key of a flag must be `true` or `false`: any other
+    value is passed on as a word after the flag, and refused.
+
+    ## Example
+    ```yaml
+    model-path: meta-llama/Llama-3.1-8B-Instruct
+    enable-metrics: "true"
+    ```
+    Use instead:
+    ```yaml
+    model-path: meta-llama/Llama-3.1-8B-Instruct
+    enable-metrics: true
+    ```
+
+    ## Fix safety
+    A true value becomes the bare flag (`true` in a config) and a false one
+    is removed (a flag is off by default): safe. A missing value is
+    reported.
+
+    ## SGLang source
+    `sglang/srt/server_args.py:prepare_server_args (argparse nargs)` (0.5.23)
+    """
+    for e in w.entries:
+        if e.problem is None or e.dynamic or e.ignored or e.flag is None:
+            continue
+        if e.problem.kind == "stray" and w.source == "config" and e.dest is not None:
+            option = w.schema[e.dest]
+            if option.nargs == 0 and option.config_file != "refused" and e.raw is not None \
+                    and not isinstance(e.raw, list):
+                yield _flag_given_value(w, e, option)
+            continue
+        if e.problem.kind == "missing":
+            yield Violation(f"{w.spelling(e.flag)} needs a value", (), entry=e.index)
+        elif e.problem.kind == "explicit":
+            option = w.schema.match(e.flag).option
+            value = e.values[0].lower()
+            full = next((f for f in option.flags if f.startswith(e.flag)), option.flag)
+            if option.kind == "boolean_optional" and value in _FALSE | _TRUE:
+                on = (value in _TRUE) != full.startswith("--no-")
+                flag = next(f for f in option.flags if f.startswith("--no-") != on)
+                fix = Fix.safe(Rewrite(e.index, flag), title=f"Write {flag}")
+            elif value in _TRUE:
+                fix = Fix.safe(Rewrite(e.index, full), title=f"Write {full}")
+            elif value in _FALSE and option.is_store_true and not option.default:
+                fix = Fix.safe(Drop(e.index), title=f"Remove {e.flag}={e.values[0]}")
+            else:
+                fix = None
+            yield Violation(f"{e.flag} takes no value, but is given {e.values[0]!r}", (option.dest,),
+                            (fix,) if fix else (), entry=e.index)
+RULES = (invalid_choice, invalid_value, missing_value)
