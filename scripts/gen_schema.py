@@ -11,6 +11,21 @@ looks in ``../shared/oracle``) it is loaded first so those shims are in place.
 The parser is built exactly as ``sglang.srt.server_args.prepare_server_args``
 builds it, and every argparse action is written out as data: nothing here is
 typed by hand.
+
+Older SGLang releases: the oracle's ``check.py`` imports 0.5.23-only modules, so
+pass ``--no-oracle``; then only the torchvision op schemas are defined (see
+``define_torchvision_op_schemas``). The fake-GPU shims do not change the table:
+for 0.5.23 and 0.5.19 the output with and without them is byte-identical.
+E.g. for 0.5.19 (venv with the oracle's pins, but transformers 5.12.1,
+tokenizers 0.22.2, openai 2.6.1, huggingface_hub 1.x, httpcore 1.x and
+xgrammar 0.2.1, i.e. the pins 0.5.19 itself declares, plus sglang 0.5.19, all
+``--no-deps``):
+
+    /tmp/sgl-old-venv/bin/python scripts/gen_schema.py --no-oracle > autofix/schema/sglang-0.5.19.json
+
+``config_file`` is read from the installed SGLang's own ``ConfigArgumentMerger``
+tables (its rules changed between releases), and choices given as a set are
+written sorted so the output does not depend on the hash seed.
 """
 
 from __future__ import annotations
@@ -32,6 +47,22 @@ def load_oracle_shims(check_py: Path) -> None:
     spec = importlib.util.spec_from_file_location("autofix_oracle_shims", check_py)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+
+
+def define_torchvision_op_schemas() -> None:
+    """The one oracle shim an older SGLang still needs without ``--oracle``.
+
+    SGLang imports torchvision; the only torchvision wheel on the index is a
+    CUDA build whose C extension cannot load against CPU torch, and its Python
+    part then fails on two undefined op schemas. Defining them (no kernels)
+    lets it import; nothing here runs a torchvision op.
+    """
+    import torch
+
+    lib = torch.library.Library("torchvision", "DEF")
+    lib.define("nms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
+    lib.define("qnms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
+    define_torchvision_op_schemas.lib = lib  # keep the library alive
 
 
 def type_name(action: argparse.Action) -> str | None:
@@ -91,9 +122,47 @@ def config_file_support(action: argparse.Action) -> str:
     return "refused"
 
 
-def describe(action: argparse.Action) -> dict:
+def merger_config_file_support(parser: argparse.ArgumentParser):
+    """``config_file`` as the installed SGLang's own ``--config`` merger decides it.
+
+    The merger's rules changed between releases (0.5.19 keys its refusals by
+    dest only, so a flag that shares its dest with a deprecated alias is
+    refused; 0.5.23 keys them by every long spelling), so the answer is read
+    from its ``store_true_actions``/``unsupported_actions`` tables for the key
+    of the option's canonical flag. Returns None when the merger is not found.
+    """
+    try:
+        from sglang.srt.utils.server_args_config_parser import ConfigArgumentMerger
+    except ImportError:
+        try:  # releases before 0.5.19
+            from sglang.srt.server_args_config_parser import ConfigArgumentMerger
+        except ImportError:
+            return None
+    merger = ConfigArgumentMerger(parser)
+    refused = getattr(merger, "unsupported_actions", None)
+    store_true = getattr(merger, "store_true_actions", None)
+    if refused is None or store_true is None:
+        return None
+
+    def support(action: argparse.Action) -> str:
+        canonical = "--" + action.dest.replace("_", "-")
+        flag = canonical if canonical in action.option_strings else action.option_strings[0]
+        key = flag.lstrip("-").replace("-", "_")
+        if key in refused:
+            return "refused"
+        if key in store_true:
+            return "store_true"
+        return "value"
+
+    return support
+
+
+def describe(action: argparse.Action, config_file=config_file_support) -> dict:
     help_text = action.help if isinstance(action.help, str) else ""
     first_line = help_text.strip().splitlines()[0] if help_text.strip() else ""
+    choices = action.choices
+    if isinstance(choices, (set, frozenset)):  # iteration order follows the hash seed
+        choices = sorted(choices, key=str)
     return {
         "dest": action.dest,
         "flags": list(action.option_strings),
@@ -103,9 +172,9 @@ def describe(action: argparse.Action) -> dict:
         "const": jsonable(action.const),
         "type": type_name(action),
         "default": jsonable(action.default),
-        "choices": None if action.choices is None else [jsonable(c) for c in action.choices],
+        "choices": None if action.choices is None else [jsonable(c) for c in choices],
         "required": bool(action.required),
-        "config_file": config_file_support(action),
+        "config_file": config_file(action),
         "deprecated": "deprecated" in help_text.lower() or "Deprecated" in type(action).__name__,
         "help": first_line,
     }
@@ -114,8 +183,12 @@ def describe(action: argparse.Action) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--oracle", type=Path, default=DEFAULT_ORACLE, help="the oracle's check.py")
+    ap.add_argument("--no-oracle", action="store_true",
+                    help="do not load check.py (it is 0.5.23-specific); define only the torchvision op schemas")
     ns = ap.parse_args()
-    if ns.oracle.exists():
+    if ns.no_oracle:
+        define_torchvision_op_schemas()
+    elif ns.oracle.exists():
         load_oracle_shims(ns.oracle)
 
     import importlib.metadata
@@ -124,7 +197,8 @@ def main() -> int:
 
     parser = argparse.ArgumentParser(prog="sglang serve")
     ServerArgs.add_cli_args(parser)
-    options = [describe(a) for a in parser._actions if a.option_strings and action_kind(a) != "help"]
+    config_file = merger_config_file_support(parser) or config_file_support
+    options = [describe(a, config_file) for a in parser._actions if a.option_strings and action_kind(a) != "help"]
     table = {
         "sglang_version": importlib.metadata.version("sglang"),
         "python_version": ".".join(map(str, sys.version_info[:3])),
