@@ -56,6 +56,7 @@ def fix_source(
     path: str = "-",
     unsafe: bool = False,
     schema: Schema | None = None,
+    others: tuple[Schema, ...] | None = None,
 ) -> FixResult:
     """Check every launch in ``text`` and apply the fixes at the requested level.
 
@@ -64,13 +65,15 @@ def fix_source(
     in place and re-read until nothing changes; then the settings SGLang
     resolves from the corrected text. ``fmt`` is a format adapter module
     (``autofix.formats.yaml_config`` or ``.argv``); ``schema`` is the target
-    SGLang version's table (default 0.5.23). Raises ``InputError`` for
+    SGLang version's table (default 0.5.23); ``others`` the tables of other
+    versions to recognise migrations by (default: every other shipped one).
+    Raises ``InputError`` for
     unreadable input and ``InternalError`` when an edited text does not read
     back as intended.
     """
     schema = schema or load()
     level = Applicability.UNSAFE if unsafe else Applicability.SAFE
-    written = _fix_written(text, fmt, path, schema, level)
+    written = _fix_written(text, fmt, path, schema, others_of(schema) if others is None else others, level)
     current, launches = written.text, written.launches
     edits: list[Edit] = []
     outcomes = []
@@ -137,9 +140,9 @@ def _locator(original: str, current: str, chain: list[list[Edit]]) -> Callable[[
     return back
 
 
-def _fix_written(text: str, fmt: ModuleType, path: str, schema: Schema, level: Applicability) -> _Written:
+def _fix_written(text: str, fmt: ModuleType, path: str, schema: Schema, others: tuple[Schema, ...],
+                 level: Applicability) -> _Written:
     """Check how each launch's settings are written; fix in place and re-read, up to ``MAX_PASSES``."""
-    others = others_of(schema)
     source = "config" if fmt.NAME == "yaml" else "command"
     current, chain = text, []
     diagnostics: list[Diagnostic] = []

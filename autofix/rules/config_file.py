@@ -50,7 +50,7 @@ def refused_config_key(w: Written) -> Iterator[Violation]:
     reported, not fixed.
 
     ## SGLang source
-    `sglang/utils/server_args_config_parser.py:173` (`_convert_config_to_args`, 0.5.23)
+    `sglang/srt/utils/server_args_config_parser.py:173` (`_convert_config_to_args`, 0.5.23)
     """
     if w.source != "config":
         return
@@ -70,7 +70,7 @@ def refused_config_key(w: Written) -> Iterator[Violation]:
                         (option.dest,), fixes, entry=e.index)
 
 
-@arg_rule("CFG002", "null-config-value", sglang_source=f"{CONFIG_PARSER}:230")
+@arg_rule("CFG002", "null-config-value", sglang_source=f"{CONFIG_PARSER}:210")
 def null_config_value(w: Written) -> Iterator[Violation]:
     """A ``--config`` key set to `null`, which SGLang reads as the word `None`.
 
@@ -100,7 +100,7 @@ def null_config_value(w: Written) -> Iterator[Violation]:
     value, the author may have meant something else (no limit): unsafe.
 
     ## SGLang source
-    `sglang/utils/server_args_config_parser.py:230` (`_add_scalar_arg`, 0.5.23)
+    `sglang/srt/utils/server_args_config_parser.py:210` (`_add_scalar_arg`, 0.5.23)
     """
     if w.source != "config":
         return
@@ -119,7 +119,7 @@ def null_config_value(w: Written) -> Iterator[Violation]:
                         entry=e.index)
 
 
-@arg_rule("CFG003", "list-for-one-value", sglang_source=f"{CONFIG_PARSER}:224")
+@arg_rule("CFG003", "list-for-one-value", sglang_source=f"{CONFIG_PARSER}:206")
 def list_for_one_value(w: Written) -> Iterator[Violation]:
     """A list given to a ``--config`` key that takes one value (or none).
 
@@ -147,7 +147,7 @@ def list_for_one_value(w: Written) -> Iterator[Violation]:
     Which item was meant is the author's call: reported, not fixed.
 
     ## SGLang source
-    `sglang/utils/server_args_config_parser.py:224` (`_add_list_arg`, 0.5.23)
+    `sglang/srt/utils/server_args_config_parser.py:206` (`_add_list_arg`, 0.5.23)
     """
     if w.source != "config":
         return
@@ -162,7 +162,7 @@ def list_for_one_value(w: Written) -> Iterator[Violation]:
         yield Violation(f"{key} takes {takes}, but is given a list of {len(e.raw)}", (option.dest,), entry=e.index)
 
 
-@arg_rule("CFG004", "config-in-config", sglang_source=f"{CONFIG_PARSER}:93", refuses=False)
+@arg_rule("CFG004", "config-in-config", sglang_source=f"{CONFIG_PARSER}:99", refuses=False)
 def config_in_config(w: Written) -> Iterator[Violation]:
     """A ``config:`` key inside a ``--config`` file: SGLang does not read it.
 
@@ -188,7 +188,7 @@ def config_in_config(w: Written) -> Iterator[Violation]:
     Merging another file is the author's call: reported, not fixed.
 
     ## SGLang source
-    `sglang/utils/server_args_config_parser.py:93` (`merge_config_with_args`, 0.5.23)
+    `sglang/srt/utils/server_args_config_parser.py:99` (`merge_config_with_args`, 0.5.23)
     """
     if w.source != "config":
         return
@@ -198,7 +198,7 @@ def config_in_config(w: Written) -> Iterator[Violation]:
                             ("config",), entry=e.index)
 
 
-@arg_rule("CFG005", "config-flag-spelling", sglang_source=f"{CONFIG_PARSER}:107", refuses=False)
+@arg_rule("CFG005", "config-flag-spelling", sglang_source=f"{CONFIG_PARSER}:110", refuses=False)
 def config_flag_spelling(w: Written) -> Iterator[Violation]:
     """``--config=FILE`` or an abbreviation (``--conf FILE``): SGLang ignores the file.
 
@@ -225,7 +225,7 @@ def config_flag_spelling(w: Written) -> Iterator[Violation]:
     safe. The file's own settings then apply, so check it too.
 
     ## SGLang source
-    `sglang/utils/server_args_config_parser.py:107` (`_extract_config_file_path`, 0.5.23)
+    `sglang/srt/utils/server_args_config_parser.py:110` (`_extract_config_file_path`, 0.5.23)
     """
     for e in w.entries:
         if e.dest != "config" or e.dynamic or e.ignored or (e.flag == "--config" and not e.inline):
@@ -237,7 +237,7 @@ def config_flag_spelling(w: Written) -> Iterator[Violation]:
                                                title="Write --config FILE"),), entry=e.index)
 
 
-@arg_rule("CFG006", "config-given-twice", sglang_source=f"{CONFIG_PARSER}:111")
+@arg_rule("CFG006", "config-given-twice", sglang_source=f"{CONFIG_PARSER}:113")
 def config_given_twice(w: Written) -> Iterator[Violation]:
     """``--config`` given more than once on one command line.
 
@@ -263,7 +263,7 @@ def config_given_twice(w: Written) -> Iterator[Violation]:
     not fixed.
 
     ## SGLang source
-    `sglang/utils/server_args_config_parser.py:111` (`_extract_config_file_path`, 0.5.23)
+    `sglang/srt/utils/server_args_config_parser.py:113` (`_extract_config_file_path`, 0.5.23)
     """
     if w.source != "command":
         return

@@ -105,7 +105,8 @@ def unknown_option(w: Written) -> Iterator[Violation]:
 def _vllm(w: Written, e: Entry, flag: str, other) -> Violation:
     head = f"{w.spelling(flag)} is a vLLM option"
     note = f" ({other.note})" if other.note else ""
-    if other.drop:
+    redundant = other.drop_with is not None and any(x.dest == other.drop_with for x in w.entries if x.words)
+    if other.drop or redundant:
         return Violation(f"{head}; SGLang needs no equivalent{note}", (), (
             Fix.safe(Drop(e.index), title=f"Remove {w.spelling(e.flag)}"),), entry=e.index)
     if other.flag is None:
@@ -242,4 +243,48 @@ def stray_argument(w: Written) -> Iterator[Violation]:
     for e in w.entries:
         if e.flag is None and e.problem is not None and e.problem.kind == "stray" and not e.dynamic:
             yield Violation(f"stray argument {e.values[0]!r}: no option takes it", (), entry=e.index)
-RULES = (unknown_option, ambiguous_option, stray_argument, fragile_abbreviation)
+@arg_rule("ARG009", "missing-required-option", sglang_source="server_args.py:prepare_server_args (argparse)")
+def missing_required_option(w: Written) -> Iterator[Violation]:
+    """A launch without an option SGLang requires (`--model-path`).
+
+    ## What it does
+    Checks command lines for SGLang's required options. A launch that reads
+    a `--config` file, or passes on flags it does not show (`"$@"`), may get
+    them from there and is not checked; neither is a config file, which
+    the command line may complete.
+
+    ## Why SGLang refuses it
+    argparse stops with `the following arguments are required`.
+
+    ## Example
+    ```shell
+    python -m sglang.launch_server --tp-size 8
+    ```
+    Use instead:
+    ```shell
+    python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8
+    ```
+
+    ## Fix safety
+    Only the author knows the model: reported, not fixed.
+
+    ## SGLang source
+    `sglang/srt/server_args.py:prepare_server_args (argparse)` (0.5.23)
+    """
+    if w.source != "command" or w.parsed.opaque_index >= 0:
+        return
+    given = {e.dest for e in w.entries if e.dest is not None}
+    if "config" in given:
+        return
+    refused = [normalized(e.flag) for e in w.entries
+               if e.flag and e.problem is not None and e.problem.kind in ("unknown", "ambiguous")]
+    for option in w.schema.options:
+        if not option.required or option.dest in given:
+            continue
+        stem = option.flag.split("-")[2]  # "--model-path" -> "model"
+        if any(f[2:].startswith(stem) for f in refused):
+            continue  # a refused spelling may be this option (ARG001/ARG002 say so)
+        yield Violation(f"{option.flag} is required", (option.dest,))
+
+
+RULES = (unknown_option, ambiguous_option, stray_argument, fragile_abbreviation, missing_required_option)

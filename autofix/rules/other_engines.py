@@ -17,14 +17,17 @@ class Equivalent:
     """SGLang's counterpart of a vLLM flag.
 
     ``flag`` is None when there is none; ``drop`` means SGLang already
-    behaves that way by default, so the flag can simply go; ``same`` says
-    whether the meaning is identical; ``note`` is shown to the user.
+    behaves that way by default, so the flag can simply go; ``drop_with``
+    names an SGLang dest whose setting makes the flag redundant (then it
+    can go); ``same`` says whether the meaning is identical; ``note`` is
+    shown to the user.
     """
 
     flag: str | None
     same: bool = True
     drop: bool = False
     note: str = ""
+    drop_with: str | None = None
 
 
 VLLM: dict[str, Equivalent] = {
@@ -52,4 +55,7 @@ VLLM: dict[str, Equivalent] = {
     "--enable-auto-tool-choice": Equivalent(None, note="SGLang parses tool calls when --tool-call-parser is set"),
     "--max-loras": Equivalent("--max-loras-per-batch", same=False, note="SGLang counts adapters per batch"),
     "--uvicorn-log-level": Equivalent("--log-level-http", same=False),
+    "--enable-reasoning": Equivalent(
+        None, drop_with="reasoning_parser", note="SGLang separates reasoning when --reasoning-parser is set"
+    ),
 }

@@ -29,7 +29,7 @@ def _refused(w: Written, kind: str) -> Iterator[Entry]:
 
 
 def _fold(value: str) -> str:
-    return value.casefold().replace("-", "_")
+    return value.casefold().replace("-", "").replace("_", "")
 
 
 def _yaml_note(w: Written, e: Entry) -> str:

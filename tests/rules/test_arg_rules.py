@@ -1,0 +1,92 @@
+"""The argparse-stage rules: diagnostics, exact fixed texts, neighbours that stay quiet, messages."""
+
+from __future__ import annotations
+
+import pytest
+
+from autofix.api import fix_source
+from autofix.formats import argv as shell
+from autofix.formats import yaml_config
+from autofix.rules import RULES
+from tests.rules.arg_cases import CASES, ArgCase
+
+FORMATS = {"yaml": yaml_config, "shell": shell}
+
+
+def found(result) -> tuple[str, ...]:
+    return tuple(f"{d.code} {d.location.line}:{d.location.col}" for d in result.diagnostics)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_diagnostics_and_fixed_text(case: ArgCase):
+    result = fix_source(case.text, FORMATS[case.fmt], path=f"x.{case.fmt}")
+    assert found(result) == case.found
+    assert result.output == (case.text if case.output is None else case.output)
+    again = fix_source(result.output, FORMATS[case.fmt])
+    assert found(again) == tuple(f"{d.code} {d.location.line}:{d.location.col}" for d in result.remaining)
+
+
+def test_every_argparse_stage_rule_has_a_case():
+    covered = {f.split()[0] for c in CASES for f in c.found} | {"CFG005", "CFG006", "ARG008", "DEP001", "DEP002"}
+    assert {r.code for r in RULES if r.stage == "args"} <= covered
+
+
+def messages(text: str, fmt=shell, **kw) -> list[str]:
+    return [f"{d.code} {d.violation.message}" for d in fix_source(text, fmt, **kw).diagnostics]
+
+
+def test_messages_say_what_sglang_wants():
+    launch = "python -m sglang.launch_server --model-path m "
+    assert messages(launch + "--enable_metrics\n") == [
+        "ARG001 unknown option --enable_metrics: SGLang spells it --enable-metrics"]
+    assert messages("tp_size: 8\n", yaml_config) == [
+        "ARG001 unknown key 'tp_size': SGLang spells it tp-size (keys are passed on as flags verbatim)"]
+    assert messages("moe-runner-backend: DeepEP\n", yaml_config)[0].startswith(
+        "ARG003 moe-runner-backend: 'DeepEP' is not a choice (auto, deep_gemm")
+    assert messages(launch + "--moe-a2a-backend DeepEP\n") == [
+        "ARG003 --moe-a2a-backend: 'DeepEP' is not a choice; SGLang spells it 'deepep'"]
+    assert messages(launch + "--cuda-graph-max-bs 8\n", others=()) == [
+        "ARG002 --cuda-graph-max-bs is ambiguous: it abbreviates --cuda-graph-max-bs-decode, --cuda-graph-max-bs-prefill"]
+    assert messages("moe-a2a-backend: no\n", yaml_config)[0].endswith(
+        "(YAML reads this value as the boolean false)")
+    assert messages("tp-size: 4\ntp-size: 8\n", yaml_config) == [
+        "ARG007 tp-size is set again later (tp-size: 8); SGLang uses the later one"]
+
+
+def test_config_flag_spelling_and_twice_on_the_command_line():
+    text = "python -m sglang.launch_server --config=a.yaml\n"
+    result = fix_source(text, shell)
+    assert found(result) == ("CFG005 1:32",)
+    assert result.output == "python -m sglang.launch_server --config a.yaml\n"
+    twice = "python -m sglang.launch_server --config a.yaml --config b.yaml\n"
+    result = fix_source(twice, shell)
+    assert found(result) == ("CFG006 1:48",) and not result.changed
+    assert found(fix_source("python -m sglang.launch_server --config a.yaml\n", shell)) == ()
+
+
+def test_a_refused_key_names_the_problem_once():
+    # the merger refuses the key before argparse runs: no second report of the value word
+    assert messages("enable-tf32-matmul: true\n", yaml_config) == [
+        "CFG001 SGLang's --config reader refuses key 'enable-tf32-matmul' (an --x/--no-x switch); "
+        "pass it on the command line"]
+
+
+def test_later_fixes_are_reported_at_the_original_position():
+    # pass 1 renames the key; pass 2 finds the repeat: its position is the original line
+    text = "model-path: m\ntp_size: 8  # old\ntp-size: 4\n"
+    result = fix_source(text, yaml_config)
+    assert found(result) == ("ARG001 2:1", "ARG007 2:1")
+    assert result.diagnostics[1].after == ("ARG001",)
+    assert result.output == "model-path: m\ntp-size: 4\n"
+
+
+def test_shell_expansions_are_not_judged():
+    text = 'python -m sglang.launch_server --model-path m --tp-size "$TP" --moe-a2a-backend $A2A "$@"\n'
+    assert fix_source(text, shell).diagnostics == ()
+    assert messages("python -m sglang.launch_server --tp-size 8 \"$@\"\n") == []  # "$@" may hold --model-path
+
+
+def test_unknown_flag_fix_keeps_the_inline_value_and_quotes():
+    text = "python -m sglang.launch_server --model-path m --tp_size=8 --moe-a2a-backend 'DeepEP'\n"
+    assert fix_source(text, shell).output == \
+        "python -m sglang.launch_server --model-path m --tp-size=8 --moe-a2a-backend 'deepep'\n"
