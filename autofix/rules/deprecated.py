@@ -1,5 +1,310 @@
-"""Deprecated options and values: SGLang 0.5.23 still takes them, with a warning, and maps them."""
+"""Deprecated options and values: SGLang 0.5.23 still takes them, with a warning, and maps them.
+
+The schema says which options are deprecated (``Option.deprecated``) and
+which values an option still accepts (``Option.choices``); what SGLang turns
+each deprecated form into is not in it. That is the domain knowledge below:
+two small tables, each row with the SGLang line (relative to
+``sglang/srt/``, 0.5.23) that does the mapping. A row applies only while
+the target version's schema agrees that the form is deprecated (an option)
+or still accepted (a value), and names options it knows.
+"""
 
 from __future__ import annotations
 
-RULES = ()
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from autofix.arguments import Entry
+from autofix.model import UNKNOWN, Drop, Fix, Revalue, Rewrite, Violation
+from autofix.rules.base import arg_rule
+from autofix.written import Written
+
+Settings = tuple[tuple[str, tuple[Any, ...]], ...]  # (flag, values) pairs, as ``Rewrite.settings``
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """The settings SGLang makes of a deprecated option, and where it does so (``<dp-size>``: a value to fill in)."""
+
+    settings: Settings
+    source: str
+
+
+# Deprecated option (its declared flag) -> the settings SGLang 0.5.23 turns it into.
+OPTIONS: dict[str, Replacement] = {
+    "--disable-cuda-graph": Replacement(
+        (("--cuda-graph-backend-decode", ("disabled",)), ("--cuda-graph-backend-prefill", ("disabled",))),
+        "arg_groups/cuda_graph_hook.py:55"),  # lowest precedence: an explicit backend wins
+    "--enable-dp-attention": Replacement((("--attn-dp-size", ("<dp-size>",)),), "arg_groups/parallel_hook.py:39"),
+    "--monokernel-backend": Replacement((("--enable-amd-monokernel", ()),), "server_args.py:427"),
+    "--grpc-mode": Replacement((("--smg-grpc-mode", ()),), "arg_groups/serving_hook.py:340"),
+    "--disable-fast-image-processor": Replacement((("--image-processor-backend", ("pil",)),),
+                                                  "arg_groups/serving_hook.py:258"),
+    "--enable-flashinfer-allreduce-fusion": Replacement(
+        (("--flashinfer-allreduce-fusion-backend", ("auto",)),), "arg_groups/serving_hook.py:285"),
+}
+
+_ATTENTION = ("attention_backend", "decode_attention_backend", "prefill_attention_backend",
+              "speculative_draft_attention_backend")
+# (dest, deprecated value) -> the value SGLang 0.5.23 uses instead.
+VALUES: dict[tuple[str, str], tuple[str, str]] = {
+    ("tool_call_parser", "qwen25"): ("qwen", "arg_groups/serving_hook.py:273"),
+    ("tool_call_parser", "glm45"): ("glm", "arg_groups/serving_hook.py:273"),
+    **{(dest, "compressed"): ("dsv4", "arg_groups/serving_hook.py:304") for dest in _ATTENTION},
+    ("attention_backend", "tokenspeed_mla"): ("cutedsl_mla", "arg_groups/serving_hook.py:304"),
+    ("decode_attention_backend", "tokenspeed_mla"): ("cutedsl_mla", "arg_groups/serving_hook.py:304"),
+    ("speculative_draft_attention_backend", "tokenspeed_mla"): ("cutedsl_mla", "arg_groups/serving_hook.py:304"),
+    ("prefill_attention_backend", "tokenspeed_mla"): ("trtllm_mla", "arg_groups/serving_hook.py:323"),  # decode-only
+}
+# tokenspeed_mla as the (decode) attention backend also meant an FP8 KV cache and
+# decode-mode speculative verify: SGLang sets both (arg_groups/serving_hook.py:324).
+FP8_KV_BACKENDS = ("attention_backend", "decode_attention_backend")
+
+
+def _effective(w: Written) -> Iterator[Entry]:
+    """The entry SGLang takes for each dest, in order (copies it ignores are ``ARG007``'s)."""
+    last: dict[str, Entry] = {}
+    for e in w.entries:
+        if e.dest is not None and e.words and not e.ignored:
+            last[e.dest] = e
+    yield from sorted((e for e in last.values() if not e.dynamic), key=lambda e: e.index)
+
+
+def _shown(w: Written, settings: Settings) -> str:
+    """Settings as this source writes them: ``--a x --b`` or ``a: x, b: true``."""
+    if w.source == "config":
+        return ", ".join(f"{f[2:]}: {' '.join(map(str, v)) if v else 'true'}" for f, v in settings)
+    return " ".join(" ".join([f, *map(str, v)]) for f, v in settings)
+
+
+def _entries_of(w: Written, dest: str) -> tuple[int, ...]:
+    return tuple(e.index for e in w.entries if e.dest == dest)
+
+
+@arg_rule("DEP001", "deprecated-option", sglang_source="server_args.py:407", refuses=False)
+def deprecated_option(w: Written) -> Iterator[Violation]:
+    """Flag a deprecated option that has a replacement in this SGLang version.
+
+    ## What it does
+    Checks for `--disable-cuda-graph`, `--enable-dp-attention`,
+    `--monokernel-backend amd`, `--grpc-mode`, `--disable-fast-image-processor`
+    and `--enable-flashinfer-allreduce-fusion`, and rewrites each as the
+    settings SGLang turns it into (`--dp-size N --enable-dp-attention` becomes
+    `--attn-dp-size N`). Where other settings already decide what the old
+    flag would (`--enable-dp-attention` with no `--dp-size`, an explicit
+    `--flashinfer-allreduce-fusion-backend`), the flag does nothing and is
+    removed. Where SGLang refuses the combination, it is reported, not fixed.
+
+    ## Why it matters
+    SGLang maps these flags with a warning today and will remove them. Some
+    do less than they say: `--enable-dp-attention` alone enables nothing.
+    In a `--config` file, `disable-cuda-graph` and `enable-dp-attention` are
+    refused outright (`Unsupported config option`), `false` included.
+
+    ## Example
+    ```yaml
+    disable-fast-image-processor: true
+    ```
+    Use instead:
+    ```yaml
+    image-processor-backend: pil
+    ```
+
+    ## Fix safety
+    Each rewrite resolves to the same settings (checked with SGLang's own
+    resolution): safe. One exception: Gemma-4 models with per-layer-input
+    embeddings check the legacy `disable_cuda_graph` field itself when
+    loading under pipeline parallelism, so with `--pp-size` above 1 the
+    `--disable-cuda-graph` rewrite is unsafe. A value known only at launch
+    (`--dp-size $DP`) leaves the flag reported and unfixed.
+
+    ## SGLang source
+    `sglang/srt/server_args.py:407` (the deprecated registrations, 0.5.23); each
+    mapping's line is in `autofix/rules/deprecated.py` (`OPTIONS`)
+    """
+    x = w.parsed.explicit_for(w.schema)
+    for e in _effective(w):
+        option = w.schema.match(e.flag).option
+        if option is None or not option.deprecated or option.flag not in OPTIONS:
+            continue
+        config_refused = w.source == "config" and option.config_file == "refused"
+        if e.problem is not None and not (config_refused and e.problem.kind == "stray"):
+            continue  # argparse refuses how it is written: ARG00x says so first
+        name, repl = w.spelling(e.flag), OPTIONS[option.flag]
+        if not all(flag in w.schema.by_flag for flag, _ in repl.settings):
+            continue
+        head = f"{name} is deprecated" + (", and SGLang refuses it in a --config file" if config_refused else "")
+        if config_refused and e.raw is False:
+            yield Violation(f"{head}; false is the default: remove it", (option.dest,),
+                            (Fix.safe(Drop(e.index), title=f"Remove {name}"),), entry=e.index)
+            continue
+        if option.flag == "--monokernel-backend" and e.values != ("amd",):
+            continue
+        text, fix = None, None  # a refused key set to neither true nor false: what was meant is unclear
+        if not config_refused or e.raw is True:
+            text, fix = _PLANS.get(option.flag, _replace)(w, e, x, repl)
+        text = text or f"write {_shown(w, repl.settings)} instead"
+        yield Violation(f"{head}; {text}", (option.dest,), (fix,) if fix else (), entry=e.index)
+
+
+def _replace(w: Written, e: Entry, x: dict, repl: Replacement) -> tuple[str | None, Fix | None]:
+    """The replacement settings, less those set explicitly (they win over the deprecated flag)."""
+    keep, given = [], []
+    for flag, values in repl.settings:
+        option = w.schema.by_flag[flag]
+        if option.dest == e.dest or option.dest not in x:
+            keep.append((flag, values))
+        elif x[option.dest] is UNKNOWN:
+            return None, None
+        else:
+            given.append((flag, () if option.nargs == 0 else (x[option.dest],)))
+    fix = Fix.safe
+    if e.dest == "disable_cuda_graph" and x.get("pp_size", 1) != 1:
+        fix = Fix.unsafe  # models/gemma4_causal.py:874 reads the legacy field under PP
+    name = w.spelling(e.flag)
+    if not keep:
+        return f"with {_shown(w, tuple(given))} it does nothing: remove it", fix(Drop(e.index), title=f"Remove {name}")
+    shown = _shown(w, tuple(keep))
+    (flag, values), *more = keep
+    return f"write {shown} instead", fix(Rewrite(e.index, flag, values, tuple(more)), title=f"Write {shown}")
+
+
+def _dp_attention(w: Written, e: Entry, x: dict, repl: Replacement) -> tuple[str | None, Fix | None]:
+    """``--dp-size N --enable-dp-attention`` -> ``--attn-dp-size N`` (when attn-dp-size is 1)."""
+    dp, attn = x.get("dp_size", 1), x.get("attn_dp_size", 1)
+    name, dp_name, attn_name = w.spelling(e.flag), w.spelling("--dp-size"), w.spelling("--attn-dp-size")
+    if UNKNOWN in (dp, attn):
+        return f"write {attn_name} <dp-size> instead of {dp_name} <dp-size> with {name} (not fixed: a size is only " \
+               "known at launch)", None
+    if attn != 1:
+        if dp > 1 and attn > 1:
+            return f"SGLang refuses {dp_name} {dp} with {attn_name} {attn} (parallel_hook.py:288): keep one " \
+                   "of them", None
+        return f"with {attn_name} {attn} it does nothing: remove it", Fix.safe(Drop(e.index), title=f"Remove {name}")
+    if dp == 1:
+        return f"without {dp_name} above 1 it does nothing: remove it", Fix.safe(Drop(e.index), title=f"Remove {name}")
+    instead = _shown(w, (("--attn-dp-size", (dp,)),))
+    drops = [Drop(i) for i in (*_entries_of(w, "dp_size"), *_entries_of(w, "attn_dp_size"))]
+    return f"write {instead} instead of {_shown(w, (('--dp-size', (dp,)),))} with {name}", \
+        Fix.safe(Rewrite(e.index, "--attn-dp-size", (dp,)), *drops, title=f"Write {instead}")
+
+
+def _image_processor(w: Written, e: Entry, x: dict, repl: Replacement) -> tuple[str | None, Fix | None]:
+    """``--disable-fast-image-processor`` -> ``--image-processor-backend pil`` unless another backend is chosen."""
+    backend, name = x.get("image_processor_backend"), w.spelling(e.flag)
+    if backend is None:
+        return _replace(w, e, x, repl)
+    if backend is UNKNOWN:
+        return None, None
+    shown = _shown(w, (("--image-processor-backend", (backend,)),))
+    if backend == "pil":
+        return f"with {shown} it does nothing: remove it", Fix.safe(Drop(e.index), title=f"Remove {name}")
+    if backend == "auto":
+        [i] = [b.index for b in _effective(w) if b.dest == "image_processor_backend"]
+        pil = _shown(w, (("--image-processor-backend", ("pil",)),))
+        return f"write {pil} instead of {shown} with {name}", \
+            Fix.safe(Revalue(i, "pil"), Drop(e.index), title=f"Write {pil} and remove {name}")
+    return f"SGLang refuses it with {shown} (serving_hook.py:260): keep one of them", None
+
+
+_PLANS = {"--enable-dp-attention": _dp_attention, "--disable-fast-image-processor": _image_processor}
+
+
+@arg_rule("DEP002", "deprecated-value", sglang_source="arg_groups/serving_hook.py:256", refuses=False)
+def deprecated_value(w: Written) -> Iterator[Violation]:
+    """Flag a deprecated value that SGLang replaces by another.
+
+    ## What it does
+    Checks for `--tool-call-parser qwen25` (now `qwen`) and `glm45` (`glm`),
+    and for the attention backends `compressed` (now `dsv4`) and
+    `tokenspeed_mla` (now `cutedsl_mla`; `trtllm_mla` for
+    `--prefill-attention-backend`, where cutedsl_mla does not run) in
+    `--attention-backend`, `--decode-`, `--prefill-` and
+    `--speculative-draft-attention-backend`.
+
+    ## Why it matters
+    SGLang swaps the value with a warning and will drop the old name. The
+    old name can hide more: `tokenspeed_mla` as the (decode) attention
+    backend also switches the KV cache to FP8 (`--kv-cache-dtype fp8_e4m3`,
+    over any other dtype given) and, with speculative decoding, verifies in
+    decode mode.
+
+    ## Example
+    ```yaml
+    tool-call-parser: qwen25
+    ```
+    Use instead:
+    ```yaml
+    tool-call-parser: qwen
+    ```
+
+    ## Fix safety
+    A renamed value resolves to the same settings: safe. For `tokenspeed_mla`
+    as the (decode) attention backend the fix also writes
+    `--kv-cache-dtype fp8_e4m3` (and `--speculative-attention-mode decode`)
+    unless already given. That is what SGLang runs, but it turns a
+    quality-relevant choice the old name hid into one the file states, and
+    may replace a KV dtype the author wrote (SGLang overrides it): unsafe,
+    for the author to confirm. With those settings already in place the
+    rename alone is safe. Both backends need Blackwell (SM100); on other
+    GPUs SGLang refuses either name alike.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/serving_hook.py:256` (`handle_deprecated_args`, 0.5.23)
+    """
+    x = w.parsed.explicit_for(w.schema)
+    extras_done = False  # the FP8 KV settings go with the first tokenspeed_mla only
+    for e in _effective(w):
+        if e.problem is not None or len(e.values) != 1 or (e.dest, e.values[0]) not in VALUES:
+            continue
+        option, old = w.option(e), e.values[0]
+        new, _ = VALUES[(e.dest, old)]
+        if option.choices is not None and (old not in option.choices or new not in option.choices):
+            continue
+        if old == "tokenspeed_mla" and e.dest in FP8_KV_BACKENDS:
+            extras = ((), ()) if extras_done else _fp8_kv(w, x)
+            extras_done = True
+            yield _tokenspeed(w, e, new, extras)
+            continue
+        now = _shown(w, ((e.flag, (new,)),))
+        yield Violation(f"{_shown(w, ((e.flag, (old,)),))} is deprecated; write {now} instead", (e.dest,),
+                        (Fix.safe(Revalue(e.index, new), title=f"Write {now}"),), entry=e.index)
+
+
+def _fp8_kv(w: Written, x: dict) -> tuple[tuple[Revalue, ...], Settings] | None:
+    """What tokenspeed_mla implied besides the backend: (values to change, settings to add); None if unknown."""
+    kv, algorithm = x.get("kv_cache_dtype"), x.get("speculative_algorithm")
+    mode = x.get("speculative_attention_mode", "prefill")
+    if UNKNOWN in (kv, algorithm, mode):
+        return None
+    wanted = [("kv_cache_dtype", "--kv-cache-dtype", "fp8_e4m3")]
+    if algorithm is not None and mode == "prefill":
+        wanted.append(("speculative_attention_mode", "--speculative-attention-mode", "decode"))
+    changed, added = [], []
+    for dest, flag, value in wanted:
+        if dest not in x:
+            added.append((flag, (value,)))
+        elif x[dest] != value:
+            [i] = [b.index for b in _effective(w) if b.dest == dest]
+            changed.append(Revalue(i, value))
+    return tuple(changed), tuple(added)
+
+
+def _tokenspeed(w: Written, e: Entry, new: str, extras: tuple[tuple[Revalue, ...], Settings] | None) -> Violation:
+    """tokenspeed_mla as the (decode) attention backend: the new backend plus what the old one implied."""
+    old = _shown(w, ((e.flag, ("tokenspeed_mla",)),))
+    head = f"{old} is deprecated; SGLang runs {new} with an FP8 KV cache instead"
+    if extras is None:
+        return Violation(f"{head} (not fixed: the KV cache or speculative settings are only known at launch)",
+                         (e.dest,), entry=e.index)
+    changed, added = extras
+    settings = ((e.flag, (new,)), *added, *((w.entries[op.entry].flag, (op.value,)) for op in changed))
+    shown = _shown(w, settings)
+    first = Rewrite(e.index, e.flag, (new,), added) if added else Revalue(e.index, new)
+    fix = Fix.unsafe if added or changed else Fix.safe  # a rename alone changes nothing
+    return Violation(f"{head}: write {shown}", (e.dest,), (fix(first, *changed, title=f"Write {shown}"),),
+                     entry=e.index)
+
+
+RULES = (deprecated_option, deprecated_value)
