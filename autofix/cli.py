@@ -46,12 +46,20 @@ def check(
     show_fixes: Annotated[bool, typer.Option("--show-fixes", help="List every fix under each violation.")] = False,
     stdin_filename: Annotated[Optional[str], typer.Option(help="Name to report for stdin.")] = None,
     stdin_format: Annotated[Optional[str], typer.Option(help="Format of stdin: yaml or shell (default: guess).")] = None,
+    target_version: Annotated[str, typer.Option(
+        help="The SGLang release the configs must start on (an argument table ships for 0.5.19 and 0.5.23).",
+    )] = "0.5.23",
 ) -> None:
     """Check PATHs (the default command: `autofix PATH...`). Exit 1 on violations, 2 on bad input."""
     from autofix.runner import Mode, run
 
     if stdin_format not in (None, "yaml", "shell"):
         raise typer.BadParameter("must be yaml or shell", param_hint="--stdin-format")
+    from autofix.schema import versions
+
+    if target_version not in versions():
+        raise typer.BadParameter(f"no argument table for {target_version}; one of: {', '.join(versions())}",
+                                 param_hint="--target-version")
     report = run(
         paths,
         Mode.from_flags(write=write),
@@ -61,6 +69,7 @@ def check(
         stdin_filename=stdin_filename,
         stdin_format=stdin_format,
         show_fixes=show_fixes,
+        target_version=target_version,
     )
     raise typer.Exit(report.exit_code)
 

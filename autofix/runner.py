@@ -15,6 +15,7 @@ from autofix.api import FixResult, fix_source
 from autofix.edits import unified_diff
 from autofix.errors import InputError, InternalError
 from autofix.formats import by_name, detect
+from autofix.schema import DEFAULT_VERSION, load
 
 
 class Mode(enum.Enum):
@@ -62,13 +63,16 @@ def run(
     stdin_filename: str | None = None,
     stdin_format: str | None = None,
     show_fixes: bool = False,
+    target_version: str = DEFAULT_VERSION,
 ) -> Report:
     """Check (and, in WRITE mode, fix) every path; write reports to ``out``/``err``.
 
     Parsable lines and diffs go to ``out``; status and error lines to
     ``err``. For stdin, ``out`` carries only the diff or the fixed text.
+    ``target_version`` picks the SGLang argument table to check against.
     """
     rep = Report(mode)
+    schema = load(target_version)
     for path, named in files.expand(paths):
         shown = (stdin_filename or "-") if path == "-" else path
         try:
@@ -79,7 +83,7 @@ def run(
                 if named and not shown.lower().endswith(files.SHELL_SUFFIXES):
                     raise InputError(shown, 0, 0, "not an SGLang config (.yaml/.yml) and runs no SGLang launch")
                 continue
-            result = fix_source(text, fmt, path=shown, unsafe=unsafe)
+            result = fix_source(text, fmt, path=shown, unsafe=unsafe, schema=schema)
         except InputError as exc:
             if named:
                 err.write(f"{exc}\n")

@@ -89,8 +89,8 @@ def test_unset_removes_every_occurrence_inline():
 
 def test_each_launch_is_fixed_on_its_own():
     text = (
-        "python -m sglang.launch_server --ep-dispatch-algorithm static --moe-a2a-backend deepep &\n"
-        "python -m sglang.launch_server --ep-dispatch-algorithm static &\n"
+        "python -m sglang.launch_server --model-path m --ep-dispatch-algorithm static --moe-a2a-backend deepep &\n"
+        "python -m sglang.launch_server --model-path m --ep-dispatch-algorithm static &\n"
     )
     result = fix_source(text, shell)
     assert [d.location.line for d in result.diagnostics] == [2]
@@ -118,7 +118,7 @@ def test_unset_on_the_last_continued_line_drops_the_continuation():
 
 
 def test_a_variable_inside_a_list_keeps_the_list_non_empty():
-    text = "python3 -m sglang.launch_server --tp 4 --moe-runner-backend experimental_sgl_marlin --lora-paths sql=$ADAPTERS/sql\n"
+    text = "python3 -m sglang.launch_server --model-path m --tp 4 --moe-runner-backend experimental_sgl_marlin --lora-paths sql=$ADAPTERS/sql\n"
     result = fix_source(text, shell)
     assert [d.code for d in result.diagnostics] == ["RUN020", "RUN021"]
 
@@ -153,7 +153,7 @@ def test_add_and_remove_at_the_end_of_a_continued_command():
 
 
 def test_an_invalid_value_makes_the_setting_unknown():
-    text = "python3 -m sglang.launch_server --moe-a2a-backend bogus --ep-dispatch-algorithm static\n"
+    text = "python3 -m sglang.launch_server --model-path m --moe-a2a-backend bogus --ep-dispatch-algorithm static\n"
     # argparse refuses the value (ARG003); the settings rules that read it stay silent
     assert [d.code for d in fix_source(text, shell).diagnostics] == ["ARG003"]
 

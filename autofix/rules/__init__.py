@@ -9,12 +9,12 @@ come first (argparse reading the words), then the settings checks of
 from __future__ import annotations
 
 from autofix.errors import UnknownRule
-from autofix.rules import config_file, deprecated, ep_dispatch, marlin, options, repeats, values
+from autofix.rules import config_file, deprecated, ep_dispatch, marlin, options, repeats, values, versions
 from autofix.rules.base import Rule
 
 # the --config merger; argparse; then pipeline.py: handle_deprecated_*, handle_eplb_and_dispatch,
 # validate_experimental_sgl_marlin
-FAMILIES = (config_file, options, values, repeats, deprecated, ep_dispatch, marlin)
+FAMILIES = (config_file, versions, options, values, repeats, deprecated, ep_dispatch, marlin)
 
 RULES: tuple[Rule, ...] = tuple(r for family in FAMILIES for r in family.RULES)
 BY_CODE: dict[str, Rule] = {r.code: r for r in RULES}

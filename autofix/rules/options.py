@@ -178,11 +178,11 @@ def fragile_abbreviation(w: Written) -> Iterator[Violation]:
 
     ## Example
     ```shell
-    python -m sglang.launch_server --model-path m --cuda-graph-max-bs-d 64
+    python -m sglang.launch_server --model-path m --tp 8 --attn-dp 8
     ```
-    Use instead:
+    Use instead (0.5.19 has no `--attn-dp-size`, and refuses both):
     ```shell
-    python -m sglang.launch_server --model-path m --cuda-graph-max-bs-decode 64
+    python -m sglang.launch_server --model-path m --tp 8 --attn-dp-size 8
     ```
 
     ## Fix safety

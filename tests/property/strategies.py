@@ -74,7 +74,7 @@ def configs(draw, dests: tuple[str, ...] = RULE_DESTS, *, model: bool = True) ->
     """
     focus = dests
     if draw(st.booleans()):
-        focus = draw(st.sampled_from([tuple(d for d in r.reads if d in dests) for r in RULES]))
+        focus = draw(st.sampled_from([tuple(d for d in r.reads if d in dests) for r in RULES if r.reads]))
     chosen = [d for d in focus if draw(st.integers(0, 2)) > 0]
     out: dict[str, Any] = {}
     if model and draw(st.booleans()):
@@ -338,7 +338,8 @@ def cases(fmt: str, *, clean: bool = False, **kw) -> st.SearchStrategy:
         if clean:  # a repeated key is itself a violation (ARG007)
             kw.setdefault("duplicates", "none")
         return yaml_cases(base, **kw).map(lambda case: ([case[0]], case[1]))
-    if clean:
+    if clean:  # a launch without a model path is refused (ARG009); a repeated flag is reported (ARG007)
+        base = base.filter(lambda c: "model_path" in c)
         kw.setdefault("repeats", False)
     return shell_cases(base, **kw)
 

@@ -87,6 +87,13 @@ CASES = [
     yaml("ARG007-yaml-alias", "tp-size: 4\ntensor-parallel-size: 8\n", ["ARG007 1:1"], "tensor-parallel-size: 8\n", "ok"),
     yaml("ARG007-duplicate-key", "tp-size: 4  # old\nep-size: 8\ntp-size: 8\n", ["ARG007 1:1"],
          "ep-size: 8\ntp-size: 8\n", "ok"),
+    # ARG008 fragile-abbreviation (0.5.19 does not know --attn-dp-size; --tp means --tp-size in both)
+    shell("ARG008-new-option-prefix", "--tp 8 --attn-dp 8", ["ARG008 1:76"], "--tp 8 --attn-dp-size 8", "ok"),
+    # VER001 option-not-in-target-version
+    shell("VER001-renamed-alias", "--cuda-graph-max-bs 64", ["VER001 1:69"], "--cuda-graph-max-bs-decode 64", ARGPARSE),
+    yaml("VER001-renamed-key", "mamba-scheduler-strategy: no_buffer\n", ["VER001 1:1"],
+         "mamba-radix-cache-strategy: no_buffer\n", ARGPARSE),
+    yaml("VER001-gone", "prefill-round-robin-balance: true\n", ["VER001 1:1"], None, ARGPARSE, ARGPARSE),
     # ARG009 missing-required-option
     ArgCase("ARG009-no-model", "shell", "python -m sglang.launch_server --tp-size 8\n", ("ARG009 1:1",), None, "ok",
             "ok"),  # the oracle always adds --model-path, so it cannot see this refusal
