@@ -432,3 +432,10 @@ def test_tables_agree_with_the_schema():
     for (dest, old), (new, _) in VALUES.items():
         choices = schema[dest].choices
         assert choices is None or {old, new} <= set(choices), (dest, old)
+
+
+def test_other_releases_are_not_judged_by_these_tables():
+    """0.5.19 has the same flags and values, but what it maps them to was not checked."""
+    text = LAUNCH + "--tp-size 8 --grpc-mode --tool-call-parser qwen25\n"
+    assert [c for c, _ in found(fix_source(text, shell))] == ["DEP001", "DEP002"]
+    assert found(fix_source(text, shell, schema=load("0.5.19"))) == ()
