@@ -77,12 +77,17 @@ def rule(code: str, name: str, *, reads: tuple[str, ...], sglang_source: str) ->
     return wrap
 
 
-def arg_rule(code: str, name: str, *, sglang_source: str, refuses: bool = True) -> Callable:
-    """Decorator: turn a documented argparse-stage check (``Written -> Iterable[Violation]``) into a ``Rule``."""
+def arg_rule(code: str, name: str, *, sglang_source: str, refuses: bool = True,
+             versions: tuple[str, ...] = ()) -> Callable:
+    """Decorator: turn a documented argparse-stage check (``Written -> Iterable[Violation]``) into a ``Rule``.
+
+    ``versions``: the SGLang releases it checks; empty (the default) for a
+    rule driven by each release's own argument table.
+    """
 
     def wrap(fn: Callable[..., Iterable[Violation]]) -> Rule:
         if not fn.__doc__:
             raise TypeError(f"rule {code} has no docstring")
-        return Rule(code, name, (), sglang_source, fn, fn.__doc__, stage="args", refuses=refuses, versions=())
+        return Rule(code, name, (), sglang_source, fn, fn.__doc__, stage="args", refuses=refuses, versions=versions)
 
     return wrap

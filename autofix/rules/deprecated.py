@@ -12,12 +12,12 @@ or still accepted (a value), and names options it knows.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from autofix.arguments import Entry
 from autofix.model import UNKNOWN, Drop, Fix, Revalue, Rewrite, Violation
-from autofix.rules.base import Rule, arg_rule
+from autofix.rules.base import arg_rule
 from autofix.written import Written
 
 Settings = tuple[tuple[str, tuple[Any, ...]], ...]  # (flag, values) pairs, as ``Rewrite.settings``
@@ -63,11 +63,6 @@ VALUES: dict[tuple[str, str], tuple[str, str]] = {
 FP8_KV_BACKENDS = ("attention_backend", "decode_attention_backend")
 
 
-def _for_table_versions(rule: Rule) -> Rule:
-    """Check launches of ``VERSIONS`` only: another release may map (or not deprecate) these forms differently."""
-    return replace(rule, versions=VERSIONS)
-
-
 def _effective(w: Written) -> Iterator[Entry]:
     """The entry SGLang takes for each dest, in order (copies it ignores are ``ARG007``'s)."""
     last: dict[str, Entry] = {}
@@ -88,8 +83,7 @@ def _entries_of(w: Written, dest: str) -> tuple[int, ...]:
     return tuple(e.index for e in w.entries if e.dest == dest)
 
 
-@_for_table_versions
-@arg_rule("DEP001", "deprecated-option", sglang_source="server_args.py:407", refuses=False)
+@arg_rule("DEP001", "deprecated-option", sglang_source="server_args.py:407", refuses=False, versions=VERSIONS)
 def deprecated_option(w: Written) -> Iterator[Violation]:
     """Flag a deprecated option that has a replacement in this SGLang version.
 
@@ -218,8 +212,8 @@ def _image_processor(w: Written, e: Entry, x: dict, repl: Replacement) -> tuple[
 _PLANS = {"--enable-dp-attention": _dp_attention, "--disable-fast-image-processor": _image_processor}
 
 
-@_for_table_versions
-@arg_rule("DEP002", "deprecated-value", sglang_source="arg_groups/serving_hook.py:256", refuses=False)
+@arg_rule("DEP002", "deprecated-value", sglang_source="arg_groups/serving_hook.py:256", refuses=False,
+          versions=VERSIONS)
 def deprecated_value(w: Written) -> Iterator[Violation]:
     """Flag a deprecated value that SGLang replaces by another.
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from autofix.arguments import Entry
-from autofix.model import Fix, Respell, Rewrite, Violation
+from autofix.model import Drop, Fix, Respell, Rewrite, Violation
 from autofix.rules.base import arg_rule
 from autofix.rules.migrations import MOVED
 from autofix.schema import Option, Schema
@@ -82,6 +82,15 @@ def _migration(w: Written, e: Entry, other: Schema, old: Option) -> Violation:
     name = w.spelling(e.flag)
     head = f"{name} is an SGLang {other.version} option; {w.schema.version} "
     moved = MOVED.get(old.flag)
+    if w.source == "config" and e.raw is False and old.nargs == 0:  # a switch left off: it sets nothing
+        return Violation(f"{head}does not have it; set to false it does nothing", (), (
+            Fix.safe(Drop(e.index), title=f"Remove {name}"),), entry=e.index)
+    if moved is not None and not moved.settings:
+        note = f" ({moved.note})" if moved.note else ""
+        if moved.same:
+            return Violation(f"{head}does not have it, and it can go{note}", (), (
+                Fix.safe(Drop(e.index), title=f"Remove {name}"),), entry=e.index)
+        return Violation(f"{head}does not have it{note}", (), entry=e.index)
     if moved is not None:
         settings = tuple((flag, tuple(values if values else e.values)) for flag, values in moved.settings)
         shown = " ".join(f"{w.spelling(f)} {' '.join(map(str, v))}".strip() for f, v in settings)

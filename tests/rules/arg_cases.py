@@ -93,7 +93,13 @@ CASES = [
     shell("VER001-renamed-alias", "--cuda-graph-max-bs 64", ["VER001 1:69"], "--cuda-graph-max-bs-decode 64", ARGPARSE),
     yaml("VER001-renamed-key", "mamba-scheduler-strategy: no_buffer\n", ["VER001 1:1"],
          "mamba-radix-cache-strategy: no_buffer\n", ARGPARSE),
-    yaml("VER001-gone", "prefill-round-robin-balance: true\n", ["VER001 1:1"], None, ARGPARSE, ARGPARSE),
+    yaml("VER001-did-nothing", "prefill-round-robin-balance: true\ntp-size: 8\n", ["VER001 1:1"], "tp-size: 8\n",
+         ARGPARSE),
+    shell("VER001-switch-to-value", "--disable-piecewise-cuda-graph", ["VER001 1:69"],
+          "--cuda-graph-backend-prefill disabled", ARGPARSE),
+    yaml("VER001-switch-off", "disable-piecewise-cuda-graph: false\n", ["VER001 1:1"], "", ARGPARSE),
+    shell("VER001-no-replacement", "--enforce-piecewise-cuda-graph", ["VER001 1:69"], None, ARGPARSE, ARGPARSE),
+    shell("VER001-gone", "--speculative-skip-dp-mlp-sync", ["VER001 1:69"], None, ARGPARSE, ARGPARSE),
     # ARG009 missing-required-option
     ArgCase("ARG009-no-model", "shell", "python -m sglang.launch_server --tp-size 8\n", ("ARG009 1:1",), None, "ok",
             "ok"),  # the oracle always adds --model-path, so it cannot see this refusal
