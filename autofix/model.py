@@ -137,7 +137,10 @@ class Violation:
 
     ``args`` are SGLang dest names; the reporter points at the first one the
     user wrote, or at entry ``entry`` when an argparse-stage rule names one.
-    ``code`` and ``name`` are filled in by the engine.
+    ``code`` and ``name`` are filled in by the engine. ``refuses`` says
+    whether SGLang refuses this input, when that differs from the rule's
+    usual answer (a deprecated flag is accepted on the command line and
+    refused as a ``--config`` key); None means the rule's ``refuses``.
     """
 
     message: str
@@ -146,6 +149,7 @@ class Violation:
     code: str = ""
     name: str = ""
     entry: int | None = None
+    refuses: bool | None = None
 
     def best_fix(self, level: Applicability) -> Fix | None:
         """The first fix (they are ranked best first) that ``level`` allows, or None."""

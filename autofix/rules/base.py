@@ -54,7 +54,8 @@ class Rule:
         return [self._stamp(v) for v in self.check(written)]
 
     def _stamp(self, found: Violation) -> Violation:
-        return Violation(found.message, found.args, found.fixes, self.code, self.name, found.entry)
+        return Violation(found.message, found.args, found.fixes, self.code, self.name, found.entry,
+                         self.refuses if found.refuses is None else found.refuses)
 
     def applies_to(self, version: str) -> bool:
         """Whether this rule checks launches of SGLang ``version``."""

@@ -30,8 +30,8 @@ def refused_config_key(w: Written) -> Iterator[Violation]:
     The reader turns keys into words only for plain flags and one-value
     options; for any other key it raises `Unsupported config option` before
     argparse runs, whatever the value. Deprecated options of this kind
-    (`enable-dp-attention`, `disable-cuda-graph`) are reported by DEP001 with
-    their replacement.
+    (`enable-dp-attention`, `disable-cuda-graph`) are reported by DEP001,
+    with their replacement.
 
     ## Example
     ```yaml
@@ -70,14 +70,14 @@ def refused_config_key(w: Written) -> Iterator[Violation]:
                         (option.dest,), fixes, entry=e.index)
 
 
-@arg_rule("CFG002", "null-config-value", sglang_source=f"{CONFIG_PARSER}:210")
+@arg_rule("CFG002", "null-config-value", sglang_source=f"{CONFIG_PARSER}:210", refuses=False)
 def null_config_value(w: Written) -> Iterator[Violation]:
     """A ``--config`` key set to `null`, which SGLang reads as the word `None`.
 
     ## What it does
     Checks YAML keys whose value is `null` (or `~`, or nothing).
 
-    ## Why SGLang refuses it
+    ## Why it matters
     The config reader writes every value with `str()`, so `null` reaches
     argparse as the word `None`. A number, a choice or a flag refuses it
     (`invalid int value: 'None'`); a text option silently takes the

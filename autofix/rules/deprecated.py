@@ -138,7 +138,7 @@ def deprecated_option(w: Written) -> Iterator[Violation]:
         head = f"{name} is deprecated" + (", and SGLang refuses it in a --config file" if config_refused else "")
         if config_refused and e.raw is False:
             yield Violation(f"{head}; false is the default: remove it", (option.dest,),
-                            (Fix.safe(Drop(e.index), title=f"Remove {name}"),), entry=e.index)
+                            (Fix.safe(Drop(e.index), title=f"Remove {name}"),), entry=e.index, refuses=True)
             continue
         if option.flag == "--monokernel-backend" and e.values != ("amd",):
             continue
@@ -146,7 +146,8 @@ def deprecated_option(w: Written) -> Iterator[Violation]:
         if not config_refused or e.raw is True:
             text, fix = _PLANS.get(option.flag, _replace)(w, e, x, repl)
         text = text or f"write {_shown(w, repl.settings)} instead"
-        yield Violation(f"{head}; {text}", (option.dest,), (fix,) if fix else (), entry=e.index)
+        yield Violation(f"{head}; {text}", (option.dest,), (fix,) if fix else (), entry=e.index,
+                        refuses=config_refused)
 
 
 def _replace(w: Written, e: Entry, x: dict, repl: Replacement) -> tuple[str | None, Fix | None]:
