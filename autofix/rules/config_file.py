@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from autofix.model import Drop, Fix, Rewrite, Violation
+from autofix.model import Drop, Fix, Respell, Rewrite, Violation
 from autofix.rules.base import arg_rule
 from autofix.written import Written
 
@@ -44,8 +44,11 @@ def refused_config_key(w: Written) -> Iterator[Violation]:
     ```
 
     ## Fix safety
-    A switch set to its default (`enable-tf32-matmul: false` where the
-    default is off) is removed: the launch runs as the file says, safe.
+    When another spelling of the same setting is one the reader takes (in
+    0.5.19, `cuda-graph-max-bs` for `cuda-graph-max-bs-decode`), the fix
+    writes it: safe. A switch set to its default (`enable-tf32-matmul:
+    false` where the default is off) is removed: the launch runs as the
+    file says, safe.
     Anything else must move to the command line that launches SGLang; it is
     reported, not fixed.
 
@@ -62,7 +65,14 @@ def refused_config_key(w: Written) -> Iterator[Violation]:
         kind = "an --x/--no-x switch" if option.kind == "boolean_optional" else "a multi-value option" \
             if option.nargs in ("*", "+") else "an option with a custom action"
         fixes = ()
-        if option.kind == "boolean_optional" and isinstance(e.raw, bool):
+        # a spelling of the same field the reader takes (0.5.19 refuses `cuda-graph-max-bs-decode`,
+        # which shares its field with the alias `cuda-graph-max-bs`, and takes the alias)
+        taken = next((o for o in w.schema.options if o.dest == option.dest and o.config_file != "refused"
+                      and o.nargs == option.nargs and o.type == option.type), None)
+        if taken is not None:
+            flag = next(f for f in taken.flags if f.startswith("--"))
+            fixes = (Fix.safe(Respell(e.index, flag), title=f"Write {w.spelling(flag)}"),)
+        elif option.kind == "boolean_optional" and isinstance(e.raw, bool):
             on = e.raw != e.flag.startswith("--no-")
             if on == bool(option.default):
                 fixes = (Fix.safe(Drop(e.index), title=f"Remove {key} (the default)"),)

@@ -90,3 +90,13 @@ def test_unknown_flag_fix_keeps_the_inline_value_and_quotes():
     text = "python -m sglang.launch_server --model-path m --tp_size=8 --moe-a2a-backend 'DeepEP'\n"
     assert fix_source(text, shell).output == \
         "python -m sglang.launch_server --model-path m --tp-size=8 --moe-a2a-backend 'deepep'\n"
+
+
+def test_a_key_the_older_reader_refuses_gets_the_spelling_it_takes():
+    from autofix.schema import load
+
+    text = "model-path: m\ncuda-graph-max-bs-decode: 256\n"
+    result = fix_source(text, yaml_config, schema=load("0.5.19"))
+    assert found(result) == ("CFG001 2:1",)
+    assert result.output == "model-path: m\ncuda-graph-max-bs: 256\n"
+    assert found(fix_source(text, yaml_config)) == ()  # 0.5.23 takes it
