@@ -59,16 +59,16 @@ MIN_KEYS, MAX_KEYS = 8, 25
 MODELS = (
     ("deepseek-ai/DeepSeek-V3", True, "deepseekv3", "deepseek-v3", True),
     ("deepseek-ai/DeepSeek-R1-0528", True, "deepseekv3", "deepseek-r1", True),
-    ("Qwen/Qwen3-235B-A22B-Instruct-2507", True, "qwen25", "qwen3", False),
-    ("Qwen/Qwen3-30B-A3B", True, "qwen25", "qwen3", False),
+    ("Qwen/Qwen3-235B-A22B-Instruct-2507", True, "qwen", "qwen3", False),
+    ("Qwen/Qwen3-30B-A3B", True, "qwen", "qwen3", False),
     ("moonshotai/Kimi-K2-Instruct", True, "kimi_k2", "kimi_k2", True),
     ("mistralai/Mixtral-8x7B-Instruct-v0.1", True, "mistral", None, False),
-    ("zai-org/GLM-4.5-Air", True, "glm45", "glm45", False),
-    ("Qwen/Qwen2.5-72B-Instruct", False, "qwen25", None, False),
+    ("zai-org/GLM-4.5-Air", True, "glm", "glm45", False),
+    ("Qwen/Qwen2.5-72B-Instruct", False, "qwen", None, False),
     ("meta-llama/Llama-3.1-70B-Instruct", False, "llama3", None, False),
     ("meta-llama/Llama-3.1-8B-Instruct", False, "llama3", None, False),
     ("/models/llama-3.3-70b-instruct", False, "llama3", None, False),
-    ("/mnt/weights/qwen3-32b", False, "qwen25", "qwen3", False),
+    ("/mnt/weights/qwen3-32b", False, "qwen", "qwen3", False),
 )
 
 Entry = tuple[str, Any, str | None, bool]  # key, value, inline comment, droppable

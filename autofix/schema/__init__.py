@@ -141,6 +141,7 @@ def load(version: str = DEFAULT_VERSION) -> Schema:
     return Schema(data["sglang_version"], tuple(_option(o) for o in data["options"]))
 
 
+@cache
 def versions() -> tuple[str, ...]:
     """The SGLang versions a table ships for, oldest first."""
     names = [p.name for p in resources.files(__package__).iterdir() if p.name.startswith("sglang-")]
@@ -150,4 +151,9 @@ def versions() -> tuple[str, ...]:
 
 def others_of(schema: Schema) -> tuple[Schema, ...]:
     """The shipped tables of every version but ``schema``'s (for migrations)."""
-    return tuple(load(v) for v in versions() if v != schema.version)
+    return _others(schema.version)
+
+
+@cache
+def _others(version: str) -> tuple[Schema, ...]:
+    return tuple(load(v) for v in versions() if v != version)
