@@ -19,7 +19,7 @@ CONFIG_PARSER = "utils/server_args_config_parser.py"
 
 @arg_rule("CFG001", "refused-config-key", sglang_source=f"{CONFIG_PARSER}:173")
 def refused_config_key(w: Written) -> Iterator[Violation]:
-    """A ``--config`` key whose option SGLang's config reader does not take.
+    """A `--config` key whose option SGLang's config reader does not take.
 
     ## What it does
     Checks YAML keys that name an option the config reader only takes on the
@@ -82,7 +82,7 @@ def refused_config_key(w: Written) -> Iterator[Violation]:
 
 @arg_rule("CFG002", "null-config-value", sglang_source=f"{CONFIG_PARSER}:210", refuses=False)
 def null_config_value(w: Written) -> Iterator[Violation]:
-    """A ``--config`` key set to `null`, which SGLang reads as the word `None`.
+    """A `--config` key set to `null`, which SGLang reads as the word `None`.
 
     ## What it does
     Checks YAML keys whose value is `null` (or `~`, or nothing).
@@ -131,7 +131,7 @@ def null_config_value(w: Written) -> Iterator[Violation]:
 
 @arg_rule("CFG003", "list-for-one-value", sglang_source=f"{CONFIG_PARSER}:206")
 def list_for_one_value(w: Written) -> Iterator[Violation]:
-    """A list given to a ``--config`` key that takes one value (or none).
+    """A list given to a `--config` key that takes one value (or none).
 
     ## What it does
     Checks YAML list values of options that take one value, or of flags.
@@ -174,7 +174,7 @@ def list_for_one_value(w: Written) -> Iterator[Violation]:
 
 @arg_rule("CFG004", "config-in-config", sglang_source=f"{CONFIG_PARSER}:99", refuses=False)
 def config_in_config(w: Written) -> Iterator[Violation]:
-    """A ``config:`` key inside a ``--config`` file: SGLang does not read it.
+    """A `config:` key inside a `--config` file: SGLang does not read it.
 
     ## What it does
     Checks for a `config` key in a YAML config file.
@@ -210,7 +210,7 @@ def config_in_config(w: Written) -> Iterator[Violation]:
 
 @arg_rule("CFG005", "config-flag-spelling", sglang_source=f"{CONFIG_PARSER}:110", refuses=False)
 def config_flag_spelling(w: Written) -> Iterator[Violation]:
-    """``--config=FILE`` or an abbreviation (``--conf FILE``): SGLang ignores the file.
+    """`--config=FILE` or an abbreviation (`--conf FILE`): SGLang ignores the file.
 
     ## What it does
     Checks command lines for `--config` written any way but as the word
@@ -249,7 +249,7 @@ def config_flag_spelling(w: Written) -> Iterator[Violation]:
 
 @arg_rule("CFG006", "config-given-twice", sglang_source=f"{CONFIG_PARSER}:113")
 def config_given_twice(w: Written) -> Iterator[Violation]:
-    """``--config`` given more than once on one command line.
+    """`--config` given more than once on one command line.
 
     ## What it does
     Checks command lines for a second exact `--config` word.
