@@ -7,14 +7,14 @@ it checks its own output by reading it back before anyone writes it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 
 from autofix import engine
 from autofix.edits import Edit, apply_edits, line_col, map_back, offset_of
 from autofix.errors import CannotEdit, InternalError
 from autofix.formats.launch import Launch
-from autofix.model import Applicability, Diagnostic, Location
+from autofix.model import Applicability, Diagnostic, Location, Respell, Rewrite
 from autofix.schema import Schema, load, others_of
 from autofix.written import Written
 
@@ -142,56 +142,93 @@ def _locator(original: str, current: str, chain: list[list[Edit]]) -> Callable[[
 
 def _fix_written(text: str, fmt: ModuleType, path: str, schema: Schema, others: tuple[Schema, ...],
                  level: Applicability) -> _Written:
-    """Check how each launch's settings are written; fix in place and re-read, up to ``MAX_PASSES``."""
+    """Check how each launch's settings are written; fix in place and re-read, up to ``MAX_PASSES``.
+
+    A pass whose edits would not read back (a layout the adapter cannot
+    edit that way) is not applied: its fixes are reported as not applied.
+    """
     source = "config" if fmt.NAME == "yaml" else "command"
     current, chain = text, []
     diagnostics: list[Diagnostic] = []
     seen: set[tuple] = set()
-    fixed_codes: list[str] = []
+    fixed: list[tuple[str, frozenset]] = []  # (code, dests) of every fix applied in earlier passes
     conflicts: list[str] = []
     texts = {text}
-    for pass_no in range(1, engine.MAX_PASSES + 2):
-        launches = fmt.read(current, path, schema)
+    launches = fmt.read(current, path, schema)
+    for pass_no in range(1, engine.MAX_PASSES + 1):
         back = _locator(text, current, chain)
         edits: list[Edit] = []
-        applied: list[str] = []
-        remaining: list[Diagnostic] = []
+        applied: list[tuple[str, frozenset]] = []
+        new: list[Diagnostic] = []
         for launch in launches:
             found = engine.check_args(Written(launch.entries, launch.parsed, schema, others, source))
             chosen = engine.choose_entry_fixes(found, level)
             ops = [op for f in chosen if f for op in f.ops]
             editable = True
-            if ops and pass_no <= engine.MAX_PASSES:
+            if ops:
                 try:
                     edits.extend(fmt.edit_entries(current, launch, ops, schema))
-                    applied.extend(v.code for v, f in zip(found, chosen) if f)
+                    applied.extend((v.code, _dests(launch, v) | _fix_dests(launch, f, schema))
+                                   for v, f in zip(found, chosen) if f)
                 except CannotEdit as exc:
                     editable = False
                     loc = back(launch.start)
                     conflicts.append(f"{path}:{loc.line}:{loc.col}: fixes not applied: {exc}")
             for v in found:
-                d = _diagnostic(path, launch, v, level, tuple(fixed_codes) if pass_no > 1 else (), editable, back)
-                remaining.append(d)
+                d = _diagnostic(path, launch, v, level, _causes(fixed, _dests(launch, v)), editable, back)
                 key = (v.code, v.message, d.location)
                 if key not in seen:
                     seen.add(key)
-                    diagnostics.append(d)
+                    new.append(d)
+        if edits:
+            candidate = apply_edits(current, edits)
+            try:
+                again = fmt.read(candidate, path, schema)
+            except Exception:  # noqa: BLE001 - an edit this layout cannot take: keep the text
+                conflicts.append(f"{path}:1:1: fixes not applied: the edited text would not read back")
+                new = [replace(d, fixable=False, fix_available=False) for d in new]
+                edits = []
+        diagnostics.extend(new)
         if not edits:
             break
-        current = apply_edits(current, edits)
+        current, launches = candidate, again
         chain.append(edits)
-        fixed_codes.extend(c for c in applied if c not in fixed_codes)
+        fixed.extend(applied)
         if current in texts:
-            conflicts.append(f"{path}:1:1: fixes of {', '.join(fixed_codes)} undo each other")
+            conflicts.append(f"{path}:1:1: fixes of {', '.join(sorted({c for c, _ in fixed}))} undo each other")
             break
         texts.add(current)
-    launches = fmt.read(current, path, schema) if edits else launches
-    if edits:  # stopped early: what is still there is what remains
-        back = _locator(text, current, chain)
-        remaining = [_diagnostic(path, launch, v, level, (), False, back)
-                     for launch in launches
-                     for v in engine.check_args(Written(launch.entries, launch.parsed, schema, others, source))]
+    back = _locator(text, current, chain)
+    remaining = [_diagnostic(path, launch, v, level, (), not edits, back)
+                 for launch in launches
+                 for v in engine.check_args(Written(launch.entries, launch.parsed, schema, others, source))]
     return _Written(current, launches, diagnostics, remaining, conflicts, chain)
+
+
+def _dests(launch: Launch, v) -> frozenset:
+    """The settings a violation is about: its args and its entry's option."""
+    entry = launch.entries[v.entry] if v.entry is not None else None
+    return frozenset(v.args) | ({entry.dest} if entry is not None and entry.dest else set())
+
+
+def _fix_dests(launch: Launch, fix, schema: Schema) -> frozenset:
+    """The settings a fix writes: the options it spells, and the entries it edits."""
+    out = set()
+    for op in fix.ops:
+        flags = [op.flag] if isinstance(op, Respell) else [f for f, _ in op.settings] if isinstance(op, Rewrite) else []
+        out.update(m.option.dest for m in map(schema.match, flags) if m.option is not None)
+        dest = launch.entries[op.entry].dest
+        if dest:
+            out.add(dest)
+    return frozenset(out)
+
+
+def _causes(fixed: list[tuple[str, frozenset]], dests: frozenset) -> tuple[str, ...]:
+    """The codes of earlier fixes that touched the same settings (all of them if none did)."""
+    if not fixed:
+        return ()
+    near = [code for code, touched in fixed if touched & dests]
+    return tuple(dict.fromkeys(near or [code for code, _ in fixed]))
 
 
 def _diagnostic(path: str, launch: Launch, violation, level, after=(), editable=True,
@@ -201,7 +238,7 @@ def _diagnostic(path: str, launch: Launch, violation, level, after=(), editable=
         location=back(launch.locate(violation)),
         violation=violation,
         fixable=editable and violation.best_fix(level) is not None,
-        fix_available=bool(violation.fixes),
+        fix_available=editable and bool(violation.fixes),
         after=tuple(after),
     )
 

@@ -200,7 +200,8 @@ def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) 
             if pair.value_node.start_mark.index < pair.key_node.end_mark.index:  # `key: *alias`
                 end = _line_end(text, off + pair.key_node.end_mark.index)
             keep = text[start:end][len(text[start:end].rstrip()):]  # the line break a block value ends with
-            indent = ctx.newline + " " * pair.key_node.start_mark.column
+            flow = ctx.root is not None and ctx.root.flow_style
+            indent = ", " if flow else ctx.newline + " " * pair.key_node.start_mark.column
             lines = [f"{flag[2:]}: {_yaml_values(values)}" for flag, values in op.settings]
             edits.append(Edit(start, end, indent.join(lines) + keep))
     return [_keep_missing_final_newline(text, e) for e in merge_deletions(edits)]

@@ -19,9 +19,9 @@ from autofix.written import Written
 
 
 def _known_in(w: Written, flag: str) -> tuple[Schema, Option] | None:
-    for other in w.others:
+    for other in w.others:  # an exact spelling only: an abbreviation is ARG001's (a typo as likely as a version)
         m = other.match(flag)
-        if m.status in ("exact", "prefix") and m.option is not None:
+        if m.status == "exact" and m.option is not None:
             return other, m.option
     return None
 

@@ -100,3 +100,32 @@ def test_a_key_the_older_reader_refuses_gets_the_spelling_it_takes():
     assert found(result) == ("CFG001 2:1",)
     assert result.output == "model-path: m\ncuda-graph-max-bs: 256\n"
     assert found(fix_source(text, yaml_config)) == ()  # 0.5.23 takes it
+
+
+def test_a_rewrite_in_a_flow_mapping_stays_flow_style():
+    text = "{tp-size: 8, disable-cuda-graph: true}\n"
+    result = fix_source(text, yaml_config)
+    assert found(result) == ("DEP001 1:14",)
+    assert result.output == "{tp-size: 8, cuda-graph-backend-decode: disabled, cuda-graph-backend-prefill: disabled}\n"
+
+
+def test_a_fix_the_layout_cannot_take_is_not_offered():
+    text = "{tp-size: 8, enable-dp-attention: true, dp-size: 8}\n"  # dp-size cannot be removed on its own
+    result = fix_source(text, yaml_config, unsafe=True)
+    assert not result.changed and result.conflicts
+    assert [(d.code, d.fixable, d.fix_available) for d in result.diagnostics] == [("DEP001", False, False)]
+
+
+def test_what_remains_after_fixing_is_not_said_to_appear_later():
+    text = "model-path: m\ntp_size: 8\ntensor-parallel-size: 8\npp: 2\n"
+    result = fix_source(text, yaml_config)
+    assert [(d.code, d.after) for d in result.diagnostics] == [
+        ("ARG001", ()), ("ARG007", ("ARG001",)), ("ARG002", ())]  # the repeat appears once the rename is done
+    assert [(d.code, d.after) for d in result.remaining] == [("ARG002", ())]
+
+
+def test_an_abbreviation_of_another_release_is_not_a_version_finding():
+    from autofix.schema import load
+
+    result = fix_source("model-path: m\nattn-dp: 8\n", yaml_config, schema=load("0.5.19"))
+    assert [d.code for d in result.diagnostics] == ["ARG001"]
