@@ -147,7 +147,6 @@ def _fix_written(text: str, fmt: ModuleType, path: str, schema: Schema, others: 
     A pass whose edits would not read back (a layout the adapter cannot
     edit that way) is not applied: its fixes are reported as not applied.
     """
-    source = "config" if fmt.NAME == "yaml" else "command"
     current, chain = text, []
     diagnostics: list[Diagnostic] = []
     seen: set[tuple] = set()
@@ -155,13 +154,15 @@ def _fix_written(text: str, fmt: ModuleType, path: str, schema: Schema, others: 
     conflicts: list[str] = []
     texts = {text}
     launches = fmt.read(current, path, schema)
-    for pass_no in range(1, engine.MAX_PASSES + 1):
+    checked: list[tuple[Launch, list, bool]] = []  # the last pass's findings on ``current``, and if editable
+    for _ in range(engine.MAX_PASSES):
         back = _locator(text, current, chain)
         edits: list[Edit] = []
         applied: list[tuple[str, frozenset]] = []
         new: list[Diagnostic] = []
+        checked = []
         for launch in launches:
-            found = engine.check_args(Written(launch.entries, launch.parsed, schema, others, source))
+            found = engine.check_args(Written(launch.entries, launch.parsed, schema, others, fmt.SOURCE))
             chosen = engine.choose_entry_fixes(found, level)
             ops = [op for f in chosen if f for op in f.ops]
             editable = True
@@ -174,6 +175,7 @@ def _fix_written(text: str, fmt: ModuleType, path: str, schema: Schema, others: 
                     editable = False
                     loc = back(launch.start)
                     conflicts.append(f"{path}:{loc.line}:{loc.col}: fixes not applied: {exc}")
+            checked.append((launch, found, editable))
             for v in found:
                 d = _diagnostic(path, launch, v, level, _causes(fixed, _dests(launch, v)), editable, back)
                 key = (v.code, v.message, d.location)
@@ -187,6 +189,7 @@ def _fix_written(text: str, fmt: ModuleType, path: str, schema: Schema, others: 
             except Exception:  # noqa: BLE001 - an edit this layout cannot take: keep the text
                 conflicts.append(f"{path}:1:1: fixes not applied: the edited text would not read back")
                 new = [replace(d, fixable=False, fix_available=False) for d in new]
+                checked = [(launch, found, False) for launch, found, _ in checked]
                 edits = []
         diagnostics.extend(new)
         if not edits:
@@ -194,14 +197,17 @@ def _fix_written(text: str, fmt: ModuleType, path: str, schema: Schema, others: 
         current, launches = candidate, again
         chain.append(edits)
         fixed.extend(applied)
+        checked = []  # ``current`` changed: what remains is checked below
         if current in texts:
             conflicts.append(f"{path}:1:1: fixes of {', '.join(sorted({c for c, _ in fixed}))} undo each other")
             break
         texts.add(current)
+    if not checked:  # stopped with fixes still coming: what is there now remains, unfixed
+        checked = [(launch, engine.check_args(Written(launch.entries, launch.parsed, schema, others, fmt.SOURCE)),
+                    False) for launch in launches]
     back = _locator(text, current, chain)
-    remaining = [_diagnostic(path, launch, v, level, (), not edits, back)
-                 for launch in launches
-                 for v in engine.check_args(Written(launch.entries, launch.parsed, schema, others, source))]
+    remaining = [_diagnostic(path, launch, v, level, (), editable, back)
+                 for launch, found, editable in checked for v in found]
     return _Written(current, launches, diagnostics, remaining, conflicts, chain)
 
 

@@ -47,7 +47,7 @@ def check(
     stdin_filename: Annotated[Optional[str], typer.Option(help="Name to report for stdin.")] = None,
     stdin_format: Annotated[Optional[str], typer.Option(help="Format of stdin: yaml or shell (default: guess).")] = None,
     target_version: Annotated[str, typer.Option(
-        help="The SGLang release the configs must start on (an argument table ships for 0.5.19 and 0.5.23).",
+        help="The SGLang release the configs must start on; an unknown one lists the releases autofix has tables for.",
     )] = "0.5.23",
 ) -> None:
     """Check PATHs (the default command: `autofix PATH...`). Exit 1 on violations, 2 on bad input."""

@@ -8,6 +8,7 @@ reader treats differently from what the author meant.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -30,6 +31,16 @@ class Written:
     schema: Schema
     others: tuple[Schema, ...] = ()
     source: Literal["config", "command"] = "command"
+
+    def refused(self, kind: str) -> Iterator[Entry]:
+        """Entries argparse refuses with a problem of ``kind`` (see ``arguments.Problem``).
+
+        Entries SGLang never sees (a repeated key's earlier copies) and
+        entries holding a shell expansion (judged only at launch) are left out.
+        """
+        for e in self.entries:
+            if e.problem is not None and e.problem.kind == kind and not e.dynamic and not e.ignored:
+                yield e
 
     def option(self, entry: Entry) -> Option | None:
         """The target version's option an entry sets, if SGLang recognises its spelling."""

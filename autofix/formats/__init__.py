@@ -1,7 +1,8 @@
 """Format adapters: text -> launches (settings + where they are), ops -> edits.
 
-Each adapter module has ``NAME``, ``read(text, path, schema) -> list[Launch]``
-and ``edit(text, launch, ops, schema) -> list[Edit]``. ``detect`` picks one
+Each adapter module has ``NAME``, ``SOURCE`` (``config`` or ``command``),
+``read(text, path, schema) -> list[Launch]``, ``edit(text, launch, ops, schema)
+-> list[Edit]`` for settings ops and ``edit_entries`` for entry ops. ``detect`` picks one
 from a file's name and content.
 """
 

@@ -24,6 +24,7 @@ from autofix.model import Drop, EntryOp, Location, Op, Respell, Revalue, Rewrite
 from autofix.schema import Schema
 
 NAME = "shell"
+SOURCE = "command"  # what the argparse-stage rules see (``written.Written.source``)
 _EXPANSIONS = {"parameter", "commandsubstitution", "processsubstitution"}
 
 

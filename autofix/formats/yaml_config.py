@@ -26,6 +26,7 @@ from autofix.model import Drop, EntryOp, Location, Op, Respell, Revalue, Rewrite
 from autofix.schema import Schema
 
 NAME = "yaml"
+SOURCE = "config"  # what the argparse-stage rules see (``written.Written.source``)
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 

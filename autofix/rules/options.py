@@ -29,12 +29,6 @@ def known_elsewhere(w: Written, flag: str) -> bool:
     return any(flag in other.by_flag for other in w.others)
 
 
-def _refused(w: Written, kind: str) -> Iterator[Entry]:
-    for e in w.entries:
-        if e.problem is not None and e.problem.kind == kind and e.flag and not e.dynamic and not e.ignored:
-            yield e
-
-
 def _close(schema: Schema, flag: str) -> list[str]:
     return difflib.get_close_matches(flag, [f for f in schema.by_flag if f.startswith("--")], n=3, cutoff=0.8)
 
@@ -76,9 +70,9 @@ def unknown_option(w: Written) -> Iterator[Violation]:
     ## SGLang source
     `sglang/srt/server_args.py:prepare_server_args (argparse)` (0.5.23)
     """
-    for e in _refused(w, "unknown"):
+    for e in w.refused("unknown"):
         flag = e.flag
-        if not flag.startswith("-") or known_elsewhere(w, flag):
+        if not flag or not flag.startswith("-") or known_elsewhere(w, flag):
             continue
         what = f"key {w.spelling(flag)!r}" if w.source == "config" else f"option {flag}"
         meant = normalized(flag)
@@ -148,7 +142,7 @@ def ambiguous_option(w: Written) -> Iterator[Violation]:
     ## SGLang source
     `sglang/srt/server_args.py:prepare_server_args (argparse)` (0.5.23)
     """
-    for e in _refused(w, "ambiguous"):
+    for e in w.refused("ambiguous"):
         if known_elsewhere(w, e.flag):
             continue
         other = VLLM.get(e.flag)
@@ -197,7 +191,7 @@ def fragile_abbreviation(w: Written) -> Iterator[Violation]:
         m = w.schema.match(e.flag)
         if m.status != "prefix":
             continue
-        elsewhere = [o for o in w.others if (o.match(e.flag).option or _NO).dest != e.dest]
+        elsewhere = [o for o in w.others if getattr(o.match(e.flag).option, "dest", None) != e.dest]
         if not elsewhere:
             continue
         full = m.option.flag
@@ -205,13 +199,6 @@ def fragile_abbreviation(w: Written) -> Iterator[Violation]:
         yield Violation(f"{w.spelling(e.flag)} abbreviates {w.spelling(full)} here, but not in SGLang {versions}",
                         (e.dest,), (Fix.safe(Respell(e.index, full), title=f"Write {w.spelling(full)}"),),
                         entry=e.index)
-
-
-class _NoOption:
-    dest = None
-
-
-_NO = _NoOption()
 
 
 @arg_rule("ARG006", "stray-argument", sglang_source="server_args.py:prepare_server_args (argparse)")

@@ -21,11 +21,10 @@ _SHOWN_CHOICES = 12
 
 
 def _refused(w: Written, kind: str) -> Iterator[Entry]:
-    for e in w.entries:
-        if e.problem is not None and e.problem.kind == kind and not e.dynamic and not e.ignored:
-            if w.source == "config" and e.raw is None:
-                continue  # YAML null: CFG002's
-            yield e
+    for e in w.refused(kind):
+        if w.source == "config" and e.raw is None:
+            continue  # YAML null: CFG002's
+        yield e
 
 
 def _fold(value: str) -> str:

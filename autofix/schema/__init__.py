@@ -9,6 +9,7 @@ The table is generated from SGLang's own argparse parser by
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -146,7 +147,7 @@ def versions() -> tuple[str, ...]:
     """The SGLang versions a table ships for, oldest first."""
     names = [p.name for p in resources.files(__package__).iterdir() if p.name.startswith("sglang-")]
     found = [n[len("sglang-") : -len(".json")] for n in names if n.endswith(".json")]
-    return tuple(sorted(found, key=lambda v: tuple(int(x) if x.isdigit() else x for x in v.replace("post", ".").split("."))))
+    return tuple(sorted(found, key=lambda v: tuple(map(int, re.findall(r"\d+", v)))))
 
 
 def others_of(schema: Schema) -> tuple[Schema, ...]:

@@ -24,15 +24,16 @@ requires_oracle = pytest.mark.skipif(
 )
 
 
-def run_batch(cases: list[dict], timeout: int = 900) -> list[dict]:
+def run_batch(cases: list[dict], timeout: int = 900, gpu: str = "h200") -> list[dict]:
     """One oracle process over ``cases`` (dicts with ``id`` and ``argv``/``config_yaml``); results in order.
 
+    ``gpu`` is the simulated node (``check.py --gpu``: h200, h100, b200).
     Raises ``RuntimeError`` when answers are missing or the oracle flags its own
     failure (``oracle_suspect``) instead of giving SGLang's verdict.
     """
     lines = "\n".join(json.dumps(c) for c in cases) + "\n"
     proc = subprocess.run(
-        [str(PYTHON), str(CHECK_PY), "--no-warnings", "--batch", "-"],
+        [str(PYTHON), str(CHECK_PY), "--gpu", gpu, "--no-warnings", "--batch", "-"],
         input=lines, capture_output=True, text=True, timeout=timeout, check=False,
     )
     if proc.returncode != 0 and not proc.stdout:

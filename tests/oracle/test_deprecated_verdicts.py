@@ -8,13 +8,11 @@ own echoes); a fixed config file must resolve like the fixed launch.
 
 from __future__ import annotations
 
-import json
 import shlex
-import subprocess
 
 import pytest
 
-from tests.oracle.oracle import CHECK_PY, PYTHON, requires_oracle, run_batch
+from tests.oracle.oracle import requires_oracle, run_batch
 from tests.rules.test_deprecated import CASES, LAUNCH, MODEL_KEY, Case
 
 pytestmark = [pytest.mark.oracle, requires_oracle]
@@ -37,26 +35,12 @@ def _questions(case: Case) -> list[dict]:
     return [{**q, "fields": "all"} for q in out]
 
 
-def _run_on(gpu: str, cases: list[dict]) -> list[dict]:
-    """``run_batch`` on another simulated GPU (``check.py --gpu``)."""
-    proc = subprocess.run([str(PYTHON), str(CHECK_PY), "--gpu", gpu, "--no-warnings", "--batch", "-"],
-                          input="\n".join(map(json.dumps, cases)) + "\n", capture_output=True, text=True,
-                          timeout=900, check=False)
-    out = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
-    if [o.get("id") for o in out] != [c["id"] for c in cases]:
-        raise RuntimeError(f"oracle answered {len(out)} of {len(cases)} cases:\n{proc.stderr[-3000:]}")
-    suspect = [o["id"] for o in out if o.get("oracle_suspect")]
-    if suspect:
-        raise RuntimeError(f"oracle-suspect failures (not SGLang's verdict): {suspect}")
-    return out
-
-
 @pytest.fixture(scope="module")
 def answers() -> dict[str, dict]:
     found: dict[str, dict] = {}
     for gpu in ("h200", "b200"):
         questions = [q for c in ASKED if c.gpu == gpu for q in _questions(c)]
-        found.update((a["id"], a) for a in (run_batch(questions) if gpu == "h200" else _run_on(gpu, questions)))
+        found.update((a["id"], a) for a in run_batch(questions, gpu=gpu))
     return found
 
 

@@ -62,10 +62,9 @@ def autofix_launches(path: Path) -> list[list[str]]:
     fmt = {"yaml": "autofix.formats.yaml_config", "shell": "autofix.formats.argv"}[ov.kind_of(path)]
     adapter = importlib.import_module(fmt)
     text = path.read_bytes().decode("utf-8")
-    source = "config" if adapter.NAME == "yaml" else "command"
     out = []
     for launch in adapter.read(text, ov.rel(path), schema):
-        written = Written(launch.entries, launch.parsed, schema, others_of(schema), source)
+        written = Written(launch.entries, launch.parsed, schema, others_of(schema), adapter.SOURCE)
         refused = [v for v in engine.check_args(written) if v.refuses]
         # SGLang's --config reader runs before argparse: its refusals come first
         refused.sort(key=lambda v: v.code not in MERGER_CODES)
