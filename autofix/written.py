@@ -22,15 +22,16 @@ class Written:
 
     ``schema`` is the target SGLang version's table; ``others`` are the other
     shipped versions (for migrations). ``source`` is ``config`` for an SGLang
-    ``--config`` YAML file (keys become ``--key`` words) or ``command`` for a
-    command line.
+    ``--config`` YAML file (keys become ``--key`` words), ``command`` for a
+    command line, or ``recipe`` for a mapping a launcher turns into flags
+    (srt-slurm's ``sglang_config``: written as keys, read as a command line).
     """
 
     entries: tuple[Entry, ...]
     parsed: ParsedArgs
     schema: Schema
     others: tuple[Schema, ...] = ()
-    source: Literal["config", "command"] = "command"
+    source: Literal["config", "command", "recipe"] = "command"
 
     def refused(self, kind: str) -> Iterator[Entry]:
         """Entries argparse refuses with a problem of ``kind`` (see ``arguments.Problem``).
@@ -46,6 +47,11 @@ class Written:
         """The target version's option an entry sets, if SGLang recognises its spelling."""
         return self.schema[entry.dest] if entry.dest is not None else None
 
+    @property
+    def keyed(self) -> bool:
+        """Whether settings are written as mapping keys (``tp-size: 8``) rather than flags."""
+        return self.source in ("config", "recipe")
+
     def spelling(self, flag: str) -> str:
         """``flag`` as this source writes it: ``--tp-size`` on a command line, ``tp-size`` as a key."""
-        return flag[2:] if self.source == "config" and flag.startswith("--") else flag
+        return flag[2:] if self.keyed and flag.startswith("--") else flag

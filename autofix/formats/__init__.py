@@ -13,6 +13,8 @@ from types import ModuleType
 
 # Text that launches SGLang (also how the shell adapter finds launch lines).
 LAUNCH = re.compile(r"sglang\.launch_server|\bsglang\s+serve\b")
+# An srt-slurm recipe: SGLang settings under backend.sglang_config.
+SRT_SLURM = re.compile(r"^[ \t]+sglang_config[ \t]*:", re.M)
 
 
 def detect(path: str, text: str) -> ModuleType | None:
@@ -23,6 +25,8 @@ def detect(path: str, text: str) -> ModuleType | None:
     stdin that does neither is read as a config.
     """
     if path.lower().endswith((".yaml", ".yml")):
+        if SRT_SLURM.search(text):
+            return by_name("srt-slurm")
         return by_name("yaml")
     if LAUNCH.search(text):
         return by_name("shell")  # imports bashlex, whose parser tables cost ~80 ms
@@ -35,4 +39,5 @@ def by_name(name: str) -> ModuleType:
     """The adapter called ``name`` (``yaml`` or ``shell``); raises KeyError."""
     import importlib
 
-    return importlib.import_module({"yaml": "autofix.formats.yaml_config", "shell": "autofix.formats.argv"}[name])
+    return importlib.import_module({"yaml": "autofix.formats.yaml_config", "shell": "autofix.formats.argv",
+                                    "srt-slurm": "autofix.formats.srtslurm"}[name])

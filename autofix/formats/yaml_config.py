@@ -116,18 +116,7 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
                 f"an SGLang config must be a mapping at the top level, not {kind}",
             )
         store_true_keys = _config_keys(schema, "store_true")
-        read_pairs = []
-        for knode, vnode in root.value if root is not None else ():
-            try:
-                key = loader.construct_object(knode, deep=True)
-                value = loader.construct_object(vnode, deep=True)
-            except yaml.YAMLError as exc:
-                mark = getattr(exc, "problem_mark", None) or knode.start_mark
-                raise InputError(path, mark.line + 1, mark.column + 1, f"invalid YAML: {exc}") from None
-            if not isinstance(key, str):
-                raise InputError(path, knode.start_mark.line + 1, knode.start_mark.column + 1,
-                                 f"config keys must be strings, not {type(key).__name__} {key!r}")
-            read_pairs.append((key, value, knode, vnode))
+        read_pairs = read_pairs_of(loader, root, path)
         # PyYAML builds a dict: a repeated key keeps its first position and its last value.
         last = {key: i for i, (key, *_) in enumerate(read_pairs)}
         words: list[Word] = []
@@ -147,12 +136,39 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
     parsed = parse_words(schema, words)
     newline = "\r\n" if "\r\n" in text else "\n"
     start = _loc(root.start_mark) if root is not None else Location(1, 1)
-    entries = _entries(pairs, parsed, last, store_true_keys)
+    entries = entries_of_pairs(pairs, parsed, last, lambda *pair: _words_for(*pair, store_true_keys))
     return [Launch(parsed, start, Context(offset, root, tuple(pairs), newline), entries)]
 
 
-def _entries(pairs: list[Pair], parsed: ParsedArgs, last: dict[str, int], store_true_keys) -> tuple[Entry, ...]:
-    """One entry per key, in file order (see ``Entry``)."""
+def read_pairs_of(loader, node, path: str) -> list[tuple[str, Any, Any, Any]]:
+    """(key, value, key node, value node) of every pair of a mapping node, in file order.
+
+    Raises ``InputError`` for a value that does not construct or a key that is not a string.
+    """
+    out = []
+    for knode, vnode in node.value if node is not None else ():
+        try:
+            key = loader.construct_object(knode, deep=True)
+            value = loader.construct_object(vnode, deep=True)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None) or knode.start_mark
+            raise InputError(path, mark.line + 1, mark.column + 1, f"invalid YAML: {exc}") from None
+        if not isinstance(key, str):
+            raise InputError(path, knode.start_mark.line + 1, knode.start_mark.column + 1,
+                             f"config keys must be strings, not {type(key).__name__} {key!r}")
+        out.append((key, value, knode, vnode))
+    return out
+
+
+def entries_of_pairs(pairs: list[Pair], parsed: ParsedArgs, last: dict[str, int], words_for,
+                     flag_of=lambda key: f"--{key}") -> tuple[Entry, ...]:
+    """One entry per key, in file order (see ``Entry``).
+
+    ``last`` maps each key to the index of its last copy; ``words_for(key,
+    value, key_node, value_node, index)`` gives the words a pair stands for
+    (for the pairs SGLang never sees: repeated, ``false`` or empty);
+    ``flag_of(key)`` the flag a key is read as.
+    """
     problems = {p.index: p for p in parsed.problems}
     dests = {s.option_index: s.dest for s in parsed.occurrences}
     out = []
@@ -162,11 +178,11 @@ def _entries(pairs: list[Pair], parsed: ParsedArgs, last: dict[str, int], store_
             problem = next((problems[k] for k in p.words if k in problems), None)
             dest, ignored = dests.get(p.words[0]), None
         else:
-            shadow = _words_for(p.key, p.value, p.key_node, p.value_node, i, store_true_keys)
+            shadow = words_for(p.key, p.value, p.key_node, p.value_node, i)
             values = tuple(w.text for w in shadow[1:])
             problem, dest = None, p.dest
             ignored = "repeated" if last[p.key] != i else "false" if p.value is False else "empty"
-        out.append(Entry(i, f"--{p.key}", values, p.words, _loc(p.key_node.start_mark), dest, problem,
+        out.append(Entry(i, flag_of(p.key), values, p.words, _loc(p.key_node.start_mark), dest, problem,
                          raw=p.value, ignored=ignored))
     return tuple(out)
 
@@ -262,13 +278,15 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
         if isinstance(op, Unset):
             # every pair that sets the dest, and the earlier copies of a repeated key
             live_keys = {p.key for p in ctx.pairs if p.dest == op.dest and p.words}
+            if not live_keys:
+                raise CannotEdit(f"cannot remove {option.flag}: the launcher adds it, not this file")
             for p in ctx.pairs:
                 if p.dest == op.dest and p.key in live_keys:
                     edits.append(_delete_pair(text, off, p))
             continue
         setting = settings.get(op.dest)
-        if setting is not None:
-            pair = _pair_of_word(ctx, setting.option_index)
+        pair = _pair_of_word(ctx, setting.option_index) if setting is not None else None
+        if pair is not None:
             if option.nargs == 0:  # store_true already on
                 continue
             edits.append(_replace_value(text, off, pair, op.value))
@@ -307,8 +325,9 @@ def _replace_value(text: str, off: int, pair: Pair, value: Any) -> Edit:
     return Edit(start, end, render_scalar(value, style))
 
 
-def _pair_of_word(ctx: Context, word_index: int) -> Pair:
-    return next(p for p in ctx.pairs if word_index in p.words)
+def _pair_of_word(ctx: Context, word_index: int) -> Pair | None:
+    """The pair a word came from; None for a word a launcher adds (srt-slurm's ``--disaggregation-mode``)."""
+    return next((p for p in ctx.pairs if word_index in p.words), None)
 
 
 def _delete_pair(text: str, off: int, p: Pair) -> Edit:

@@ -74,7 +74,7 @@ def unknown_option(w: Written) -> Iterator[Violation]:
         flag = e.flag
         if not flag or not flag.startswith("-") or known_elsewhere(w, flag):
             continue
-        what = f"key {w.spelling(flag)!r}" if w.source == "config" else f"option {flag}"
+        what = f"key {w.spelling(flag)!r}" if w.keyed else f"option {flag}"
         meant = normalized(flag)
         if meant != flag and w.schema.match(meant).status == "exact":
             why = " (keys are passed on as flags verbatim)" if w.source == "config" else ""

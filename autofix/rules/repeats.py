@@ -56,7 +56,7 @@ def repeated_option(w: Written) -> Iterator[Violation]:
             continue
         kept = w.entries[last[e.dest]]
         here = w.spelling(e.flag)
-        there = f"{kept.shown}" if w.source == "command" else f"{w.spelling(kept.flag)}: {_raw(kept)}"
+        there = f"{kept.shown}" if not w.keyed else f"{w.spelling(kept.flag)}: {_raw(kept)}"
         yield Violation(f"{here} is set again later ({there}); SGLang uses the later one",
                         (e.dest,), (Fix.safe(Drop(e.index), title=f"Remove the ignored {here}"),), entry=e.index)
 
