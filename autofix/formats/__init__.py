@@ -15,29 +15,45 @@ from types import ModuleType
 LAUNCH = re.compile(r"sglang\.launch_server|\bsglang\s+serve\b")
 # An srt-slurm recipe: SGLang settings under backend.sglang_config.
 SRT_SLURM = re.compile(r"^[ \t]+sglang_config[ \t]*:", re.M)
+# YAML keys that hold a container's words (Kubernetes, compose).
+CONTAINER = re.compile(r"^[ \t]*(?:-[ \t]+)?(?:command|args|entrypoint)[ \t]*:", re.M)
+# A Dockerfile: its first instruction (after comments and parser directives) is FROM or ARG.
+DOCKERFILE = re.compile(r"\A(?:\ufeff)?(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*(?:FROM|ARG)[ \t]", re.I)
 
 
 def detect(path: str, text: str) -> ModuleType | None:
     """The adapter for this file, or None when it is no SGLang config or launch.
 
-    ``.yaml``/``.yml`` files are SGLang ``--config`` files; any other text
-    that runs ``sglang.launch_server`` or ``sglang serve`` is a launch script;
-    stdin that does neither is read as a config.
+    Decided from the content, with the name as a hint: a Dockerfile (by
+    name, or a first instruction ``FROM``); YAML (by name, or on stdin) that
+    holds an srt-slurm ``sglang_config``, or containers (``command:``,
+    ``args:``, ``entrypoint:``) that launch SGLang; other YAML is an SGLang
+    ``--config`` file; any other text that launches SGLang is a shell script.
     """
-    if path.lower().endswith((".yaml", ".yml")):
+    name = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    if name in ("dockerfile", "containerfile") or name.startswith(("dockerfile.", "containerfile.")) \
+            or name.endswith((".dockerfile", ".containerfile")) or (path == "-" and DOCKERFILE.match(text)):
+        return by_name("dockerfile") if LAUNCH.search(text) else None
+    if name.endswith((".yaml", ".yml")) or path == "-":
         if SRT_SLURM.search(text):
             return by_name("srt-slurm")
-        return by_name("yaml")
+        if LAUNCH.search(text) and CONTAINER.search(text):
+            return by_name("manifest")  # Kubernetes or compose: containers that launch SGLang
+        if name.endswith((".yaml", ".yml")) or not LAUNCH.search(text):
+            return by_name("yaml")
     if LAUNCH.search(text):
         return by_name("shell")  # imports bashlex, whose parser tables cost ~80 ms
-    if path == "-":
-        return by_name("yaml")
     return None
 
 
+NAMES = ("yaml", "shell", "srt-slurm", "manifest", "dockerfile")
+
+
 def by_name(name: str) -> ModuleType:
-    """The adapter called ``name`` (``yaml`` or ``shell``); raises KeyError."""
+    """The adapter called ``name`` (one of ``NAMES``); raises KeyError."""
     import importlib
 
     return importlib.import_module({"yaml": "autofix.formats.yaml_config", "shell": "autofix.formats.argv",
-                                    "srt-slurm": "autofix.formats.srtslurm"}[name])
+                                    "srt-slurm": "autofix.formats.srtslurm",
+                                    "manifest": "autofix.formats.manifest",
+                                    "dockerfile": "autofix.formats.dockerfile"}[name])

@@ -10,6 +10,7 @@ prefixes, pipelines and compound commands.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import bashlex
@@ -55,7 +56,7 @@ class _Commands(bashlex.ast.nodevisitor):
         self.commands.append(node)
 
 
-def _commands(text: str, path: str) -> list[tuple[int, object]]:
+def _commands(text: str, path: str, locate) -> list[tuple[int, object]]:
     """(offset, command node) for every simple command; falls back to per-line parsing."""
     try:
         trees = bashlex.parse(text)
@@ -67,7 +68,7 @@ def _commands(text: str, path: str) -> list[tuple[int, object]]:
                 parsed = bashlex.parse(chunk)
             except (bashlex.errors.ParsingError, NotImplementedError, AttributeError, IndexError, TypeError) as exc:
                 pos = getattr(exc, "position", 0) or 0
-                loc = _location(text, start + min(pos, len(chunk)))
+                loc = locate(start + min(pos, len(chunk)))
                 raise InputError(path, loc.line, loc.col, f"cannot read the shell command: {exc}") from None
             trees.extend(parsed)
             offsets.extend([start] * len(parsed))
@@ -119,10 +120,16 @@ def _launch_args(words: list) -> tuple[int, bool] | None:
     return None
 
 
-def read(text: str, path: str, schema: Schema) -> list[Launch]:
-    """Every SGLang launch in ``text``, in order. Raises ``InputError`` when it cannot be tokenised."""
+def read(text: str, path: str, schema: Schema, locate: Callable[[int], Location] | None = None) -> list[Launch]:
+    """Every SGLang launch in ``text``, in order. Raises ``InputError`` when it cannot be tokenised.
+
+    ``locate(offset)`` gives the location of a text offset for messages (by
+    default its line and column in ``text``; a script inside another file's
+    string passes the host file's).
+    """
+    locate = locate or (lambda i: _location(text, i))
     launches = []
-    for off, cmd in _commands(text, path):
+    for off, cmd in _commands(text, path, locate):
         words = [p for p in cmd.parts if p.kind == "word"]
         found = _launch_args(words)
         if found is None:
@@ -141,14 +148,14 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
             while e > s and text[e - 1] == "\r":  # CRLF script: the \r is not ours to edit
                 e -= 1
             if serve and not out and not w.word.startswith("-"):
-                out.append(Word("--model-path", _location(text, s), None))  # cli/serve.py:62
+                out.append(Word("--model-path", locate(s), None))  # cli/serve.py:62
                 spans.append((-1, -1))
-            out.append(Word(_unquote(text[s:e], w.word), _location(text, s), len(spans), _is_dynamic(w)))
+            out.append(Word(_unquote(text[s:e], w.word), locate(s), len(spans), _is_dynamic(w)))
             spans.append((s, e))
             i += 1
         head = off + words[first - 1].pos[1]
         end = max([e for _, e in spans] + [head])
-        start = _location(text, off + cmd.pos[0])
+        start = locate(off + cmd.pos[0])
         parsed = parse_words(schema, out)
         launches.append(Launch(parsed, start, Context(tuple(spans), end, head), entries_of(parsed)))
     return launches
