@@ -1,0 +1,58 @@
+"""The real recipes of ../shared/realworld: read without error, untouched where no fix applies.
+
+Every file is read by the adapter ``detect`` picks, checked, and fixed in
+memory. A file with no violation must come back byte for byte; a fixed file
+must read back clean, and every byte outside the edited lines must stay.
+The oracle's verdict on the fixed launches is measured by
+``scripts/realworld.py`` (see the README), not here.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+import pytest
+
+from autofix import files
+from autofix.api import fix_source
+from autofix.formats import detect
+from autofix.schema import load
+
+REALWORLD = Path(__file__).resolve().parents[1].parent / "shared" / "realworld"
+FILES = sorted(p for p in REALWORLD.rglob("*") if p.is_file() and p.name != "README.md") if REALWORLD.exists() else []
+
+pytestmark = pytest.mark.skipif(not FILES, reason=f"{REALWORLD} not found (it sits beside the repository)")
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_read_and_written_back(path: Path):
+    text = files.decode(path.read_bytes(), str(path))
+    fmt = detect(str(path), text)
+    assert fmt is not None and fmt.NAME == "srt-slurm", f"{path.name}: detected as {fmt and fmt.NAME}"
+    result = fix_source(text, fmt, path=path.name)
+    if not result.diagnostics:
+        assert result.output == text
+        return
+    assert not result.remaining, [d.violation.message for d in result.remaining]
+    again = fix_source(result.output, fmt, path=path.name)
+    assert not again.diagnostics and again.output == result.output
+    # every byte outside the SGLang mappings stays
+    inside = [range(launch.ctx.root.start_mark.index, launch.ctx.root.end_mark.index + 1)
+              for launch in fmt.read(text, path.name, load())]
+    matcher = difflib.SequenceMatcher(None, text, result.output, autojunk=False)
+    for tag, a, b, _, _ in matcher.get_opcodes():
+        if tag != "equal":
+            assert any(a in r and b in r for r in inside), f"{tag} at {a}:{b} ({text[a:b]!r}) is outside the launches"
+
+
+def test_every_recipe_launch_is_found():
+    """84 recipes with a backend.sglang_config hold 159 launches; the zip-override recipe's base holds 2."""
+    if not FILES:
+        pytest.skip("no realworld files")
+    counts = {}
+    for path in FILES:
+        text = files.decode(path.read_bytes(), str(path))
+        counts[path.name] = fix_source(text, detect(str(path), text), path=path.name).launches
+    assert sum(counts.values()) == 161
+    assert counts["glm5__gb200-fp4__glm5-mtp.yaml"] == 2
