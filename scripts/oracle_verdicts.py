@@ -9,7 +9,15 @@ fixture is run by bash with ``python``/``python3``/``sglang``/``nohup``
 replaced by functions that record each launch's words, so quoting,
 continuations and ``$VARS`` are expanded by bash itself and not by autofix's
 reader. ``sglang serve MODEL ...`` becomes ``--model-path MODEL ...``, as
-``sglang/cli/serve.py`` does. All cases run in one oracle batch.
+``sglang/cli/serve.py`` does. Kubernetes/compose manifests, Dockerfiles and
+srt-slurm recipes are read by their autofix adapter (``read()``): each
+launch's words (``launch.parsed.words``) are its argv, so for these formats
+the oracle judges the settings, not autofix's reading of the file. A launch
+with a word that holds an expansion (``$MODEL``, ``$(POD_IP)``,
+``${PORT:-30000}``) is not sent: its verdict is ``{"ok": null, "skipped":
+reason}``. An srt-slurm launch (``--model-path /model``) is checked on the
+oracle model its ``--served-model-name`` names, if any. All cases run in one
+oracle batch.
 
 Output: ``{"fixtures/<dir>/<file>": [{"ok": bool, "where": str | null}, ...]}``,
 one entry per launch in file order. Usage::
@@ -37,7 +45,12 @@ FIXTURES = ROOT / "fixtures"
 VERDICTS = FIXTURES / "oracle-verdicts.json"
 
 # Which fixture directory holds which kind of file.
-KINDS = {"yaml_config": "yaml", "argv": "shell"}
+KINDS = {"yaml_config": "yaml", "argv": "shell", "manifest": "manifest", "dockerfile": "dockerfile",
+         "srt_slurm": "srt-slurm"}
+# Kinds whose launches autofix's own adapter reads (``autofix.formats.by_name``).
+ADAPTED = ("manifest", "dockerfile", "srt-slurm")
+# --served-model-name -> oracle model, for srt-slurm's fixed ``--model-path /model`` (as check.py infers from a path).
+SERVED_MODELS = (("deepseek", "deepseek-v3"), ("qwen3", "qwen3-moe"), ("llama", "llama"))
 
 # Sourced by bash before the fixture: every launch writes its words
 # (NUL-separated) to "$out/<line>", <line> being where the fixture runs it.
@@ -111,10 +124,38 @@ def shell_launches(path: Path) -> list[list[str]]:
         return launches
 
 
+def adapter_launches(path: Path) -> list[dict]:
+    """Per launch autofix's adapter reads in ``path``: ``{"argv": words}``, or ``{"skip": reason}``
+    when a word holds an expansion (its value is only known where the container runs)."""
+    from autofix.formats import by_name
+    from autofix.schema import load
+
+    adapter = by_name(kind_of(path))
+    out = []
+    for launch in adapter.read(path.read_bytes().decode("utf-8"), rel(path), load()):
+        words = launch.parsed.words
+        dynamic = [w.text for w in words if w.dynamic]
+        if dynamic or launch.parsed.opaque_index >= 0 or launch.parsed.base_unknown:
+            what = f"word {dynamic[0]!r} holds an expansion" if dynamic else "words that may stand for flags"
+            out.append({"skip": f"unverifiable: {what}"})
+            continue
+        case = {"argv": [w.text for w in words]}
+        if kind_of(path) == "srt-slurm":
+            served = " ".join(w for a, w in zip(case["argv"], case["argv"][1:]) if a == "--served-model-name").lower()
+            model = next((m for hint, m in SERVED_MODELS if hint in served), None)
+            if model:
+                case["model"] = model
+        out.append(case)
+    return out
+
+
 def cases_for(path: Path) -> list[dict]:
-    """The oracle cases for one fixture file: one per launch, ids ``<rel>#<n>``."""
+    """The oracle cases for one fixture file: one per launch, ids ``<rel>#<n>``
+    (a launch that cannot be checked is a case with ``skip`` and is not sent)."""
     if kind_of(path) == "yaml":
         return [{"id": f"{rel(path)}#0", "config": str(path.resolve())}]
+    if kind_of(path) in ADAPTED:
+        return [{"id": f"{rel(path)}#{i}", **case} for i, case in enumerate(adapter_launches(path))]
     return [{"id": f"{rel(path)}#{i}", "argv": words} for i, words in enumerate(shell_launches(path))]
 
 
@@ -123,17 +164,24 @@ def build_cases(files: list[Path] | None = None) -> list[dict]:
 
 
 def run_oracle(cases: list[dict], timeout: int = 900) -> list[dict]:
-    """One oracle process over all ``cases``; its answers, in case order."""
+    """One oracle process over all ``cases`` but the skipped; its answers, in case order
+    (a skipped case's answer is ``{"ok": None, "skipped": reason}``)."""
     if not PYTHON.exists() or not CHECK_PY.exists():
         raise FileNotFoundError(f"SGLang oracle not set up: {PYTHON} / {CHECK_PY}")
-    return run_batch(cases, timeout)
+    sent = [c for c in cases if "skip" not in c]
+    answers = iter(run_batch(sent, timeout) if sent else [])
+    return [{"id": c["id"], "ok": None, "skipped": c["skip"]} if "skip" in c else next(answers) for c in cases]
 
 
 def verdicts(cases: list[dict], answers: list[dict]) -> dict[str, list[dict]]:
-    """``{fixture: [{"ok", "where"} per launch]}``; a launch-less file maps to ``[]``."""
+    """``{fixture: [{"ok", "where"} per launch]}``; a launch-less file maps to ``[]``;
+    a launch not sent to the oracle is ``{"ok": None, "where": None, "skipped": reason}``."""
     out: dict[str, list[dict]] = {}
     for case, answer in zip(cases, answers):
         name = case["id"].rsplit("#", 1)[0]
+        if answer.get("skipped"):
+            out.setdefault(name, []).append({"ok": None, "where": None, "skipped": answer["skipped"]})
+            continue
         out.setdefault(name, []).append({"ok": bool(answer["ok"]), "where": None if answer["ok"] else answer.get("where")})
     return out
 
@@ -163,9 +211,11 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         return 0
     VERDICTS.write_text(dump(data))
-    refused = sum(1 for v in data.values() for launch in v if not launch["ok"])
+    refused = sum(1 for v in data.values() for launch in v if launch["ok"] is False)
+    skipped = sum(1 for v in data.values() for launch in v if launch["ok"] is None)
     total = sum(len(v) for v in data.values())
-    print(f"wrote {rel(VERDICTS)}: {len(data)} files, {total} launches, {refused} refused", file=sys.stderr)
+    print(f"wrote {rel(VERDICTS)}: {len(data)} files, {total} launches, {refused} refused, "
+          f"{skipped} not checkable", file=sys.stderr)
     return 0
 
 

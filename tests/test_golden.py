@@ -19,12 +19,13 @@ from types import ModuleType
 import pytest
 
 from autofix.api import FixResult, fix_source
-from autofix.formats import argv, yaml_config
+from autofix.formats import argv, dockerfile, manifest, srtslurm, yaml_config
 from autofix.report import diagnostic_line
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
-FORMATS: dict[str, ModuleType] = {"yaml_config": yaml_config, "argv": argv}
+FORMATS: dict[str, ModuleType] = {"yaml_config": yaml_config, "argv": argv, "manifest": manifest,
+                                  "dockerfile": dockerfile, "srt_slurm": srtslurm}
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,9 @@ def update(request) -> bool:
 def test_fixtures_exist():
     assert len([g for g in GOLDEN if g.dir.name == "yaml_config"]) >= 6
     assert len([g for g in GOLDEN if g.dir.name == "argv"]) >= 6
+    assert len([g for g in GOLDEN if g.dir.name == "manifest"]) >= 6
+    assert len([g for g in GOLDEN if g.dir.name == "dockerfile"]) >= 6
+    assert len([g for g in GOLDEN if g.dir.name == "srt_slurm"]) >= 4
     assert len(set(IDS)) == len(IDS)
 
 
