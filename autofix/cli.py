@@ -32,7 +32,8 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     help="Find SGLang server configurations that SGLang would refuse, and fix them.\n\n"
-    "autofix PATH... checks files (YAML --config files, shell scripts that launch SGLang) "
+    "autofix PATH... checks files (SGLang --config YAML files, shell scripts, Kubernetes and compose manifests, "
+    "Dockerfiles and srt-slurm recipes that launch SGLang) "
     "and directories, and prints the diff --write would apply.",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -45,7 +46,7 @@ def check(
     unsafe_fixes: Annotated[bool, typer.Option("--unsafe-fixes", help="Also offer and apply fixes that change behaviour.")] = False,
     show_fixes: Annotated[bool, typer.Option("--show-fixes", help="List every fix under each violation.")] = False,
     stdin_filename: Annotated[Optional[str], typer.Option(help="Name to report for stdin.")] = None,
-    stdin_format: Annotated[Optional[str], typer.Option(help="Format of stdin: yaml or shell (default: guess).")] = None,
+    stdin_format: Annotated[Optional[str], typer.Option(help="Format of stdin: yaml, shell, manifest, dockerfile or srt-slurm (default: from the content).")] = None,
     target_version: Annotated[str, typer.Option(
         help="The SGLang release the configs must start on; an unknown one lists the releases autofix has tables for.",
     )] = "0.5.23",
@@ -53,8 +54,10 @@ def check(
     """Check PATHs (the default command: `autofix PATH...`). Exit 1 on violations, 2 on bad input."""
     from autofix.runner import Mode, run
 
-    if stdin_format not in (None, "yaml", "shell"):
-        raise typer.BadParameter("must be yaml or shell", param_hint="--stdin-format")
+    from autofix.formats import NAMES
+
+    if stdin_format not in (None, *NAMES):
+        raise typer.BadParameter(f"must be one of {', '.join(NAMES)}", param_hint="--stdin-format")
     from autofix.schema import versions
 
     if target_version not in versions():

@@ -13,6 +13,19 @@ from autofix.errors import InputError
 # What a directory walk looks at (files named on the command line are always read).
 WALK_SUFFIXES = (".yaml", ".yml", ".sh")
 SHELL_SUFFIXES = (".sh", ".bash")
+DOCKERFILE_NAMES = ("dockerfile", "containerfile")
+
+
+def is_dockerfile(path: str) -> bool:
+    """``Dockerfile``, ``Dockerfile.gpu``, ``serve.dockerfile`` (and the same for ``Containerfile``)."""
+    name = os.path.basename(path).lower()
+    return name in DOCKERFILE_NAMES or name.startswith(tuple(f"{n}." for n in DOCKERFILE_NAMES)) \
+        or name.endswith(tuple(f".{n}" for n in DOCKERFILE_NAMES))
+
+
+def launcher_kind(path: str) -> bool:
+    """Files that may well launch nothing (a shell script, a Dockerfile): skipped quietly when they do not."""
+    return path.lower().endswith(SHELL_SUFFIXES) or is_dockerfile(path)
 _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
 
 
@@ -80,7 +93,17 @@ def expand(paths: list[str]) -> Iterator[tuple[str, bool]]:
             for root, dirs, files in os.walk(p):
                 dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
                 for name in sorted(files):
-                    if name.lower().endswith(WALK_SUFFIXES):
+                    if name.lower().endswith(WALK_SUFFIXES) or is_dockerfile(name):
                         yield os.path.join(root, name), False
         else:
             yield p, True
+
+
+def read_if_file(path: str) -> str | None:
+    """The text of ``path`` when it is a readable UTF-8 file, else None (missing, a directory, unreadable)."""
+    if not os.path.isfile(path):
+        return None
+    try:
+        return read_text(path)
+    except InputError:
+        return None

@@ -2,11 +2,25 @@
 
 One ``Report`` collects what happened; its ``exit_code`` is the only place
 the exit status is decided.
+
+A shell launch's ``--config`` file is checked, fixed and written through the
+launch (``FixResult.others``; its diagnostics and diff, or its write, come
+before the script's).
+Files are handled one after another, each read just before it is checked,
+and a launch reads its config file at that moment too. A config file that a
+launch earlier in the run has already handled is not checked again on its
+own when the walk (or the command line) reaches it: it was checked there
+(its keys as a config's, its settings as the launch runs them) and in
+``--write`` mode written once. A config file checked on its own before a
+launch that reads it is reached is checked again through the launch, from
+what is then on disk, so a second write starts from the first one's output
+and cannot undo it.
 """
 
 from __future__ import annotations
 
 import enum
+import os
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -73,17 +87,21 @@ def run(
     """
     rep = Report(mode)
     schema = load(target_version)
+    through_launch: set[str] = set()  # real paths of config files a launch has handled
     for path, named in files.expand(paths):
         shown = (stdin_filename or "-") if path == "-" else path
+        if path != "-" and os.path.realpath(path) in through_launch:
+            continue
         try:
             text = files.read_text(path)
             fmt = by_name(stdin_format) if (path == "-" and stdin_format) else detect(shown, text)
             if fmt is None:
                 # a shell script that launches no SGLang is fine (pre-commit passes every *.sh)
-                if named and not shown.lower().endswith(files.SHELL_SUFFIXES):
+                if named and not files.launcher_kind(shown):
                     raise InputError(shown, 0, 0, "not an SGLang config (.yaml/.yml) and runs no SGLang launch")
                 continue
-            result = fix_source(text, fmt, path=shown, unsafe=unsafe, schema=schema)
+            result = fix_source(text, fmt, path=shown, unsafe=unsafe, schema=schema,
+                                read_config=None if path == "-" else files.read_if_file)
         except InputError as exc:
             if named:
                 err.write(f"{exc}\n")
@@ -93,8 +111,20 @@ def run(
             err.write(f"{shown}:0:0: error: internal error, nothing written: {exc} (please report this)\n")
             rep.errors += 1
             continue
-        if not named and not result.is_config:
+        if not result.is_config:  # YAML that is neither a config nor launches SGLang: no false alarms
+            if named:
+                err.write(f"{shown}: skipped: no SGLang launch, and most keys are not SGLang options\n")
             continue
+        for other in result.others:  # the --config files first: the script is written once they are
+            through_launch.add(os.path.realpath(other.path))
+            rep.results.append(other)
+            try:
+                _emit(other, False, mode, out, err, show_fixes)
+            except BrokenPipeError:
+                raise
+            except OSError as exc:
+                err.write(f"{other.path}:0:0: error: cannot write: {exc.strerror or exc}; the file is unchanged\n")
+                rep.errors += 1
         rep.results.append(result)
         try:
             _emit(result, path == "-", mode, out, err, show_fixes)

@@ -30,9 +30,10 @@ def detect(path: str, text: str) -> ModuleType | None:
     ``args:``, ``entrypoint:``) that launch SGLang; other YAML is an SGLang
     ``--config`` file; any other text that launches SGLang is a shell script.
     """
+    from autofix.files import is_dockerfile
+
     name = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
-    if name in ("dockerfile", "containerfile") or name.startswith(("dockerfile.", "containerfile.")) \
-            or name.endswith((".dockerfile", ".containerfile")) or (path == "-" and DOCKERFILE.match(text)):
+    if is_dockerfile(path) or (path == "-" and DOCKERFILE.match(text)):
         return by_name("dockerfile") if LAUNCH.search(text) else None
     if name.endswith((".yaml", ".yml")) or path == "-":
         if SRT_SLURM.search(text):
