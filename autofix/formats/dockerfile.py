@@ -44,6 +44,18 @@ def _tokens(ins: Instruction) -> list[tokens.Token]:
     return [tokens.Token(t.value, t.start, t.end, lst) for t in ins.tokens]
 
 
+def _lf(view: View) -> View:
+    """A CRLF file's instruction as the shell gets it: Docker ends lines at ``\\n`` and drops the ``\\r``."""
+    text, offsets = [], []
+    for i, c in enumerate(view.text):
+        if c == "\r" and view.text.startswith("\r\n", i):
+            continue
+        text.append(c)
+        offsets.append(view.offsets[i])
+    offsets.append(view.offsets[len(view.text)])
+    return View("".join(text), tuple(offsets), lambda piece: view.encode(piece.replace("\n", "\r\n")))
+
+
 def _read_only(view: View) -> View:
     def refuse(piece: str) -> str:
         raise CannotEdit("Docker rewrites this instruction before the shell runs it "
@@ -84,6 +96,8 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
             if not LAUNCH.search(region):
                 continue
             view = identity(text, ins.args_start, ins.end)
+            if "\r\n" in view.text:
+                view = _lf(view)
             launches.extend(embedded.script_launches(view if ins.verbatim else _read_only(view), path, schema,
                                                      locate))
             continue
