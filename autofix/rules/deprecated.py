@@ -74,7 +74,7 @@ def _effective(w: Written) -> Iterator[Entry]:
 
 def _shown(w: Written, settings: Settings) -> str:
     """Settings as this source writes them: ``--a x --b`` or ``a: x, b: true``."""
-    if w.source == "config":
+    if w.keyed:
         return ", ".join(f"{f[2:]}: {' '.join(map(str, v)) if v else 'true'}" for f, v in settings)
     return " ".join(" ".join([f, *map(str, v)]) for f, v in settings)
 
