@@ -5,8 +5,8 @@ The same drawn config is rendered as a shell script, a Kubernetes Deployment
 command, entrypoint + list), a Dockerfile (exec form, shell form, ``sh -c``
 in JSON) and an srt-slurm recipe. Every rendering must give the same
 diagnostics (srt-slurm, whose keys are spelled without ``--``: the same
-codes) and, after fixing, the same explicit settings; and every byte outside
-the launch's own words must stay as written.
+codes) and, after fixing, the same explicit settings; every byte outside
+the launch's own words must stay as written, and fixing again changes nothing.
 """
 
 from __future__ import annotations
@@ -187,6 +187,7 @@ def test_every_format_gives_the_same_diagnostics_and_fixed_args(unsafe, data):
         assert sorted((d.code, d.violation.message) for d in got.diagnostics) == want_diags, name
         assert _explicit(fmt, got.output, path) == want_args, name
         _outside_unchanged(text, got.output, region)
+        assert _fix(got.output, path, unsafe)[1].output == got.output, name  # fixing again changes nothing
 
     text, region = srt_slurm(config)
     fmt, got = _fix(text, "recipe.yaml", unsafe)
@@ -195,3 +196,4 @@ def test_every_format_gives_the_same_diagnostics_and_fixed_args(unsafe, data):
     assert Counter(d.code for d in got.diagnostics) == Counter(c for c, _ in want_diags)
     assert _explicit(fmt, got.output, "recipe.yaml") == want_args
     _outside_unchanged(text, got.output, region)
+    assert _fix(got.output, "recipe.yaml", unsafe)[1].output == got.output
