@@ -2,17 +2,26 @@
 
 ``fix_source`` mirrors black's ``format_file_contents``: no side effects, and
 it checks its own output by reading it back before anyone writes it.
+
+A shell launch with ``--config FILE`` is one launch with that file, merged as
+SGLang merges them (``autofix.merge``); ``fix_source`` reads the file only
+through the ``read_config`` callback it is given, and returns the file's new
+text as one of ``FixResult.others``. The file's argparse stage is checked as
+the file alone is (its keys judged as config keys, once per file); the
+settings stage runs on the merged launch, and each diagnostic and each fix
+goes to the file that holds the effective value.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 
-from autofix import engine
+from autofix import engine, merge
 from autofix.edits import Edit, apply_edits, line_col, map_back, offset_of
-from autofix.errors import CannotEdit, InternalError
+from autofix.errors import CannotEdit, InputError, InternalError
+from autofix.formats import yaml_config
 from autofix.formats.launch import Launch
 from autofix.model import Applicability, Diagnostic, Location, Respell, Rewrite
 from autofix.schema import Schema, load, others_of
@@ -26,6 +35,9 @@ class FixResult:
     ``diagnostics`` holds every violation found (those that only appeared
     after another fix carry ``after``), ordered by position; ``remaining``
     holds those the fixes at the requested level did not remove.
+    ``others`` holds the ``--config`` files the text's shell launches read
+    (see ``fix_source``): one result per file, with the diagnostics located
+    in it (``launches`` is 0).
     """
 
     path: str
@@ -37,6 +49,7 @@ class FixResult:
     launches: int
     conflicts: tuple[str, ...] = ()
     is_config: bool = True  # False: YAML whose keys are mostly not SGLang options
+    others: tuple["FixResult", ...] = field(default=())  # --config files read by the launches
 
     @property
     def changed(self) -> bool:
@@ -57,6 +70,7 @@ def fix_source(
     unsafe: bool = False,
     schema: Schema | None = None,
     others: tuple[Schema, ...] | None = None,
+    read_config: Callable[[str], str | None] | None = None,
 ) -> FixResult:
     """Check every launch in ``text`` and apply the fixes at the requested level.
 
@@ -67,6 +81,18 @@ def fix_source(
     (``autofix.formats.yaml_config`` or ``.argv``); ``schema`` is the target
     SGLang version's table (default 0.5.23); ``others`` the tables of other
     versions to recognise migrations by (default: every other shipped one).
+
+    ``read_config(path)`` returns the text of a file a shell launch names
+    with ``--config FILE`` (FILE relative to ``path``'s directory), or None
+    when there is none. When it gives a text that reads as an SGLang config,
+    the launch is checked as SGLang runs it: the file's settings, overridden
+    by the command line's; the file's new text is in ``FixResult.others``.
+    Otherwise (no ``read_config``, ``path`` is ``-``, FILE is a shell
+    expansion, not ``.yaml``/``.yml``, missing or unreadable) every setting
+    the command line does not write is UNKNOWN, and the rules that read one
+    stay silent. A file several launches read is not edited by the settings
+    stage: its fixes are written on each command line (a removal there
+    cannot be, and is reported as not applied).
     Raises ``InputError`` for
     unreadable input and ``InternalError`` when an edited text does not read
     back as intended.
@@ -75,6 +101,15 @@ def fix_source(
     level = Applicability.UNSAFE if unsafe else Applicability.SAFE
     written = _fix_written(text, fmt, path, schema, others_of(schema) if others is None else others, level)
     current, launches = written.text, written.launches
+    configs = _Configs(read_config, schema, others_of(schema) if others is None else others, level)
+    lookup = configs.launch
+    plain = launches
+    launches = [_as_launched(launch, fmt, path, schema, lookup) for launch in launches]
+    opened = _opened(text, fmt, path, schema, written, launches)
+    readers: dict[str, int] = {}
+    for launch in launches:
+        if isinstance(launch.ctx, merge.Merged):
+            readers[launch.ctx.path] = readers.get(launch.ctx.path, 0) + 1
     edits: list[Edit] = []
     outcomes = []
     unfixed: set[int] = set()  # launches whose fixes could not be written
@@ -84,19 +119,25 @@ def fix_source(
         ops = engine.net_ops(before, outcome.explicit)
         if ops:
             try:
-                edits.extend(fmt.edit(current, launch, ops, schema))
+                edits.extend(_edit(current, fmt, launch, ops, schema, configs, readers))
             except CannotEdit as exc:  # report the violations, unfixed, and say why
                 unfixed.add(index)
                 found = tuple(engine.check(before, schema))
                 outcome = engine.Outcome(tuple(engine.Finding(v, 1, (), None) for v in found), before, found,
                                          f"fixes not applied: {exc}")
+        if index in opened:  # SGLang reads the file only once an argparse-stage fix says --config right
+            alone = {(v.code, v.message) for v in engine.check(plain[index].parsed.explicit_for(schema), schema)}
+            outcome = replace(outcome, findings=tuple(
+                f if f.after or (f.violation.code, f.violation.message) in alone else replace(f, after=opened[index])
+                for f in outcome.findings))
         outcomes.append(outcome)
     output = apply_edits(current, edits)
-    if output != current:
-        _verify(output, fmt, path, schema, [o.explicit for o in outcomes])
+    outputs = {p: apply_edits(c.written.text, c.edits) for p, c in configs.files.items() if c is not None}
+    if output != current or any(outputs[p] != c.written.text for p, c in configs.files.items() if c is not None):
+        _verify(output, fmt, path, schema, [o.explicit for o in outcomes], outputs)
     diagnostics, remaining = list(written.diagnostics), list(written.remaining)
     conflicts = list(written.conflicts)
-    back = written.locator(text)
+    back = configs.locator(written.locator(text))
     for index, (launch, outcome) in enumerate(zip(launches, outcomes)):
         editable = index not in unfixed
         for f in outcome.findings:
@@ -106,9 +147,129 @@ def fix_source(
             loc = back(launch.start)
             conflicts.append(f"{path}:{loc.line}:{loc.col}: {outcome.conflict}")
     order = lambda d: (d.location, d.code)  # noqa: E731
+    files = []
+    for p, c in configs.files.items():
+        if c is None:
+            continue
+        found = _unique(c.written.diagnostics + [d for d in diagnostics if d.path == p])
+        left = _unique(c.written.remaining + [d for d in remaining if d.path == p])
+        files.append(FixResult(p, yaml_config.NAME, c.source, outputs[p], tuple(sorted(found, key=order)),
+                               tuple(sorted(left, key=order)), 0, tuple(c.written.conflicts)))
+    diagnostics = [d for d in diagnostics if d.path == path]
+    remaining = [d for d in remaining if d.path == path]
     return FixResult(path, fmt.NAME, text, output, tuple(sorted(diagnostics, key=order)),
                      tuple(sorted(remaining, key=order)), len(launches), tuple(conflicts),
-                     getattr(fmt, "looks_like_config", lambda _: True)(launches))
+                     getattr(fmt, "looks_like_config", lambda _: True)(launches), tuple(files))
+
+
+def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """One diagnostic per (code, message, place): launches sharing a config file find the same."""
+    out: dict[tuple, Diagnostic] = {}
+    for d in diagnostics:
+        out.setdefault((d.code, d.violation.message, d.location.line, d.location.col), d)
+    return list(out.values())
+
+
+@dataclass(slots=True)
+class _Config:
+    """A ``--config`` file read through a launch: its argparse-stage pass, and the settings-stage edits."""
+
+    source: str
+    written: "_Written"
+    edits: list[Edit] = field(default_factory=list)  # on ``written.text``
+
+
+class _Configs:
+    """The ``--config`` files the launches of one text read, each read and checked once."""
+
+    def __init__(self, read: Callable[[str], str | None] | None, schema: Schema, others: tuple[Schema, ...],
+                 level: Applicability) -> None:
+        self.read, self.schema, self.others, self.level = read, schema, others, level
+        self.files: dict[str, _Config | None] = {}
+
+    def get(self, path: str) -> _Config | None:
+        """The file at ``path`` after its argparse-stage fixes, or None when it cannot be read as a config."""
+        if path not in self.files:
+            text = self.read(path) if self.read is not None else None
+            config = None
+            if text is not None:
+                try:
+                    config = _Config(text, _fix_written(text, yaml_config, path, self.schema, self.others,
+                                                         self.level))
+                except InputError:  # not a config SGLang reads: its settings are unknown
+                    config = None
+            self.files[path] = config
+        return self.files[path]
+
+    def launch(self, path: str) -> Launch | None:
+        """The file's launch (its corrected text, read), or None."""
+        config = self.get(path)
+        return config.written.launches[0] if config is not None else None
+
+    def locator(self, script: Callable[[Location], Location]) -> Callable[[Location], Location]:
+        """Map a location back to its original text: a config file's (``Location.path``) or the script's."""
+        def back(loc: Location) -> Location:
+            config = self.files.get(loc.path) if loc.path is not None else None
+            if config is None:
+                return script(loc)
+            return replace(config.written.locator(config.source)(loc), path=loc.path)
+        return back
+
+
+def _opened(text: str, fmt: ModuleType, path: str, schema: Schema, written: "_Written",
+            launches: list[Launch]) -> dict[int, tuple[str, ...]]:
+    """Launches merged with a ``--config`` file only after an argparse-stage fix (``--config=FILE``
+    written ``--config FILE``, CFG005): index -> the codes of the script's fixes on ``--config``."""
+    if fmt.NAME != "shell" or not written.chain or not any(isinstance(x.ctx, merge.Merged) for x in launches):
+        return {}
+    original = fmt.read(text, path, schema)
+    codes = tuple(dict.fromkeys(d.code for d in written.diagnostics if d.fixable and "config" in d.violation.args))
+    if len(original) != len(launches) or not codes:
+        return {}
+    out = {}
+    for index, (before, now) in enumerate(zip(original, launches)):
+        ref = fmt.config_argument(before)
+        if isinstance(now.ctx, merge.Merged) and (ref is None or ref.path is None):
+            out[index] = codes
+    return out
+
+
+def _as_launched(launch: Launch, fmt: ModuleType, path: str, schema: Schema,
+                 lookup: Callable[[str], Launch | None]) -> Launch:
+    """The launch SGLang runs: merged with its ``--config`` file when ``lookup`` reads it (see ``fix_source``)."""
+    if fmt.NAME != "shell":
+        return launch
+    ref = fmt.config_argument(launch)
+    if ref is None:
+        return launch
+    if ref.path is None or path == "-" or not ref.path.lower().endswith((".yaml", ".yml")):
+        return merge.unknown(launch)
+    config_path = merge.config_path(path, ref.path)
+    config = lookup(config_path)
+    if config is None:
+        return merge.unknown(launch)
+    return merge.merge(launch, config, config_path, ref.index, schema)
+
+
+def _edit(text: str, fmt: ModuleType, launch: Launch, ops: list, schema: Schema, configs: _Configs,
+          readers: dict[str, int]) -> list[Edit]:
+    """The script's edits for ``ops``; a merged launch's config-file edits go to its ``_Config``.
+
+    Raises ``CannotEdit`` (and changes nothing) when either file cannot take them.
+    """
+    ctx = launch.ctx
+    if not isinstance(ctx, merge.Merged):
+        return fmt.edit(text, launch, ops, schema)
+    shared = readers.get(ctx.path, 0) > 1
+    command, in_file = merge.route(launch, ops, shared)
+    if shared and in_file:
+        raise CannotEdit(f"{ctx.path} is read by several launches: remove its settings by hand")
+    out = fmt.edit(text, ctx.launch, command, schema) if command else []
+    if in_file:
+        config = configs.get(ctx.path)
+        assert config is not None
+        config.edits = yaml_config.edit(config.written.text, ctx.config, in_file, schema)
+    return out
 
 
 @dataclass(slots=True)
@@ -239,9 +400,10 @@ def _causes(fixed: list[tuple[str, frozenset]], dests: frozenset) -> tuple[str, 
 
 def _diagnostic(path: str, launch: Launch, violation, level, after=(), editable=True,
                 back: Callable[[Location], Location] = lambda loc: loc) -> Diagnostic:
+    location = back(launch.locate(violation))
     return Diagnostic(
-        path=path,
-        location=back(launch.locate(violation)),
+        path=location.path or path,
+        location=location,
         violation=violation,
         fixable=editable and violation.best_fix(level) is not None,
         fix_available=editable and bool(violation.fixes),
@@ -249,12 +411,16 @@ def _diagnostic(path: str, launch: Launch, violation, level, after=(), editable=
     )
 
 
-def _verify(output: str, fmt: ModuleType, path: str, schema: Schema, intended: list[dict]) -> None:
-    """Read the edited text back: it must mean exactly the intended settings."""
+def _verify(output: str, fmt: ModuleType, path: str, schema: Schema, intended: list[dict],
+            configs: dict[str, str] | None = None) -> None:
+    """Read the edited text back (with the edited ``--config`` files, ``configs``: path -> text):
+    it must mean exactly the intended settings."""
+    configs = configs or {}
     try:
         again = fmt.read(output, path, schema)
+        read = {p: yaml_config.read(t, p, schema)[0] for p, t in configs.items()}
     except Exception as exc:  # noqa: BLE001 - any failure here is ours
         raise InternalError(f"{path}: the fixed text does not read back ({exc})") from None
-    got = [launch.parsed.explicit_for(schema) for launch in again]
+    got = [_as_launched(launch, fmt, path, schema, read.get).parsed.explicit_for(schema) for launch in again]
     if got != intended:
         raise InternalError(f"{path}: the fixed text reads back as {got}, not {intended}")

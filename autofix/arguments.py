@@ -86,14 +86,18 @@ class ParsedArgs:
         return out
 
     opaque_index: int = -1  # last word that may expand to flags (`"$@"`, `$EXTRA_ARGS`)
+    # settings not written in ``words`` are unknown (a ``--config`` file autofix cannot read comes first)
+    base_unknown: bool = False
 
     def explicit_for(self, schema: Schema) -> dict[str, Any]:
         """dest -> explicit value, as the engine and rules see it.
 
         After an expansion that may stand for any flags, every dest not set
         later is UNKNOWN: the rules cannot know what the launch will get.
+        With ``base_unknown`` (an unreadable ``--config`` file, whose settings
+        SGLang puts before every word), every dest not written is UNKNOWN.
         """
-        if self.opaque_index < 0:
+        if self.opaque_index < 0 and not self.base_unknown:
             return self.explicit
         out = dict.fromkeys(schema.by_dest, UNKNOWN)
         out.update((s.dest, s.value) for s in self.occurrences if s.option_index > self.opaque_index)

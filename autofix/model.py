@@ -29,10 +29,16 @@ UNKNOWN = _Unknown()
 
 @dataclass(frozen=True, slots=True, order=True)
 class Location:
-    """A 1-based line and column in the source a launch was read from."""
+    """A 1-based line and column in the source a launch was read from.
+
+    ``path`` names another file when the place is not in the text being
+    checked (a ``--config`` file a shell launch reads); None means that text.
+    It takes no part in comparisons: locations order by line and column.
+    """
 
     line: int
     col: int
+    path: str | None = field(default=None, compare=False)
 
 
 class Applicability(enum.IntEnum):

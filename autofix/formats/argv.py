@@ -321,3 +321,34 @@ def _append(text: str, ctx: Context, flags: list[str], deletions: list[Edit]) ->
             return Edit(line_start, line_start, "".join(f"{indent}{f} \\{nl}" for f in flags))
         return Edit(end, end, "".join(f" \\{nl}{indent}{f}" for f in flags))
     return Edit(end, end, "".join(f" {f}" for f in flags))
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigArgument:
+    """A launch's ``--config FILE``, as SGLang's merger finds it.
+
+    ``index`` is the ``--config`` word's index in ``Launch.parsed.words``;
+    ``path`` is FILE as written, or None when autofix cannot know which file
+    SGLang reads (FILE is a shell expansion, is missing, or ``--config`` is
+    given twice, which SGLang refuses).
+    """
+
+    index: int
+    path: str | None
+
+
+def config_argument(launch: Launch) -> ConfigArgument | None:
+    """The launch's ``--config FILE``, or None when it has none.
+
+    Only the exact word ``--config`` counts (``server_args_config_parser.py:113``):
+    ``--config=FILE`` and abbreviations are read by argparse alone and the
+    file is ignored (CFG005).
+    """
+    words = launch.parsed.words
+    found = [i for i, w in enumerate(words) if w.text == "--config" and not w.dynamic]
+    if not found:
+        return None
+    i = found[0]
+    if len(found) > 1 or i + 1 >= len(words) or words[i + 1].dynamic:
+        return ConfigArgument(i, None)
+    return ConfigArgument(i, words[i + 1].text)
