@@ -56,6 +56,8 @@ CASES = [
               "ep-dispatch-algorithm: static\n", (), None, None, "ok"),
     MergeCase("added-flag-goes-to-script", "--config c.yaml", "tp-size: 8\nenable-eplb: true\n",
               ("c.yaml EP004 2:1",), "--config c.yaml --ep-size 8", None, EP004, unsafe=True),
+    MergeCase("removal-removes-both", "--config c.yaml --enable-eplb", "tp-size: 1\nenable-eplb: true\n",
+              ("a.sh EP004 1:85",), "--config c.yaml", "tp-size: 1\n", EP004, unsafe=True),
     MergeCase("cross-file-value-not-repeated", "--config c.yaml --tp 8", "tp-size: 4\n", (), None, None, "ok"),
 ]
 

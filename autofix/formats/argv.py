@@ -5,6 +5,10 @@ command in the text is one launch. The text is tokenised by bashlex (a port
 of bash's own parser), which gives every word its unquoted value and its
 span, and handles backslash continuations, quotes, comments, env-var
 prefixes, pipelines and compound commands.
+
+``read`` gives each launch's own words; ``config_argument`` finds its
+``--config FILE`` the way SGLang's merger does, and ``autofix.merge`` puts
+the file's settings in front (``api.fix_source`` reads the file).
 """
 
 from __future__ import annotations
