@@ -107,23 +107,36 @@ def launches(recipes_dir: Path, models: str) -> tuple[list[dict], list[str]]:
         gpu_type = str((recipe.get("resources") or {}).get("gpu_type", "")).lower()
         gpu = "b200" if gpu_type in BLACKWELL else "h200"
         for role, mapping in sglang_config.items():
-            mapping = dict(mapping or {})
-            name = mapping.get("served-model-name", mapping.get("served_model_name", "model"))
-            model = standin(recipe, mapping)
-            mapping.pop("model-path", None)
-            mapping.pop("model_path", None)
-            argv = ["--served-model-name", str(name), "--host", "0.0.0.0"]
-            if role in ROLES_WITH_MODE:
-                argv += ["--disaggregation-mode", str(role)]
-            argv += flags(mapping)
-            case = {"id": f"{path.name}:{role}", "gpu": gpu, "gpu_type": gpu_type, "standin": model}
-            if models == "deepseek-v3":
-                case["model"] = "deepseek-v3"
-            else:
-                argv += ["--model-path", str(MODELS / model)]
-            case["argv"] = argv
+            case = {"id": f"{path.name}:{role}", "gpu": gpu, "gpu_type": gpu_type}
+            case.update(case_for(recipe, str(role), dict(mapping or {}), models))
             cases.append(case)
     return cases, skipped
+
+
+def gpu_of(recipe: dict) -> str:
+    """The simulated GPU for a recipe: b200 for Blackwell ``resources.gpu_type``, else h200."""
+    gpu_type = str((recipe.get("resources") or {}).get("gpu_type", "")).lower()
+    return "b200" if gpu_type in BLACKWELL else "h200"
+
+
+def case_for(recipe: dict, role: str, mapping: dict, models: str = "standin") -> dict:
+    """``argv``, ``standin`` (and ``model`` for ``--models deepseek-v3``) of one role mapping's launch."""
+    mapping = dict(mapping)
+    name = mapping.get("served-model-name", mapping.get("served_model_name", "model"))
+    model = standin(recipe, mapping)
+    mapping.pop("model-path", None)
+    mapping.pop("model_path", None)
+    argv = ["--served-model-name", str(name), "--host", "0.0.0.0"]
+    if role in ROLES_WITH_MODE:
+        argv += ["--disaggregation-mode", str(role)]
+    argv += flags(mapping)
+    case = {"standin": model}
+    if models == "deepseek-v3":
+        case["model"] = "deepseek-v3"
+    else:
+        argv += ["--model-path", str(MODELS / model)]
+    case["argv"] = argv
+    return case
 
 
 def first_line(answer: dict) -> str:
