@@ -170,3 +170,18 @@ def test_an_expansion_that_may_hold_flags_silences_the_rules(expansion):
 def test_crlf_script_keeps_its_carriage_returns():
     text = "python3 -m sglang.launch_server --tp 8 --ep-dispatch-algorithm static\r\necho hi\r\n"
     assert fix_source(text, shell).output == text.replace("static", "dynamic")
+
+
+@pytest.mark.parametrize(("written", "fixed"), [
+    ('--ep-dispatch-algorithm="lp"', '--ep-dispatch-algorithm="dynamic"'),
+    ("--ep-dispatch-algorithm='lp'", "--ep-dispatch-algorithm='dynamic'"),
+    ("--ep-dispatch-algorithm=lp", "--ep-dispatch-algorithm=dynamic"),
+])
+def test_inline_value_keeps_its_quotes(written, fixed):
+    text = f"python -m sglang.launch_server --model-path m --tp 8 {written}\n"
+    assert fix_source(text, shell, path="serve.sh").output == text.replace(written, fixed)
+
+
+def test_inline_respell_keeps_the_value_quotes():
+    text = 'python -m sglang.launch_server --model-path m --Moe-A2A-Backend="deepep"\n'
+    assert fix_source(text, shell, path="serve.sh").output == text.replace("--Moe-A2A-Backend", "--moe-a2a-backend")

@@ -206,7 +206,7 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
                 continue
             if s.inline:
                 a, b = ctx.spans[s.option_index]
-                edits.append(Edit(a, b, _quote(f"{s.written}={op.value}")))
+                edits.append(Edit(a, b, _inline(text[a:b], s.written, _text(op.value))))
             else:
                 a, b = ctx.spans[s.value_indexes[0]]
                 edits.append(Edit(a, b, _same_quotes(text[a:b], str(op.value) if not isinstance(op.value, bool) else _quote(op.value))))
@@ -233,11 +233,11 @@ def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) 
         if isinstance(op, Drop):
             deletions.append(_delete_words(text, ctx, entry.words))
         elif isinstance(op, Respell):
-            new = _quote(f"{op.flag}={entry.values[0]}") if entry.inline else op.flag
+            new = _inline(text[first[0]:first[1]], op.flag, entry.values[0]) if entry.inline else op.flag
             edits.append(Edit(*first, new))
         elif isinstance(op, Revalue):
             if entry.inline and op.item == 0:
-                edits.append(Edit(*first, _quote(f"{entry.flag}={_text(op.value)}")))
+                edits.append(Edit(*first, _inline(text[first[0]:first[1]], entry.flag, _text(op.value))))
             else:
                 a, b = _span(ctx, entry.words[op.item + (0 if entry.inline else 1)])
                 edits.append(Edit(a, b, _same_quotes(text[a:b], _text(op.value))))
@@ -247,6 +247,16 @@ def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) 
             edits.append(Edit(first[0], last[1], " ".join(words)))
     deletions = [_drop_dangling_continuation(text, ctx, d) for d in merge_deletions(deletions)]
     return edits + deletions
+
+
+def _inline(original: str, flag: str, value: str) -> str:
+    """The word ``flag=value``, keeping the quotes of a written ``--flag="value"`` when simple to."""
+    head, sep, rest = original.partition("=")
+    if sep and len(rest) >= 2 and rest[0] == rest[-1] and rest[0] in "'\"" and "'" not in head and '"' not in head:
+        q = rest[0]
+        if q not in value and "\\" not in value and "$" not in value:
+            return f"{_quote(flag)}={q}{value}{q}"
+    return _quote(f"{flag}={value}")
 
 
 def _text(value) -> str:
