@@ -232,7 +232,9 @@ def config_flag_spelling(w: Written) -> Iterator[Violation]:
 
     ## Fix safety
     Writing `--config FILE` makes SGLang read the file the author named:
-    safe. The file's own settings then apply, so check it too.
+    safe. The file's own settings then apply, so check it too. When the file
+    is not named `.yaml`/`.yml`, SGLang would refuse it once read (CFG007):
+    reported, not fixed.
 
     ## SGLang source
     `sglang/srt/utils/server_args_config_parser.py:110` (`_extract_config_file_path`, 0.5.23)
@@ -242,6 +244,11 @@ def config_flag_spelling(w: Written) -> Iterator[Violation]:
             continue
         if w.source == "config":
             continue  # CFG004's
+        if e.values and not _is_yaml(e.values[0]):
+            # read, the file would be refused (CFG007): writing --config FILE would stop the launch
+            yield Violation(f"{e.shown}: SGLang reads a config file only after the exact word --config, "
+                            f"and refuses one that is not .yaml/.yml", ("config",), entry=e.index)
+            continue
         yield Violation(f"{e.shown}: SGLang reads a config file only after the exact word --config",
                         ("config",), (Fix.safe(Rewrite(e.index, "--config", e.values[:1]),
                                                title="Write --config FILE"),), entry=e.index)
@@ -283,5 +290,47 @@ def config_given_twice(w: Written) -> Iterator[Violation]:
                         ("config",), entry=e.index)
 
 
+def _is_yaml(path: str) -> bool:
+    """Whether SGLang's reader takes ``path`` by its suffix (``_validate_yaml_file``)."""
+    return path.lower().endswith((".yaml", ".yml"))
+
+
+@arg_rule("CFG007", "config-not-yaml", sglang_source=f"{CONFIG_PARSER}:159")
+def config_not_yaml(w: Written) -> Iterator[Violation]:
+    """`--config FILE` where FILE is not named `.yaml` or `.yml`.
+
+    ## What it does
+    Checks the path after the word `--config` for a `.yaml`/`.yml` suffix
+    (any case).
+
+    ## Why SGLang refuses it
+    SGLang checks the config file's suffix before it opens it and raises
+    `Config file must be YAML format` for any other, whatever the file
+    holds (`serve.conf`, `config.json`, `serve.yaml.bak`).
+
+    ## Example
+    ```shell
+    python -m sglang.launch_server --config serve.conf
+    ```
+    Use instead (after renaming the file):
+    ```shell
+    python -m sglang.launch_server --config serve.yaml
+    ```
+
+    ## Fix safety
+    Renaming a file is the author's call: reported, not fixed.
+
+    ## SGLang source
+    `sglang/srt/utils/server_args_config_parser.py:159` (`_validate_yaml_file`, 0.5.23)
+    """
+    if w.source == "config":
+        return
+    for e in w.entries:
+        if e.flag == "--config" and not e.inline and not e.ignored and not e.dynamic and e.values \
+                and not _is_yaml(e.values[0]):
+            yield Violation(f"--config {e.values[0]}: SGLang reads only .yaml/.yml config files",
+                            ("config",), entry=e.index)
+
+
 RULES = (refused_config_key, null_config_value, list_for_one_value, config_in_config, config_flag_spelling,
-         config_given_twice)
+         config_given_twice, config_not_yaml)

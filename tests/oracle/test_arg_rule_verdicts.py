@@ -50,3 +50,17 @@ def test_config_flag_spellings_against_sglangs_merger(tmp_path):
     assert verdict(got[0]) == "ok"  # the file is never read
     assert verdict(got[1]) == "argparse"  # now it is: its bad value is refused
     assert verdict(got[2]) == "sglang/srt/utils/server_args_config_parser.py:113"
+
+
+def test_config_file_suffix_against_sglangs_merger(tmp_path):
+    """CFG007: a --config file not named .yaml/.yml is refused, whatever it holds; --config=FILE is not read."""
+    good = "tp-size: 8\n"
+    conf, yml = tmp_path / "serve.conf", tmp_path / "serve.YML"
+    conf.write_text(good)
+    yml.write_text(good)
+    launches = {"conf": f"--config {conf}", "yml": f"--config {yml}", "equals": f"--config={conf}"}
+    texts = {k: f"python -m sglang.launch_server {v}\n" for k, v in launches.items()}
+    codes = {k: [d.code for d in fix_source(t, shell).diagnostics] for k, t in texts.items()}
+    assert codes == {"conf": ["CFG007"], "yml": [], "equals": ["CFG005"]}
+    got = run_batch([oracle_case(k, "shell", t) for k, t in texts.items()])
+    assert [verdict(g) for g in got] == ["sglang/srt/utils/server_args_config_parser.py:159", "ok", "ok"]

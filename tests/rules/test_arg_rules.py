@@ -27,7 +27,7 @@ def test_diagnostics_and_fixed_text(case: ArgCase):
 
 
 def test_every_argparse_stage_rule_has_a_case():
-    covered = {f.split()[0] for c in CASES for f in c.found} | {"CFG005", "CFG006", "DEP001", "DEP002"}
+    covered = {f.split()[0] for c in CASES for f in c.found} | {"CFG005", "CFG006", "CFG007", "DEP001", "DEP002"}
     assert {r.code for r in RULES if r.stage == "args"} <= covered
 
 
@@ -62,6 +62,17 @@ def test_config_flag_spelling_and_twice_on_the_command_line():
     result = fix_source(twice, shell)
     assert found(result) == ("CFG006 1:48",) and not result.changed
     assert found(fix_source("python -m sglang.launch_server --config a.yaml\n", shell)) == ()
+
+
+def test_a_config_file_that_is_not_yaml_by_name():
+    for name in ("serve.conf", "serve.yaml.bak", "config.json"):
+        result = fix_source(f"python -m sglang.launch_server --model-path m --config {name}\n", shell)
+        assert found(result) == ("CFG007 1:47",) and not result.changed
+    assert found(fix_source("python -m sglang.launch_server --model-path m --config A.YML\n", shell)) == ()
+    # --config=FILE with such a file: writing --config FILE would make SGLang refuse it, so no fix
+    result = fix_source("python -m sglang.launch_server --model-path m --config=serve.conf\n", shell)
+    assert found(result) == ("CFG005 1:47",) and not result.changed
+    assert result.diagnostics[0].violation.fixes == ()
 
 
 def test_a_refused_key_names_the_problem_once():
