@@ -23,6 +23,11 @@ def is_dockerfile(path: str) -> bool:
         or name.endswith(tuple(f".{n}" for n in DOCKERFILE_NAMES))
 
 
+def is_yaml(path: str) -> bool:
+    """Whether ``path`` is named like a YAML file."""
+    return path.lower().endswith((".yaml", ".yml"))
+
+
 def launcher_kind(path: str) -> bool:
     """Files that may well launch nothing (a shell script, a Dockerfile): skipped quietly when they do not."""
     return path.lower().endswith(SHELL_SUFFIXES) or is_dockerfile(path)
@@ -94,7 +99,7 @@ def expand(paths: list[str]) -> Iterator[tuple[str, bool]]:
                 dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
                 for name in sorted(files):
                     if name.lower().endswith(WALK_SUFFIXES) or is_dockerfile(name):
-                        yield os.path.join(root, name), False
+                        yield os.path.normpath(os.path.join(root, name)), False
         else:
             yield p, True
 

@@ -18,8 +18,24 @@ def fix_lines(d: Diagnostic, indent: str = "  ") -> list[str]:
     return [f"{indent}{'fix' if f.applicability == 2 else 'unsafe fix'}: {f.title}" for f in d.violation.fixes]
 
 
+def fixed_in(result: FixResult) -> list[Diagnostic]:
+    """The violations the written text of ``result`` (and of its ``--config`` files) fixed.
+
+    A config file's violation can be fixed on the command line that reads it
+    (a file several launches share is left alone): it counts for the script.
+    """
+    group = [result, *result.others]
+    if not any(r.changed for r in group):
+        return []
+    return [d for r in group for d in r.diagnostics if d.fixable]
+
+
 def summary(results: list[FixResult], *, write: bool, unsafe: bool, errors: int) -> str:
-    """One closing line, ruff-style: found, fixed, remaining, hidden unsafe fixes."""
+    """One closing line, ruff-style: found, fixed, remaining, hidden unsafe fixes.
+
+    ``results`` holds each checked text once (a script's ``--config`` files
+    are listed in it too, and counted through the script's ``others``).
+    """
     found = sum(r.found for r in results)
     remaining = sum(len(r.remaining) for r in results)
     hidden = sum(1 for r in results for d in r.remaining if d.fix_available and not d.fixable)
@@ -28,7 +44,8 @@ def summary(results: list[FixResult], *, write: bool, unsafe: bool, errors: int)
     if not found and not remaining:
         parts.append("No violations found." if errors else "All checks passed!")
     elif write:
-        fixed = [d for r in results if r.changed for d in r.diagnostics if d.fixable]
+        inside = {id(o) for r in results for o in r.others}
+        fixed = [d for r in results if id(r) not in inside for d in fixed_in(r)]
         later = sum(1 for d in fixed if d.after)
         uncovered = f" ({later} appeared once another was fixed)" if later else ""
         parts.append(f"Found {found} violation{'s' * (found != 1)}. Fixed {len(fixed)}{uncovered} "

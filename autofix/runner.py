@@ -28,7 +28,7 @@ from autofix import files, report
 from autofix.api import FixResult, fix_source
 from autofix.edits import unified_diff
 from autofix.errors import InputError, InternalError
-from autofix.formats import by_name, detect
+from autofix.formats import LAUNCH, by_name, detect
 from autofix.schema import DEFAULT_VERSION, load
 
 
@@ -81,6 +81,13 @@ def run(
 ) -> Report:
     """Check (and, in WRITE mode, fix) every path; write reports to ``out``/``err``.
 
+    Files that are not YAML (scripts, Dockerfiles) are checked first, then
+    YAML files, each group in the order given (directories walked in sorted
+    order): a ``--config`` file a launch reads is then checked merged with
+    that launch's flags and not again on its own, whatever the order of the
+    paths. A walked file that launches SGLang but cannot be read gets a
+    note on stderr; a named one is an error (exit 2).
+
     Parsable lines and diffs go to ``out``; status and error lines to
     ``err``. For stdin, ``out`` carries only the diff or the fixed text.
     ``target_version`` picks the SGLang argument table to check against.
@@ -88,10 +95,15 @@ def run(
     rep = Report(mode)
     schema = load(target_version)
     through_launch: set[str] = set()  # real paths of config files a launch has handled
-    for path, named in files.expand(paths):
+    # scripts before YAML: a --config file is then checked through the launches that read it
+    # (merged with their flags) before a walk reaches it alone, whatever the order of the paths
+    items = list(files.expand(paths))
+    ordered = [i for i in items if not files.is_yaml(i[0])] + [i for i in items if files.is_yaml(i[0])]
+    for path, named in ordered:
         shown = (stdin_filename or "-") if path == "-" else path
         if path != "-" and os.path.realpath(path) in through_launch:
             continue
+        text = ""
         try:
             text = files.read_text(path)
             fmt = by_name(stdin_format) if (path == "-" and stdin_format) else detect(shown, text)
@@ -106,6 +118,8 @@ def run(
             if named:
                 err.write(f"{exc}\n")
                 rep.errors += 1
+            elif LAUNCH.search(text):  # a walked file that launches SGLang but cannot be read: say so
+                err.write(f"{exc} (skipped)\n")
             continue
         except InternalError as exc:
             err.write(f"{shown}:0:0: error: internal error, nothing written: {exc} (please report this)\n")
@@ -119,7 +133,7 @@ def run(
             through_launch.add(os.path.realpath(other.path))
             rep.results.append(other)
             try:
-                _emit(other, False, mode, out, err, show_fixes)
+                _emit(other, False, mode, out, err, show_fixes, merged=True)
             except BrokenPipeError:
                 raise
             except OSError as exc:
@@ -127,7 +141,7 @@ def run(
                 rep.errors += 1
         rep.results.append(result)
         try:
-            _emit(result, path == "-", mode, out, err, show_fixes)
+            _emit(result, path == "-", mode, out, err, show_fixes, merged=bool(result.others))
         except BrokenPipeError:
             raise
         except OSError as exc:
@@ -137,7 +151,9 @@ def run(
     return rep
 
 
-def _emit(result: FixResult, stdin: bool, mode: Mode, out: TextIO, err: TextIO, show_fixes: bool) -> None:
+def _emit(result: FixResult, stdin: bool, mode: Mode, out: TextIO, err: TextIO, show_fixes: bool,
+          merged: bool = False) -> None:
+    """Print one result's diagnostics and diff, or write it. ``merged``: a script or config of a merged launch."""
     lines_to = err if stdin else out
     shown = result.remaining if mode is Mode.WRITE else result.diagnostics
     for d in shown:
@@ -154,5 +170,8 @@ def _emit(result: FixResult, stdin: bool, mode: Mode, out: TextIO, err: TextIO, 
         out.write(result.output)
     elif result.changed:
         files.write_atomic(result.path, result.output)
-        fixed = sum(1 for d in result.diagnostics if d.fixable)
-        err.write(f"Fixed {fixed} violation{'s' * (fixed != 1)} in {result.path}\n")
+        if merged:  # a fix may land in the script for a violation reported in its --config file
+            err.write(f"Fixed {result.path}\n")
+        else:
+            fixed = sum(1 for d in result.diagnostics if d.fixable)
+            err.write(f"Fixed {fixed} violation{'s' * (fixed != 1)} in {result.path}\n")

@@ -157,9 +157,10 @@ def test_directory_walk_checks_configs_and_launch_scripts_and_skips_the_rest(tmp
     r = run(str(tmp_path))
     assert r.exit_code == 1
     lines = [line.replace(str(tmp_path) + "/", "") for line in r.stdout.splitlines() if ": EP" in line]
+    # scripts first (a --config file is then seen through the launches that read it), then YAML
     assert lines == [
-        "a/config.yaml:3:1: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend, but --moe-a2a-backend resolves to none",
         "b/serve.sh:1:16: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend, but --moe-a2a-backend resolves to none",
+        "a/config.yaml:3:1: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend, but --moe-a2a-backend resolves to none",
     ]
 
 
@@ -198,3 +199,12 @@ def test_cli_import_stays_light():
 def test_named_shell_script_without_a_launch_is_clean(cfg):
     r = run(str(cfg("#!/bin/sh\necho hi\n", "tool.sh")))
     assert r.exit_code == 0
+
+
+def test_walk_notes_a_file_that_launches_sglang_but_cannot_be_read(tmp_path, cfg):
+    cfg("args: [python3, -m, sglang.launch_server, --tp, {{ .Values.tp }}]\ncommand: x\n  bad: [\n", "t/helm.yaml")
+    cfg("not: [valid\n", "t/broken.yaml")  # launches nothing: skipped without a word
+    r = run(str(tmp_path))
+    assert r.exit_code == 0, r.output
+    notes = [line for line in r.stderr.splitlines() if line.endswith("(skipped)")]
+    assert len(notes) == 1 and "helm.yaml:" in notes[0] and "invalid YAML" in notes[0]

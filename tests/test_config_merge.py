@@ -167,7 +167,9 @@ def test_unreadable_config_makes_the_rest_unknown(tmp_path, flags):
     script = tmp_path / "a.sh"
     script.write_text(LAUNCH + flags + "\n")
     result = _check(script)
-    assert result.diagnostics == () and result.others == ()
+    # a .json file is refused by its name alone (CFG007); nothing depends on what it holds
+    assert [d.code for d in result.diagnostics] == (["CFG007"] if "c.json" in flags else [])
+    assert result.others == ()
     assert result.output == script.read_text()
 
 
@@ -230,11 +232,11 @@ def test_cli_script_and_its_config_named_together(tmp_path):
     r = run(str(script), str(config), "--write")
     assert r.exit_code == 0, r.output
     assert config.read_text() == "ep-dispatch-algorithm: static\n"
-    # the other order: the file alone first (fixed and written), then through the launch, from disk
+    # the other order gives the same: scripts are checked before YAML files
     r = run(str(config), str(script), "--write")
     assert r.exit_code == 0, r.output
-    assert config.read_text() == "ep-dispatch-algorithm: dynamic\n"
-    assert run(str(script), str(config)).exit_code == 0
+    assert config.read_text() == "ep-dispatch-algorithm: static\n"
+    assert run(str(config), str(script)).exit_code == 0
 
 
 def test_cli_directory_walk_checks_a_config_once(tmp_path):
@@ -245,6 +247,27 @@ def test_cli_directory_walk_checks_a_config_once(tmp_path):
     assert r.exit_code == 1
     assert r.stdout.count("EP003") == 1
     assert r.stdout.count("\n--- ") == 1
+
+
+def test_cli_directory_walk_reads_a_config_through_its_launch_whatever_the_names(tmp_path):
+    """a.yaml sorts before run.sh: still checked merged with run.sh's flags, and left alone."""
+    (tmp_path / "a.yaml").write_text("tp-size: 8\nmoe-a2a-backend: none\nep-dispatch-algorithm: static\n")
+    (tmp_path / "run.sh").write_text(LAUNCH + "--config a.yaml --moe-a2a-backend deepep\n")
+    r = run(str(tmp_path), "--write")
+    assert r.exit_code == 0 and "EP003" not in r.stdout, r.output
+    assert (tmp_path / "a.yaml").read_text().endswith("static\n")
+
+
+def test_cli_shared_config_is_fixed_on_the_command_line_that_needs_it(tmp_path):
+    (tmp_path / "c.yaml").write_text("tp-size: 8\nep-dispatch-algorithm: static\n")
+    two = (LAUNCH + "--config c.yaml --port 1\n") + (LAUNCH + "--config c.yaml --port 2 --moe-a2a-backend deepep\n")
+    (tmp_path / "two.sh").write_text(two)
+    r = run(str(tmp_path), "--write")
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "c.yaml").read_text() == "tp-size: 8\nep-dispatch-algorithm: static\n"
+    assert (tmp_path / "two.sh").read_text().splitlines()[0].endswith("--port 1 --ep-dispatch-algorithm dynamic")
+    assert "Found 1 violation. Fixed 1 in 1 file; 0 remaining." in r.stderr
+    assert run(str(tmp_path)).exit_code == 0
 
 
 def test_cli_stdin_does_not_read_the_config(tmp_path, monkeypatch):
