@@ -115,6 +115,9 @@ def fix_source(
     unfixed: set[int] = set()  # launches whose fixes could not be written
     for index, launch in enumerate(launches):
         before = launch.parsed.explicit_for(schema)
+        if launch.parsed.help_index >= 0:  # prints the usage and exits: no server, nothing to resolve
+            outcomes.append(engine.Outcome((), before, (), None))
+            continue
         outcome = engine.run(before, schema, level)
         ops = engine.net_ops(before, outcome.explicit)
         if ops:

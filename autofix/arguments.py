@@ -86,6 +86,7 @@ class ParsedArgs:
         return out
 
     opaque_index: int = -1  # last word that may expand to flags (`"$@"`, `$EXTRA_ARGS`)
+    help_index: int = -1  # `-h`/`--help`: argparse prints the usage and exits there; nothing after is read
     # settings not written in ``words`` are unknown (a ``--config`` file autofix cannot read comes first)
     base_unknown: bool = False
 
@@ -169,6 +170,19 @@ def _zero_arg_value(option: Option, written_flag: str) -> Any:
     return option.const
 
 
+def _help_exits(parsed: ParsedArgs, kinds: list, i: int) -> bool:
+    """Whether argparse gets to ``--help`` at word ``i`` and exits there.
+
+    It does not when an ambiguous prefix stands anywhere (argparse sorts
+    every word before consuming any) or an option before it was refused
+    (a bad value is an error on the spot); unknown and stray words are
+    only refused at the end, so help wins over them.
+    """
+    if any(p.kind not in ("unknown", "stray") for p in parsed.problems):
+        return False
+    return not any(k == "O" and m is not None and m.status == "ambiguous" for k, m in kinds)
+
+
 def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedArgs:
     """Read ``words`` (no program name) into settings and argparse problems.
 
@@ -236,6 +250,9 @@ def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedA
             value_idx = tuple(range(i + 1, i + 1 + take))
             texts = [words[k].text for k in value_idx]
             nxt = i + 1 + take
+        if option.kind == "help" and _help_exits(parsed, kinds, i):
+            parsed.help_index = i
+            break
         try:
             if option.nargs == 0:
                 value = _zero_arg_value(option, full_flag)

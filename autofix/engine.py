@@ -71,7 +71,13 @@ def check(explicit: Mapping[str, Any], schema: Schema, rules: Sequence[Rule] = R
 
 
 def check_args(written: Written, rules: Sequence[Rule] = RULES) -> list[Violation]:
-    """Every argparse-stage violation in ``written``, rule by rule, entries in order."""
+    """Every argparse-stage violation in ``written``, rule by rule, entries in order.
+
+    None for a launch that asks for ``--help``: argparse prints the usage and
+    exits there, and no server starts.
+    """
+    if written.parsed.help_index >= 0:
+        return []
     found: list[Violation] = []
     for r in rules:
         if r.stage == "args" and r.applies_to(written.schema.version):

@@ -78,6 +78,8 @@ class Schema:
         self.version = version
         self.options = options
         self.by_flag: dict[str, Option] = {f: o for o in options for f in o.flags}
+        for f in HELP.flags:  # argparse adds -h/--help to SGLang's parser (add_help defaults to True)
+            self.by_flag.setdefault(f, HELP)
         self.by_dest: dict[str, Option] = {}
         for o in options:
             self.by_dest.setdefault(o.dest, o)
@@ -111,6 +113,12 @@ class Schema:
             if len(hits) > 1:
                 return Match("ambiguous", None, written, explicit, hits)
         return Match("unknown", None, written, explicit)
+
+
+# Not a server argument, so the generated tables leave it out; it still takes part in prefix matching.
+HELP = Option(dest="help", flags=("-h", "--help"), kind="help", nargs=0, const=None, type=None, default=None,
+              choices=None, required=False, config_file="refused", deprecated=False,
+              help="argparse's help: prints the usage and exits; the server does not start")
 
 
 def _option(raw: dict) -> Option:

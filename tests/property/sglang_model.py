@@ -28,7 +28,11 @@ CONVERTERS = {"int": int, "float": float, "json": json.loads}
 
 
 class Refused(Exception):
-    """argparse called ``error()`` (or ``exit()``, for ``--help``)."""
+    """argparse called ``error()`` (or ``exit(0)``, for ``--help``: ``help`` is then True)."""
+
+    def __init__(self, message: str, help: bool = False) -> None:
+        super().__init__(message)
+        self.help = help
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,7 +40,7 @@ class _Parser(argparse.ArgumentParser):
         raise Refused(message)
 
     def exit(self, status=0, message=None):
-        raise Refused(message or f"exit {status}")
+        raise Refused(message or f"exit {status}", help=status == 0)
 
     def print_help(self, file=None):
         pass
@@ -72,12 +76,12 @@ def real_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def argparse_reads(words: list[str]) -> dict | None:
-    """argparse's namespace as a dict, or None when it refuses the words."""
+def argparse_reads(words: list[str]) -> dict | str | None:
+    """argparse's namespace as a dict, ``"help"`` when it prints the usage and exits, None when it refuses."""
     try:
         return vars(real_parser().parse_args(words))
-    except Refused:
-        return None
+    except Refused as exc:
+        return "help" if exc.help else None
 
 
 # --- the --config merger ----------------------------------------------------------

@@ -113,8 +113,10 @@ WORD_LISTS = st.lists(
 def _same_reading(words: list[str]) -> None:
     parsed = parse_words(SCHEMA, [Word(w, Location(1, i + 1)) for i, w in enumerate(words)])
     expected = argparse_reads(words)
-    if expected is None:
-        assert parsed.problems, f"argparse refuses {words}, parse_words reports nothing"
+    if expected == "help":
+        assert parsed.help_index >= 0, f"argparse prints help for {words}, parse_words does not see it"
+    elif expected is None:
+        assert parsed.help_index < 0 and parsed.problems, f"argparse refuses {words}, parse_words reports nothing"
     else:
         assert not parsed.problems, f"argparse accepts {words}"
         assert parsed.explicit == expected
