@@ -164,3 +164,17 @@ def test_a_fix_that_cannot_be_written_is_reported_unfixed():
     assert result.output == text
     assert [(d.code, d.fixable) for d in result.remaining] == [("RUN019", False)]
     assert "flow-style mapping" in result.conflicts[0]
+
+
+def test_an_anchored_value_keeps_its_anchor():
+    text = "ep-dispatch-algorithm: &a static\ntp-size: 8\n"
+    assert fix_source(text, yaml_config).output == "ep-dispatch-algorithm: &a dynamic\ntp-size: 8\n"
+
+
+def test_a_value_shared_through_an_alias_is_not_changed():
+    # changing it would change chat-template too (it reads the same node)
+    text = "ep-dispatch-algorithm: &a static\ntp-size: 8\nchat-template: *a\n"
+    result = fix_source(text, yaml_config)
+    assert [d.code for d in result.diagnostics] == ["EP003"] and not result.diagnostics[0].fixable
+    assert result.output == text
+    assert any("shared through the YAML anchor &a" in c for c in result.conflicts)

@@ -207,7 +207,8 @@ def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) 
         elif isinstance(op, Revalue):
             if isinstance(pair.value_node, yaml.SequenceNode):
                 node = pair.value_node.value[op.item]
-                edits.append(Edit(off + node.start_mark.index, off + node.end_mark.index,
+                start = _past_anchor(text, off + node.start_mark.index, off + node.end_mark.index, pair.key)
+                edits.append(Edit(start, off + node.end_mark.index,
                                   render_scalar(op.value, getattr(node, "style", None))))
             else:
                 edits.append(_replace_value(text, off, pair, op.value))
@@ -318,6 +319,7 @@ def _replace_value(text: str, off: int, pair: Pair, value: Any) -> Edit:
             raise CannotEdit(f"cannot find the value of key {pair.key!r}")
         return Edit(m.start(1), m.end(1), render_scalar(value))
     start, end = off + vnode.start_mark.index, off + vnode.end_mark.index
+    start = _past_anchor(text, start, end, pair.key)
     style = getattr(vnode, "style", None)
     if style in ("|", ">"):  # a block scalar ends after its line break: keep one
         newline = "\r\n" if text[start:end].endswith("\r\n") else "\n" if text[start:end].endswith("\n") else ""
@@ -330,9 +332,32 @@ def _pair_of_word(ctx: Context, word_index: int) -> Pair | None:
     return next((p for p in ctx.pairs if word_index in p.words), None)
 
 
+_ANCHOR = re.compile(r"&([^\s,\[\]{}]+)\s*")
+
+
+def _past_anchor(text: str, start: int, end: int, key: str) -> int:
+    """Where a value's own text begins: after its ``&anchor``, which stays.
+
+    Raises ``CannotEdit`` when an alias (``*anchor``) elsewhere reads the
+    value: changing it would change that other setting too.
+    """
+    m = _ANCHOR.match(text, start, end)
+    if m is None:
+        return start
+    if _alias_used(text, m.group(1)):
+        raise CannotEdit(f"cannot change {key!r}: its value is shared through the YAML anchor &{m.group(1)}")
+    return m.end()
+
+
+def _alias_used(text: str, name: str) -> bool:
+    return re.search(rf"\*{re.escape(name)}(?![^\s,\[\]{{}}])", text) is not None
+
+
 def _delete_pair(text: str, off: int, p: Pair) -> Edit:
     start = off + p.key_node.start_mark.index
     end = off + p.value_node.end_mark.index
+    if p.value_node.start_mark.index > p.key_node.end_mark.index:  # the value is written here, not an alias
+        _past_anchor(text, off + p.value_node.start_mark.index, end, p.key)
     ls = max(_line_start(text, start), off)  # a BOM stays
     if text[ls:start].strip():
         raise CannotEdit(f"cannot remove key {p.key!r}: it shares its line with another key")
