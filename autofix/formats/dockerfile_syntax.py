@@ -54,7 +54,7 @@ from dataclasses import dataclass
 
 from autofix.errors import InputError, InternalError
 
-__all__ = ["Instruction", "JsonToken", "instructions"]
+__all__ = ["Heredoc", "Instruction", "JsonToken", "instructions"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +73,25 @@ class JsonToken:
     value: str
     start: int
     end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Heredoc:
+    """One heredoc body that follows an instruction (``RUN <<EOT`` ... ``EOT``).
+
+    ``name`` is the terminator word; ``start``/``end`` span the body in the
+    Dockerfile text, from the start of the line after the instruction (or
+    after the previous terminator) to the start of the terminator line, so
+    ``text[start:end]`` is the content BuildKit reads, every line ending
+    included (a CRLF file's ``\\r`` stays: Docker keeps it in the body).
+    ``chomp`` is True for ``<<-``, whose body Docker runs with the leading
+    tabs of every line removed.
+    """
+
+    name: str
+    start: int
+    end: int
+    chomp: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +126,19 @@ class Instruction:
 
     ``heredoc`` is True when the instruction is followed by heredoc bodies
     (``RUN <<EOF`` ... ``EOF``); the bodies and their terminators are not in
-    ``start``/``end``, ``form`` is ``"shell"``, and callers should skip the
-    instruction (``verbatim`` is False).
+    ``start``/``end``, ``form`` is ``"shell"`` and ``verbatim`` is False.
+    ``heredocs`` are the bodies, in order (empty for ``ONBUILD RUN <<EOF``,
+    whose bodies are not located).
+
+    ``logical`` is the instruction's arguments as Docker's logical line has
+    them (after joining continuation lines, dropping comment and empty lines
+    inside the instruction, the escape characters that continue a line and
+    the blanks after them, and trimming blanks at both ends), with the source
+    offset of each of its characters plus one final entry just past the last
+    one (``end`` when there are no arguments). For the shell form of ``CMD``,
+    ``ENTRYPOINT`` and ``RUN`` the text is exactly what ``/bin/sh -c`` gets.
+    Logical characters ``i..j-1`` come from one run of the source exactly
+    when ``offsets[j - 1] - offsets[i] == j - 1 - i``.
 
     ``verbatim`` says whether the written text can be read and edited as is:
 
@@ -135,6 +165,8 @@ class Instruction:
     escape: str
     heredoc: bool = False
     verbatim: bool = True
+    logical: tuple[str, tuple[int, ...]] = ("", ())
+    heredocs: tuple[Heredoc, ...] = ()
 
 
 # Go's unicode.IsSpace (used by BuildKit's TrimSpace / TrimLeftFunc).
@@ -196,6 +228,31 @@ def instructions(text: str, path: str = "-") -> list[Instruction]:
             continue  # only continuation characters: nothing to point at
         out.append(_instruction(cmd, lines, starts, escape, path))
     return out
+
+
+_HEREDOC_MARK = re.compile(r"<<(-?)")
+
+
+def _heredocs(cmd, args_text: str, lines: list[str], starts: list[int], own_last: int,
+              path: str) -> tuple[Heredoc, ...]:
+    """Where the bodies BuildKit read for ``cmd`` are: each runs up to its terminator line."""
+    chomps = [m.group(1) == "-" for m in _HEREDOC_MARK.finditer(args_text)]
+    out = []
+    line = own_last + 1
+    text_end = starts[-1] + len(lines[-1]) if lines else 0
+    for k, doc in enumerate(cmd.heredocs):
+        count = doc.content.count("\n")
+        start = starts[line] if line < len(starts) else text_end
+        end_line = line + count
+        end = starts[end_line] if end_line < len(starts) else text_end
+        body = "\n".join(lines[line:end_line]) + ("\n" if count else "")
+        if body != doc.content:
+            raise InternalError(f"{path}:{cmd.start_line}: heredoc {doc.name!r} read here differs from BuildKit's")
+        # ``<<-`` markers are matched to bodies in order; when the count differs, chomp is unknown: assume it
+        chomp = chomps[k] if len(chomps) == len(cmd.heredocs) else True
+        out.append(Heredoc(doc.name, start, end, chomp))
+        line = end_line + 1  # past the terminator
+    return tuple(out)
 
 
 # -- directives ---------------------------------------------------------------
@@ -354,6 +411,8 @@ def _instruction(cmd, lines: list[str], starts: list[int], escape: str, path: st
         a += 1
     args_text = line_text[a:].rstrip("".join(_GO_SPACE))
     args_start = logical.src(a) if args_text else end
+    offsets = tuple(logical.src(a + k) for k in range(len(args_text)))
+    offsets += (offsets[-1] + 1 if offsets else end,)
 
     key = keyword.upper()
     heredoc = bool(cmd.heredocs)
@@ -395,6 +454,8 @@ def _instruction(cmd, lines: list[str], starts: list[int], escape: str, path: st
         array_end = logical.src(a + close)
     elif not nested and key in ("CMD", "ENTRYPOINT", "RUN", "SHELL") and _json_array(args_text) is not None:
         raise InternalError(f"{path}:{cmd.start_line}: a JSON array read here, BuildKit read the shell form")
+    elif not nested and key in ("CMD", "ENTRYPOINT", "RUN") and tuple(cmd.value) != ((args_text,) if args_text else ()):
+        raise InternalError(f"{path}:{cmd.start_line}: shell-form arguments read differently from BuildKit")
 
     return Instruction(
         keyword=key,
@@ -409,6 +470,8 @@ def _instruction(cmd, lines: list[str], starts: list[int], escape: str, path: st
         escape=escape,
         heredoc=heredoc,
         verbatim=verbatim,
+        logical=(args_text, offsets),
+        heredocs=_heredocs(cmd, args_text, lines, starts, own_last, path) if cmd.heredocs and not nested else (),
     )
 
 

@@ -386,3 +386,24 @@ def test_random_dockerfiles_agree_with_buildkit(pieces, newline, final_newline):
             check_tokens(text, ins)
         assert 0 <= ins.start <= ins.args_start <= ins.end <= len(text)
         assert text[ins.start:ins.end].upper().startswith(ins.keyword)
+
+
+def test_logical_line_of_a_backtick_continuation_with_comment_lines():
+    text = "# escape=`\nFROM x\nCMD a `\n# dropped\n\n    b `  \n  c\n"
+    cmd = one(text, "CMD")
+    logical, offsets = cmd.logical
+    assert logical == "a     b   c"
+    assert len(offsets) == len(logical) + 1
+    assert "".join(text[o] for o in offsets[:-1]) == logical
+    assert offsets[-1] == text.rindex("c") + 1
+    assert offsets[logical.index("b")] == text.index("b `")
+
+
+def test_heredoc_bodies_are_located():
+    text = "FROM x\nRUN <<A cat && <<-B sh\na\r\nA\n\tb\n\tB\nRUN <<EOT\nEOT\n"
+    runs = [i for i in parse(text) if i.keyword == "RUN"]
+    a, b = runs[0].heredocs
+    assert (a.name, text[a.start:a.end], a.chomp) == ("A", "a\r\n", False)
+    assert (b.name, text[b.start:b.end], b.chomp) == ("B", "\tb\n", True)
+    (empty,) = runs[1].heredocs
+    assert empty.start == empty.end == text.rindex("EOT")
