@@ -77,37 +77,49 @@ class View(Mapping[str, Any]):
         return dest in self.explicit
 
 
-_INPUTS = ("moe_runner_backend", "moe_a2a_backend", "ep_size", "tp_size", "dwdp_size", "quantization",
-           "enable_waterfill", "ep_dispatch_algorithm", "enable_eplb", "init_expert_location")
-
-
 def _derive(raw) -> dict[str, Any]:
     """The derivations listed in the module docstring, in pipeline order.
 
-    When any input is only known at launch time, so is every derived value.
+    A setting only known at launch (``--tp $TP``) is UNKNOWN; a derived value
+    is UNKNOWN only when it depends on one (each step below says how), so
+    ``--tp $(TP)`` does not hide what the a2a backend resolves to.
     """
-    if any(raw(d) is UNKNOWN for d in _INPUTS):
-        return dict.fromkeys(("moe_runner_backend", "moe_a2a_backend", "ep_size", "ep_dispatch_algorithm"), UNKNOWN)
     runner = raw("moe_runner_backend")
     a2a = raw("moe_a2a_backend")
     ep_size = raw("ep_size")
     tp_size = raw("tp_size")
 
-    if runner == "megamoe":
+    if runner is UNKNOWN:
+        a2a = UNKNOWN  # it may be the megamoe alias
+    elif runner == "megamoe":
         runner, a2a = "auto", "megamoe"
     dwdp_size = raw("dwdp_size")
-    if isinstance(dwdp_size, int) and dwdp_size > 1:
+    if dwdp_size is UNKNOWN:
+        a2a, ep_size = UNKNOWN, UNKNOWN
+    elif isinstance(dwdp_size, int) and dwdp_size > 1:
         a2a, ep_size = "none", dwdp_size
-    if raw("quantization") == "mxfp8" and runner not in MXFP8_MOE_RUNNERS:
-        runner = "flashinfer_megamoe" if a2a == "flashinfer_megamoe" else "flashinfer_trtllm"
-    if raw("enable_waterfill") and a2a not in ("deepep", "megamoe"):
-        a2a = "deepep"
-    if a2a in EP_SPANNING_A2A:
+    quantization = raw("quantization")
+    if runner is not UNKNOWN and runner not in MXFP8_MOE_RUNNERS:
+        if quantization is UNKNOWN:
+            runner = UNKNOWN
+        elif quantization == "mxfp8":
+            runner = UNKNOWN if a2a is UNKNOWN else "flashinfer_megamoe" if a2a == "flashinfer_megamoe" \
+                else "flashinfer_trtllm"
+    waterfill = raw("enable_waterfill")
+    if a2a is not UNKNOWN and a2a not in ("deepep", "megamoe") and waterfill:
+        a2a = UNKNOWN if waterfill is UNKNOWN else "deepep"
+    if a2a is UNKNOWN:
+        ep_size = UNKNOWN  # it may span the TP group
+    elif a2a in EP_SPANNING_A2A:
         ep_size = tp_size
     if a2a == "ascend_tp":
         a2a = "none"
     dispatch = raw("ep_dispatch_algorithm")
-    if dispatch is None and (raw("enable_eplb") or raw("init_expert_location") != "trivial"):
-        dispatch = "dynamic" if a2a == "none" else "static"
+    if dispatch is None:
+        eplb, location = raw("enable_eplb"), raw("init_expert_location")
+        if (eplb is not UNKNOWN and eplb) or (location is not UNKNOWN and location != "trivial"):  # EPLB or a non-trivial expert location picks the algorithm
+            dispatch = UNKNOWN if a2a is UNKNOWN else "dynamic" if a2a == "none" else "static"
+        elif eplb is UNKNOWN or location is UNKNOWN:
+            dispatch = UNKNOWN
     return {"moe_runner_backend": runner, "moe_a2a_backend": a2a, "ep_size": ep_size,
             "ep_dispatch_algorithm": dispatch}
