@@ -6,6 +6,7 @@ import pytest
 
 from autofix.api import fix_source
 from autofix.edits import apply_edits
+from autofix.errors import CannotEdit
 from autofix.formats import argv as shell
 from autofix.model import UNKNOWN, Set, Unset
 from autofix.schema import load
@@ -185,3 +186,78 @@ def test_inline_value_keeps_its_quotes(written, fixed):
 def test_inline_respell_keeps_the_value_quotes():
     text = 'python -m sglang.launch_server --model-path m --Moe-A2A-Backend="deepep"\n'
     assert fix_source(text, shell, path="serve.sh").output == text.replace("--Moe-A2A-Backend", "--moe-a2a-backend")
+
+
+# Scripts inside shell words: `bash -lc "<script>"`, `sh -c '<script>'`.
+
+
+def codes_at(text: str, unsafe: bool = False) -> list[tuple[str, int, int]]:
+    result = fix_source(text, shell, path="s.sh", unsafe=unsafe)
+    return [(d.code, d.location.line, d.location.col) for d in result.diagnostics]
+
+
+@pytest.mark.parametrize("program", ["bash -lc", "sh -c", "/bin/bash -ec", "zsh -x -c", "exec dash -c", "bash --norc -c"])
+def test_a_shell_word_script_is_read(program):
+    text = f'{program} "python3 -m sglang.launch_server --model-path d --cuda-graph-max-bs 8"\n'
+    col = text.index("--cuda-graph-max-bs") + 1
+    assert codes_at(text) == [("VER001", 1, col)]
+    assert fix_source(text, shell, path="s.sh").output == text.replace("max-bs 8", "max-bs-decode 8")
+
+
+def test_a_single_quoted_script_is_edited_inside_its_quotes():
+    text = "sh -c 'python3 -m sglang.launch_server --model-path m --enable_metrics'\n"
+    assert codes_at(text) == [("ARG001", 1, 55)]
+    assert fix_source(text, shell, path="s.sh").output == text.replace("enable_metrics", "enable-metrics")
+
+
+def test_no_shell_no_script():
+    # echo prints the words; `bash script.sh` runs no -c script; `--norc` is not -c
+    for text in ['echo bash -c "python3 -m sglang.launch_server --enable_metrics"\n',
+                 'bash run.sh "python3 -m sglang.launch_server --enable_metrics"\n',
+                 'bash --norc "python3 -m sglang.launch_server --enable_metrics"\n']:
+        assert shell.read(text, "s.sh", SCHEMA) == [], text
+
+
+def test_an_outer_expansion_in_a_double_quoted_script_is_unknown():
+    # the outer shell expands $TP (and \$EP reaches the inner shell as $EP): both unknown
+    text = 'bash -c "python3 -m sglang.launch_server --model-path \\"$M\\" --tp $TP --ep \\$EP --pp-size 2"\n'
+    assert launches(text) == [{"model_path": UNKNOWN, "tp_size": UNKNOWN, "ep_size": UNKNOWN, "pp_size": 2}]
+    words = shell.read(text, "s.sh", SCHEMA)[0].parsed.words
+    assert [w.dynamic for w in words] == [False, True, False, True, False, True, False, False]
+
+
+def test_a_double_quoted_script_gets_escaped_edits():
+    text = 'bash -c "python3 -m sglang.launch_server --model-path m --chat-template \\"x\\""\n'
+    out = edited(text, Set("chat_template", 'a "b" $c'), Set("tp_size", 2))
+    assert out == ('bash -c "python3 -m sglang.launch_server --model-path m '
+                   '--chat-template \'a \\"b\\" \\$c\' --tp-size 2"\n')
+    assert launches(out) == [{"model_path": "m", "chat_template": 'a "b" $c', "tp_size": 2}]
+
+
+def test_a_single_quoted_script_refuses_a_single_quote():
+    text = "sh -c 'python3 -m sglang.launch_server --model-path m --chat-template x'\n"
+    launch = shell.read(text, "s.sh", SCHEMA)[0]
+    with pytest.raises(CannotEdit, match="single-quoted"):
+        shell.edit(text, launch, [Set("chat_template", "it's")], SCHEMA)
+
+
+def test_a_continued_multi_line_script():
+    text = ('bash -c "\n  python3 -m sglang.launch_server \\\n    --model-path m \\\n'
+            '    --moe-a2a-backend none \\\n    --ep-dispatch-algorithm static\n"\n')
+    assert codes_at(text) == [("EP003", 5, 5)]
+    assert edited(text, Unset("ep_dispatch_algorithm")) == \
+        'bash -c "\n  python3 -m sglang.launch_server \\\n    --model-path m \\\n    --moe-a2a-backend none\n"\n'
+
+
+def test_a_script_in_a_script_word():
+    text = "sh -c \"bash -lc 'python3 -m sglang.launch_server --model-path m --enable_metrics'\"\n"
+    assert codes_at(text) == [("ARG001", 1, text.index("--enable_metrics") + 1)]
+    assert fix_source(text, shell, path="s.sh").output == text.replace("enable_metrics", "enable-metrics")
+
+
+def test_a_mixed_quoting_script_word_is_read_not_edited():
+    text = "bash -c 'python3 -m sglang.launch_server --model-path m '\"--tp 2 --enable_metrics\"\n"
+    assert launches(text) == [{"model_path": "m", "tp_size": 2}]
+    launch = shell.read(text, "s.sh", SCHEMA)[0]
+    with pytest.raises(CannotEdit, match="mixes quoting"):
+        shell.edit(text, launch, [Set("tp_size", 4)], SCHEMA)

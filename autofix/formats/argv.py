@@ -14,6 +14,7 @@ the file's settings in front (``api.fix_source`` reads the file).
 from __future__ import annotations
 
 import shlex
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -24,7 +25,9 @@ from autofix.arguments import Word, entries_of, parse_words
 from autofix.edits import Edit, merge_deletions
 from autofix.formats import LAUNCH
 from autofix.errors import CannotEdit, InputError
+from autofix.formats import embedded
 from autofix.formats.launch import Launch
+from autofix.formats.strings import shell_word_view
 from autofix.model import Drop, EntryOp, Location, Op, Respell, Revalue, Rewrite, Set, Unset
 from autofix.schema import Schema
 
@@ -124,12 +127,21 @@ def _launch_args(words: list) -> tuple[int, bool] | None:
     return None
 
 
-def read(text: str, path: str, schema: Schema, locate: Callable[[int], Location] | None = None) -> list[Launch]:
+def read(text: str, path: str, schema: Schema, locate: Callable[[int], Location] | None = None,
+         dynamic: Callable[[int, int], bool] | None = None) -> list[Launch]:
     """Every SGLang launch in ``text``, in order. Raises ``InputError`` when it cannot be tokenised.
 
     ``locate(offset)`` gives the location of a text offset for messages (by
     default its line and column in ``text``; a script inside another file's
-    string passes the host file's).
+    string passes the host file's). ``dynamic(start, end)`` says whether the
+    word ``text[start:end]`` is unknown (default: it holds a shell expansion;
+    a compose string, which no shell runs, passes its own rule).
+
+    A shell that runs a script (``bash -lc "<script>"``, ``sh -c '...'``)
+    whose script launches SGLang: the script word is read as a script (its
+    quotes removed as bash removes them, so a ``$VAR`` in double quotes stays
+    an expansion), and its launches are edited inside the word
+    (``Launch.ctx`` is then an ``embedded.Embedded``).
     """
     locate = locate or (lambda i: _location(text, i))
     launches = []
@@ -137,6 +149,7 @@ def read(text: str, path: str, schema: Schema, locate: Callable[[int], Location]
         words = [p for p in cmd.parts if p.kind == "word"]
         found = _launch_args(words)
         if found is None:
+            launches.extend(_script_launches(text, off, words, path, schema, locate))
             continue
         first, serve = found
         args = words[first:]
@@ -154,7 +167,8 @@ def read(text: str, path: str, schema: Schema, locate: Callable[[int], Location]
             if serve and not out and not w.word.startswith("-"):
                 out.append(Word("--model-path", locate(s), None))  # cli/serve.py:62
                 spans.append((-1, -1))
-            out.append(Word(_unquote(text[s:e], w.word), locate(s), len(spans), _is_dynamic(w)))
+            out.append(Word(_unquote(text[s:e], w.word), locate(s), len(spans),
+                            _is_dynamic(w) if dynamic is None else dynamic(s, e)))
             spans.append((s, e))
             i += 1
         head = off + words[first - 1].pos[1]
@@ -163,6 +177,34 @@ def read(text: str, path: str, schema: Schema, locate: Callable[[int], Location]
         parsed = parse_words(schema, out)
         launches.append(Launch(parsed, start, Context(tuple(spans), end, head), entries_of(parsed)))
     return launches
+
+
+def _script_launches(text: str, off: int, words: list, path: str, schema: Schema, locate) -> list[Launch]:
+    """The launches of the script a shell command (``bash -c "<script>"``) runs, read inside its word."""
+    values = [w.word for w in words]
+    shell = next((i for i, v in enumerate(values) if v.rsplit("/", 1)[-1] in embedded.SHELLS), None)
+    if shell is None or not all(_wrapper(v) for v in values[:shell]):
+        return []  # `echo bash -c "..."` runs no shell
+    script = embedded.shell_script_index(values[shell:])
+    if script is None:
+        return []
+    script += shell
+    w = words[script]
+    start, end = off + w.pos[0], off + w.pos[1]
+    try:
+        view = shell_word_view(text, start, end)
+    except CannotEdit:
+        return []  # $'...' quoting: not read
+    found = read(view.text, path, schema, lambda i: locate(view.offsets[i]))
+    return [embedded.nested(launch, view, sys.modules[__name__]) for launch in found]
+
+
+_WRAPPERS = {"exec", "nohup", "env", "command", "time", "nice", "setsid", "sudo", "stdbuf", "taskset", "numactl"}
+
+
+def _wrapper(word: str) -> bool:
+    """A word that may come before the program it runs: ``exec``, ``nohup``, ``env A=1``, their options."""
+    return word.rsplit("/", 1)[-1] in _WRAPPERS or word.startswith("-") or "=" in word
 
 
 def _quote(value) -> str:
@@ -189,6 +231,8 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
     one flag per line; Unset deletes every occurrence's words (whole lines
     when they stand alone, and the continuation that led to a deleted last line).
     """
+    if isinstance(launch.ctx, embedded.Embedded):  # a launch inside a `bash -c` script word
+        return embedded.edit(text, launch, ops, schema)
     ctx: Context = launch.ctx
     parsed = launch.parsed
     settings = parsed.settings
@@ -224,6 +268,8 @@ def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) 
     Raises ``CannotEdit`` for words autofix did not read from the text (the
     model path ``sglang serve`` takes as a positional).
     """
+    if isinstance(launch.ctx, embedded.Embedded):
+        return embedded.edit_entries(text, launch, ops, schema)
     ctx: Context = launch.ctx
     edits: list[Edit] = []
     deletions: list[Edit] = []

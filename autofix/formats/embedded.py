@@ -18,7 +18,7 @@ from typing import Any
 from autofix.edits import Edit
 from autofix.formats import tokens
 from autofix.formats.launch import Launch
-from autofix.formats.view import View
+from autofix.formats.view import View, within
 from autofix.model import EntryOp, Location, Op
 from autofix.schema import Schema
 
@@ -43,15 +43,59 @@ def locator(text: str) -> Callable[[int], Location]:
     return locate
 
 
+SHELLS = frozenset({"sh", "bash", "dash", "ash", "zsh"})
+
+
+def shell_script(values: list[str]) -> int | None:
+    """Index of the script word of ``sh -c <script>`` among a command's words, or None when no shell runs one.
+
+    The program is a shell (``sh``, ``bash``, ``dash``, ``ash``, ``zsh``, any
+    path); options before the script are options, the script option a short
+    one ending in ``c`` (``-c``, ``-lc``, ``-ec``, ``-x -c``; ``--norc`` is
+    not one). The words after the script are the script's ``$0``, ``$1``...
+    """
+    for i, v in enumerate(values):
+        if v.rsplit("/", 1)[-1] not in SHELLS:
+            continue
+        j = i + 1
+        while j < len(values) and values[j].startswith("-") and not _script_option(values[j]):
+            j += 1
+        if j + 1 < len(values) and _script_option(values[j]):
+            return j + 1
+    return None
+
+
+def shell_script_index(values: list[str]) -> int | None:
+    """``shell_script``'s index when the script launches SGLang, else None."""
+    from autofix.formats import LAUNCH
+
+    i = shell_script(values)
+    return i if i is not None and LAUNCH.search(values[i]) else None
+
+
+def _script_option(word: str) -> bool:
+    """``-c``, ``-lc``, ``-ec``: short options, the last one ``c`` (``--norc`` is a long option)."""
+    return len(word) > 1 and word[0] == "-" and word[1] != "-" and word.endswith("c")
+
+
+def nested(launch: Launch, view: View, inner: ModuleType) -> Launch:
+    """``launch``, read by ``inner`` from ``view.text``, as a launch of the host text.
+
+    A launch that is itself nested (a ``bash -c`` script inside the script)
+    keeps one ``Embedded`` whose view goes through both.
+    """
+    ctx = launch.ctx
+    if isinstance(ctx, Embedded):
+        return replace(launch, ctx=Embedded(within(ctx.view, view), ctx.inner, ctx.ctx))
+    return replace(launch, ctx=Embedded(view, inner, ctx))
+
+
 def script_launches(view: View, path: str, schema: Schema, locate: Callable[[int], Location]) -> list[Launch]:
     """The SGLang launches of a shell script seen through ``view``, located in the host text."""
     from autofix.formats import argv
 
     found = argv.read(view.text, path, schema, lambda i: locate(view.offsets[i]))
-    out = []
-    for launch in found:
-        out.append(replace(launch, ctx=Embedded(view, argv, launch.ctx)))
-    return out
+    return [nested(launch, view, argv) for launch in found]
 
 
 def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]:

@@ -10,26 +10,32 @@ The words are read the way the container receives them:
 
 - a list is one word per item (nothing splits or expands them; Kubernetes
   fills in ``$(VAR)`` and compose ``${VAR}``, so such a word is UNKNOWN);
-- ``sh -c "<script>"`` (any ``sh``/``bash``, options ending in ``c``) runs a
-  script: the string is read as a shell script, edited inside the string,
+- a compose ``command``/``entrypoint`` string is split into words by
+  compose itself (``go-shellwords``, no shell); a service's words are its
+  entrypoint's then its command's, whatever form each is written in;
+- ``sh -c <script>`` (any ``sh``/``bash``, options ending in ``c``) runs
+  the script word and nothing else: it is read as a shell script, edited
+  inside the string (or inside the script's quotes in a compose string),
   in its own quoting and block style;
-- a compose ``command``/``entrypoint`` string is split into words like a
-  shell would (compose does not run a shell for it);
-- in compose, ``$$`` is a literal ``$``.
+- in compose, ``$$`` is a literal ``$``; a single ``$VAR``/``${VAR}`` is
+  compose's interpolation, UNKNOWN;
+- a node shared through a YAML alias is read wherever it is used and never
+  edited (``CannotEdit``: an edit would change every user, or drop the anchor).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 
 import yaml
 
 from autofix.errors import CannotEdit, InputError
 from autofix.formats import LAUNCH, embedded, tokens
 from autofix.formats.launch import Launch
-from autofix.formats.strings import yaml_scalar_view
-from autofix.formats.view import View
+from autofix.formats.strings import compose_dynamic, compose_word_view, compose_words, content_start, yaml_scalar_view
+from autofix.formats.view import View, read_only, within
 from autofix.schema import Schema
 
 NAME = "manifest"
@@ -37,7 +43,6 @@ SOURCE = "command"
 edit = embedded.edit
 edit_entries = embedded.edit_entries
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_SHELLS = {"sh", "bash", "dash", "ash", "zsh"}
 _K8S_VAR = re.compile(r"(?<!\$)\$\([A-Za-z_][A-Za-z0-9_]*\)")
 _COMPOSE_VAR = re.compile(r"\$(\{|[A-Za-z_])")
 
@@ -110,18 +115,75 @@ def _render(style: str | None, compose: bool):
     return render
 
 
-def _dollars(view: View) -> View:
-    """A compose string seen with ``$$`` read as the ``$`` the container receives."""
-    text, offsets, i = [], [], 0
+def _dollars(view: View) -> tuple[View, frozenset[int]]:
+    """A compose string seen with ``$$`` read as the ``$`` the container receives.
+
+    Also gives the decoded offsets of the ``$`` that compose interpolates (a
+    single ``$VAR`` or ``${VAR}``): a word holding one is unknown, a ``$``
+    that came from ``$$`` is a literal character.
+    """
+    text, offsets, interpolated, i = [], [], set(), 0
     while i < len(view.text):
-        offsets.append(view.offsets[i])
+        offsets.append(i)
+        if view.text.startswith("$$", i):
+            step = 2
+        else:
+            step = 1
+            if _COMPOSE_VAR.match(view.text, i):
+                interpolated.add(len(text))
         text.append(view.text[i])
-        i += 2 if view.text.startswith("$$", i) else 1
-    offsets.append(view.offsets[len(view.text)])
-    return View("".join(text), tuple(offsets), lambda piece: view.encode(piece.replace("$", "$$")))
+        i += step
+    offsets.append(len(view.text))
+    inner = View("".join(text), tuple(offsets), lambda piece: piece.replace("$", "$$"))
+    return within(inner, view), frozenset(interpolated)
 
 
-def _tokens(text: str, offset: int, node, compose: bool) -> list[tokens.Token]:
+def _shared(text: str, offset: int, root) -> dict[int, str]:
+    """The nodes a document reaches more than once (through YAML aliases), and their descendants.
+
+    ``id(node) -> "&anchor"``: editing such a node would change every place
+    that reads it, and the edit could drop the anchor others refer to.
+    """
+    seen: dict[int, int] = {}
+    order = []
+
+    def walk(node) -> None:
+        seen[id(node)] = seen.get(id(node), 0) + 1
+        if seen[id(node)] > 1:
+            return
+        order.append(node)
+        for child in _children(node):
+            walk(child)
+
+    walk(root)
+    out: dict[int, str] = {}
+
+    def mark(node, anchor: str) -> None:
+        out.setdefault(id(node), anchor)
+        for child in _children(node):
+            mark(child, anchor)
+
+    for node in order:
+        if seen[id(node)] > 1 and id(node) not in out:
+            m = re.match(r"&[^\s,\[\]{}]+", text[offset + node.start_mark.index:])
+            mark(node, m.group() if m else "an anchor")
+    return out
+
+
+def _children(node):
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+def _alias_reason(node, shared: dict[int, str], what: str) -> str | None:
+    anchor = shared.get(id(node))
+    return None if anchor is None else f"the {what} is shared through a YAML alias ({anchor}); fix it by hand"
+
+
+def _tokens(text: str, offset: int, node, compose: bool, shared: dict[int, str]) -> list[tokens.Token]:
     """The items of a sequence node as tokens (a scalar node is not a list: none)."""
     if not isinstance(node, yaml.SequenceNode):
         return []
@@ -130,70 +192,131 @@ def _tokens(text: str, offset: int, node, compose: bool) -> list[tokens.Token]:
         return []
     first = items[0].style if items else None
     lst = tokens.TokenList("flow" if node.flow_style else "block", offset + node.end_mark.index - 1,
-                           _render(first if first in ("'", '"') else None, compose))
+                           _render(first if first in ("'", '"') else None, compose),
+                           _alias_reason(node, shared, "list"))
     out = []
     for n in items:
         value = n.value
         if compose:
-            dynamic = bool(_COMPOSE_VAR.search(value.replace("$$", "")))
+            dynamic = compose_dynamic(value)
             value = value.replace("$$", "$")
         else:
             dynamic = bool(_K8S_VAR.search(value))
             value = value.replace("$$(", "$(")
-        out.append(tokens.Token(value, offset + n.start_mark.index, offset + n.end_mark.index, lst, dynamic))
+        start, end = offset + n.start_mark.index, offset + n.end_mark.index
+        out.append(tokens.Token(value, content_start(text, start, end), end, lst, dynamic,
+                                lst.readonly or _alias_reason(n, shared, "item")))
     return out
 
 
 def _script_index(values: list[str]) -> int | None:
     """Index of the script word of ``sh -c <script>``, if these words run one that launches SGLang."""
-    for i, v in enumerate(values[:-2] if len(values) > 2 else []):
-        if v.rsplit("/", 1)[-1] in _SHELLS:
-            j = i + 1
-            while j < len(values) and values[j].startswith("-") and not values[j].endswith("c"):
-                j += 1
-            if j + 1 < len(values) and values[j].startswith("-") and values[j].endswith("c"):
-                return j + 1 if LAUNCH.search(values[j + 1]) else None
-    return None
+    return embedded.shell_script_index(values)
 
 
-def _launches_of(text: str, offset: int, nodes: list, compose: bool, path: str, schema: Schema, locate):
-    """The launches written in a container's ``[program-node, arguments-node]``."""
-    toks: list[tokens.Token] = []
-    scalars = []
-    for node in nodes:
-        if isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:str":
-            scalars.append(node)
-        toks.extend(_tokens(text, offset, node, compose))
-    out: list[Launch] = []
-    values = [t.value for t in toks]
-    script = _script_index(values)
-    if script is not None:
-        node = next(n for n in _item_nodes(nodes) if offset + n.start_mark.index == toks[script].start)
-        out.extend(_script(text, offset, node, compose, path, schema, locate))
-        return out
-    launch = tokens.read(text, toks, schema, locate) if toks else None
-    if launch is not None:
-        out.append(launch)
-    if compose:  # a compose string is split into words, not run by a shell
-        for node in scalars:
-            if LAUNCH.search(node.value):
-                out.extend(_script(text, offset, node, compose, path, schema, locate))
+@dataclass(frozen=True, slots=True)
+class _Word:
+    """One word of a container's command: a list item's token, or a word of a compose string."""
+
+    token: tokens.Token
+    item: yaml.ScalarNode | None = None  # the list item it is
+    string: yaml.ScalarNode | None = None  # the compose string it is a word of
+    span: tuple[int, int] = (0, 0)  # its span in the string's decoded text
+
+
+_SPLIT = ("the launch's words are split between compose's entrypoint and command and one of them is a string: "
+          "fix it by hand")
+
+
+def _string_words(text: str, offset: int, node, shared: dict[int, str], path: str) -> list[_Word]:
+    """The words compose splits a ``command``/``entrypoint`` string into (read only as tokens)."""
+    view = _string_view(text, offset, node, path)
+    lst = tokens.TokenList("string", -1, _render(None, True), _SPLIT)
+    out = []
+    for s, e in compose_words(view.text):
+        try:
+            value = compose_word_view(view.text, s, e).text
+        except CannotEdit:
+            value = view.text[s:e]
+        token = tokens.Token(value, view.offsets[s], view.offsets[e], lst, compose_dynamic(view.text[s:e]), _SPLIT)
+        out.append(_Word(token, string=node, span=(s, e)))
     return out
 
 
-def _item_nodes(nodes):
-    for node in nodes:
-        if isinstance(node, yaml.SequenceNode):
-            yield from node.value
-
-
-def _script(text, offset, node, compose, path, schema, locate) -> list[Launch]:
+def _string_view(text: str, offset: int, node, path: str) -> View:
     try:
-        view = yaml_scalar_view(text, node, offset)
+        return yaml_scalar_view(text, node, offset)
     except CannotEdit as exc:
         raise InputError(path, node.start_mark.line + 1, node.start_mark.column + 1,
                          f"cannot read the command string: {exc}") from None
-    return embedded.script_launches(_dollars(view) if compose else view, path, schema, locate)
+
+
+def _launches_of(text: str, offset: int, nodes: list, compose: bool, path: str, schema: Schema, locate,
+                 shared: dict[int, str]) -> list[Launch]:
+    """The launches written in a container's ``[program-node, arguments-node]``.
+
+    Its words are the program node's then the arguments node's: a list's
+    items; in compose, a string's words as compose splits them. When they
+    are a shell running a script (``sh -c <script>``), the script is read
+    (a list item, or one word of a compose string); otherwise the words
+    themselves may launch SGLang.
+    """
+    words: list[_Word] = []
+    for node in nodes:
+        if isinstance(node, yaml.SequenceNode):
+            toks = _tokens(text, offset, node, compose, shared)
+            items = [n for n in node.value if isinstance(n, yaml.ScalarNode)]
+            words.extend(_Word(t, item=n) for t, n in zip(toks, items))
+        elif compose and isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:str":
+            words.extend(_string_words(text, offset, node, shared, path))
+    values = [w.token.value for w in words]
+    script = embedded.shell_script(values)
+    if script is not None:  # a shell runs the script word, and only it
+        w = words[script]
+        if not LAUNCH.search(w.token.value):
+            return []
+        if w.item is not None:
+            return _script(text, offset, w.item, compose, path, schema, locate, shared)
+        assert w.string is not None
+        view = _string_view(text, offset, w.string, path)
+        view = within(compose_word_view(view.text, *w.span), view)
+        reason = _alias_reason(w.string, shared, "string")
+        return embedded.script_launches(read_only(view, reason) if reason else view, path, schema, locate)
+    found = tokens.launch_start(values)
+    if found is None:
+        return []
+    strings = {id(w.string) for w in words[found[0] - 2:]}
+    head = words[found[0] - 2]
+    if head.string is not None and strings == {id(head.string)}:  # one compose string holds the launch
+        return _compose_string(text, offset, head.string, path, schema, locate, shared)
+    launch = tokens.read(text, [w.token for w in words], schema, locate)
+    return [launch] if launch is not None else []
+
+
+def _script(text, offset, node, compose, path, schema, locate, shared) -> list[Launch]:
+    """The launches of a list item a shell runs as its script (``sh -c <item>``)."""
+    view = _string_view(text, offset, node, path)
+    if compose:
+        view = _dollars(view)[0]
+    reason = _alias_reason(node, shared, "string")
+    return embedded.script_launches(read_only(view, reason) if reason else view, path, schema, locate)
+
+
+def _compose_string(text, offset, node, path, schema, locate, shared) -> list[Launch]:
+    """The launch a compose ``command``/``entrypoint`` string holds (split into words, no shell).
+
+    Read and edited as a command line; a ``$`` that came from ``$$`` is a
+    literal character, a ``$VAR``/``${VAR}`` that compose fills in is unknown.
+    """
+    from autofix.formats import argv  # bashlex's tables: only when a compose string is read
+
+    view, interpolated = _dollars(_string_view(text, offset, node, path))
+    reason = _alias_reason(node, shared, "string")
+    if reason:
+        view = read_only(view, reason)
+    found = argv.read(view.text, path, schema, lambda i: locate(view.offsets[i]),
+                      lambda s, e: any(i in interpolated for i in range(s, e)))
+    return [embedded.nested(launch, view, argv) for launch in found]
 
 
 def read(text: str, path: str, schema: Schema) -> list[Launch]:
@@ -205,13 +328,14 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
     locate = embedded.locator(text)
     launches: list[Launch] = []
     for root in _documents(text, path, offset):
+        shared = _shared(text, offset, root)
         services = list(_compose_services(root))
         if services:
             for entrypoint, command in services:
-                launches.extend(_launches_of(text, offset, [entrypoint, command], True, path, schema, locate))
+                launches.extend(_launches_of(text, offset, [entrypoint, command], True, path, schema, locate, shared))
             continue
         for command, args in _k8s_containers(root):
-            launches.extend(_launches_of(text, offset, [command, args], False, path, schema, locate))
+            launches.extend(_launches_of(text, offset, [command, args], False, path, schema, locate, shared))
     return launches
 
 

@@ -337,6 +337,17 @@ def _block_with(text: str, body: int, indent: int, folded: bool, chomp: str, exp
     return out, last[0]
 
 
+def content_start(text: str, start: int, end: int) -> int:
+    """Where a node's content starts: after the anchor (``&name``) and tag (``!tag``) its mark includes."""
+    i = start
+    while i < end and text[i] in "&!":
+        while i < end and text[i] not in " \t\r\n":
+            i += 1
+        while i < end and text[i] in " \t\r\n":
+            i += 1
+    return i
+
+
 def yaml_scalar_view(text: str, node: yaml.ScalarNode, offset: int = 0) -> ScalarView:
     """The decoded text of one YAML scalar and where each of its characters is in ``text``.
 
@@ -353,6 +364,7 @@ def yaml_scalar_view(text: str, node: yaml.ScalarNode, offset: int = 0) -> Scala
     scalar's style cannot hold (see ``ScalarView``).
     """
     start, end = node.start_mark.index + offset, node.end_mark.index + offset
+    start = content_start(text, start, end)
     if _ODD_BREAKS.search(text, start, end):
         raise CannotEdit("a YAML string with U+0085/U+2028/U+2029 line breaks")
     style = node.style
@@ -410,3 +422,195 @@ def json_string_view(text: str, start: int, end: int) -> View:
     if "".join(chars) != value:
         raise CannotEdit("this JSON string is not mapped exactly")
     return View(value, (*offsets, end - 1), lambda piece: json.dumps(piece, ensure_ascii=False)[1:-1])
+
+
+# Characters a shell word can hold unquoted without a backslash.
+_SHELL_SAFE = re.compile(r"[A-Za-z0-9_\-./,:@+=%^]")
+
+
+def _word_view(chars: list[str], offsets: list[int], final: int, styles: set[str], encoders: dict) -> View:
+    if len(styles) > 1:
+        def encode(piece: str) -> str:
+            raise CannotEdit("this word mixes quoting styles: edit it by hand")
+    else:
+        encode = encoders[next(iter(styles), "")]
+    return View("".join(chars), (*offsets, final), encode)
+
+
+def _bash_single(piece: str) -> str:
+    if "'" in piece:
+        raise CannotEdit("a ' cannot be written inside a single-quoted shell word")
+    return piece
+
+
+def _bash_double(piece: str) -> str:
+    return re.sub(r'([\\"$`])', r"\\\1", piece)
+
+
+def _bash_bare(piece: str) -> str:
+    if "\n" in piece or "\r" in piece:
+        raise CannotEdit("a line break cannot be written in an unquoted shell word")
+    return "".join(ch if _SHELL_SAFE.match(ch) else "\\" + ch for ch in piece)
+
+
+def shell_word_view(text: str, start: int, end: int) -> View:
+    """The shell word ``text[start:end]`` as the program receives it (bash's quote removal).
+
+    Single quotes hold their text as is; in double quotes a backslash escapes
+    ``"`` ``\\`` ``$`` `````` and a line break (which then reads as nothing),
+    and stays otherwise; unquoted, a backslash escapes any character. An
+    expansion (``$VAR``, ``$(cmd)``) is kept as written: the reader of the
+    decoded text sees it. Offsets: an escape maps to its backslash; the last
+    offset is the end of the last part's content (before a closing quote),
+    so an insertion at the end stays inside the quotes. ``encode`` writes in
+    the word's quoting (single quotes refuse ``'``); a word that mixes
+    quoting styles cannot be edited. Raises ``CannotEdit`` for ``$'...'``
+    and ``$"..."`` quoting and for unterminated quotes.
+    """
+    chars: list[str] = []
+    offsets: list[int] = []
+    styles: set[str] = set()
+    pending: list[int] = []  # a backslash-newline: the next character owns it
+
+    def emit(ch: str, at: int) -> None:
+        chars.append(ch)
+        offsets.append(pending.pop() if pending else at)
+
+    i, final = start, end
+    while i < end:
+        ch = text[i]
+        if ch == "$" and i + 1 < end and text[i + 1] in "'\"":
+            raise CannotEdit("$'...' and $\"...\" quoting are not read")
+        if ch == "'":
+            styles.add("'")
+            j = text.find("'", i + 1, end)
+            if j < 0:
+                raise CannotEdit("an unterminated single quote")
+            for k in range(i + 1, j):
+                emit(text[k], k)
+            final, i = j, j + 1
+        elif ch == '"':
+            styles.add('"')
+            i += 1
+            while i < end and text[i] != '"':
+                if text[i] == "\\" and i + 1 < end and text[i + 1] in '"\\$`\n':
+                    if text[i + 1] == "\n":
+                        pending[:] = pending or [i]
+                    else:
+                        emit(text[i + 1], i)
+                    i += 2
+                else:
+                    emit(text[i], i)
+                    i += 1
+            if i >= end:
+                raise CannotEdit("an unterminated double quote")
+            final, i = i, i + 1
+        elif ch == "\\" and i + 1 < end:
+            styles.add("")
+            if text[i + 1] == "\n":
+                pending[:] = pending or [i]
+            else:
+                emit(text[i + 1], i)
+            i += 2
+            final = i
+        else:
+            styles.add("")
+            emit(ch, i)
+            i += 1
+            final = i
+    return _word_view(chars, offsets, pending[0] if pending else final, styles,
+                      {"'": _bash_single, '"': _bash_double, "": _bash_bare})
+
+
+def _dollars(encode):
+    return lambda piece: encode(piece).replace("$", "$$")
+
+
+def _compose_double(piece: str) -> str:
+    return re.sub(r'([\\"])', r"\\\1", piece)
+
+
+def _compose_bare(piece: str) -> str:
+    return "".join(ch if ch == "$" or _SHELL_SAFE.match(ch) else "\\" + ch for ch in piece)
+
+
+_COMPOSE_STOP = ";&|<>"
+
+
+def compose_words(text: str) -> list[tuple[int, int]]:
+    """The spans of the words compose splits a ``command``/``entrypoint`` string into.
+
+    Compose (``go-shellwords``, no shell) splits at unquoted blanks, reads
+    quotes and backslashes, and stops at an unquoted ``;`` ``&`` ``|`` ``<``
+    ``>`` (what follows is not part of the command).
+    """
+    spans: list[tuple[int, int]] = []
+    i, n = 0, len(text)
+    while i < n:
+        while i < n and text[i] in " \t\r\n":
+            i += 1
+        if i >= n or text[i] in _COMPOSE_STOP:
+            break
+        start, quote = i, None
+        while i < n:
+            ch = text[i]
+            if quote == "'":
+                quote = None if ch == "'" else quote
+            elif ch == "\\":
+                i += 1
+            elif quote == '"':
+                quote = None if ch == '"' else quote
+            elif ch in "'\"":
+                quote = ch
+            elif ch in " \t\r\n" or ch in _COMPOSE_STOP:
+                break
+            i += 1
+        spans.append((start, min(i, n)))
+    return spans
+
+
+def compose_word_view(text: str, start: int, end: int) -> View:
+    """One word of a compose command string (``text`` as YAML decoded it) as the container receives it.
+
+    ``go-shellwords`` rules: single quotes hold their text as is, a backslash
+    escapes any character (in double quotes too), and ``$$`` is a literal
+    ``$``. ``encode`` writes in the word's quoting and doubles ``$``.
+    """
+    chars: list[str] = []
+    offsets: list[int] = []
+    styles: set[str] = set()
+    quote, i, final = None, start, end
+    while i < end:
+        ch = text[i]
+        if ch == "$" and text.startswith("$$", i):
+            chars.append("$")
+            offsets.append(i)
+            i += 2
+        elif quote != "'" and ch == "\\" and i + 1 < end:
+            chars.append(text[i + 1])
+            offsets.append(i)
+            i += 2
+        elif quote is None and ch in "'\"":
+            quote = ch
+            styles.add(ch)
+            i += 1
+        elif quote is not None and ch == quote:
+            quote, final = None, i
+            i += 1
+            continue
+        else:
+            styles.add("" if quote is None else quote)
+            chars.append(ch)
+            offsets.append(i)
+            i += 1
+        if quote is None:
+            final = i
+    if quote is not None:
+        raise CannotEdit("an unterminated quote")
+    return _word_view(chars, offsets, final, styles, {"'": _dollars(_bash_single), '"': _dollars(_compose_double),
+                                                      "": _dollars(_compose_bare)})
+
+
+def compose_dynamic(raw: str) -> bool:
+    """Whether compose interpolates something in ``raw`` (a ``$VAR`` or ``${VAR}``; ``$$`` is a literal ``$``)."""
+    return bool(re.search(r"\$(\{|[A-Za-z_])", raw.replace("$$", "")))

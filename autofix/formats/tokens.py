@@ -11,6 +11,7 @@ them item by item, in the list's own syntax: a YAML block sequence (one
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -35,6 +36,7 @@ class TokenList:
     style: str
     close: int
     render: Callable[[str, str | None], str]
+    readonly: str | None = None  # why no item may be added to it (a list shared through a YAML alias)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +48,7 @@ class Token:
     end: int
     list: TokenList
     dynamic: bool = False
+    readonly: str | None = None  # why it cannot be edited (shared through a YAML alias, a word of a string)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +103,8 @@ def _token(ctx: Context, word: int) -> Token:
     t = ctx.tokens[word]
     if t is None:
         raise CannotEdit("cannot edit an argument autofix did not read from the text")
+    if t.readonly:
+        raise CannotEdit(t.readonly)
     return t
 
 
@@ -108,9 +113,8 @@ def _replace(text: str, t: Token, values: list[str]) -> Edit:
     like = text[t.start:t.end]
     items = [t.list.render(v, like) for v in values]
     if t.list.style == "block":
-        line_start = text.rfind("\n", 0, t.start) + 1
-        dash = text[line_start:t.start]
-        if dash.strip() != "-":
+        dash = _dash(text, t)
+        if dash is None:
             raise CannotEdit("cannot add an item next to a list item that does not start its line")
         nl = "\r\n" if text[t.end:t.end + 2] == "\r\n" else "\n"
         return Edit(t.start, t.end, (nl + dash).join(items))
@@ -125,7 +129,7 @@ def _delete(text: str, ctx: Context, words: list[int]) -> Edit:
         raise CannotEdit("cannot remove words that span two lists")
     if first.list.style == "block":
         line_start = text.rfind("\n", 0, first.start) + 1
-        if text[line_start:first.start].strip() != "-":
+        if _dash(text, first) is None:
             raise CannotEdit("cannot remove a list item that does not start its line")
         end = last.end if text[last.end - 1:last.end] == "\n" else _line_end(text, last.end)
         rest = text[last.end:end].strip()
@@ -142,6 +146,13 @@ def _delete(text: str, ctx: Context, words: list[int]) -> Edit:
     return Edit(first.start, last.end, "")
 
 
+def _dash(text: str, t: Token) -> str | None:
+    """The ``- `` (with its indentation) that starts a block item's line, without the item's anchor or tag."""
+    line_start = text.rfind("\n", 0, t.start) + 1
+    m = re.fullmatch(r"([ \t]*-[ \t]+)(?:[&!][^ \t]*[ \t]+)*", text[line_start:t.start])
+    return m.group(1) if m else None
+
+
 def _line_end(text: str, i: int) -> int:
     j = text.find("\n", i)
     return len(text) if j < 0 else j + 1
@@ -150,11 +161,12 @@ def _line_end(text: str, i: int) -> int:
 def _append(text: str, ctx: Context, values: list[str]) -> Edit:
     """Add items after the launch's last token, in its list's style."""
     t = ctx.last
+    if t.list.readonly:
+        raise CannotEdit(t.list.readonly)
     items = [t.list.render(v, None) for v in values]
     if t.list.style == "block":
-        line_start = text.rfind("\n", 0, t.start) + 1
-        dash = text[line_start:t.start]
-        if dash.strip() != "-":
+        dash = _dash(text, t)
+        if dash is None:
             raise CannotEdit("cannot add an item after a list item that does not start its line")
         at = t.end if text[t.end - 1:t.end] == "\n" else _line_end(text, t.end)
         nl = "\r\n" if "\r\n" in text else "\n"

@@ -42,3 +42,49 @@ class View:
 def identity(text: str, start: int, end: int) -> View:
     """A region written as is: decoded text is ``text[start:end]``."""
     return View(text[start:end], tuple(range(start, end + 1)), lambda piece: piece)
+
+
+@dataclass(frozen=True, slots=True)
+class _Within(View):
+    """A view of another view's decoded text, seen in that view's host text."""
+
+    inner: View | None = None
+    outer: View | None = None
+
+    def to_host(self, edit: Edit) -> Edit:
+        """The edit carried through ``inner`` then ``outer`` (each view's own checks apply)."""
+        assert self.inner is not None and self.outer is not None
+        return self.outer.to_host(self.inner.to_host(edit))
+
+
+def within(inner: View, outer: View) -> View:
+    """``inner`` (a view of ``outer.text``) seen in ``outer``'s host text.
+
+    Offsets go through both (``outer.offsets[inner.offsets[i]]``); an edit
+    is encoded by ``inner`` then by ``outer``, each with its own checks: a
+    script in a shell word in a YAML string, a compose string's ``$$``.
+    """
+    offsets = tuple(outer.offsets[i] for i in inner.offsets)
+    return _Within(inner.text, offsets, lambda piece: outer.encode(inner.encode(piece)), inner, outer)
+
+
+@dataclass(frozen=True, slots=True)
+class _ReadOnly(View):
+    reason: str = ""
+
+    def to_host(self, edit: Edit) -> Edit:
+        """Every edit is refused, a deletion too."""
+        from autofix.errors import CannotEdit
+
+        raise CannotEdit(self.reason)
+
+
+def read_only(view: View, reason: str) -> View:
+    """``view`` for reading only: every edit (insertion, replacement, deletion) raises ``CannotEdit(reason)``."""
+
+    def refuse(piece: str) -> str:
+        from autofix.errors import CannotEdit
+
+        raise CannotEdit(reason)
+
+    return _ReadOnly(view.text, view.offsets, refuse, reason)

@@ -1,9 +1,10 @@
 """One launch, written in every format autofix reads, is one launch.
 
-The same drawn config is rendered as a shell script, a Kubernetes Deployment
-(block list, flow list, ``sh -c`` literal block), a compose service (string
-command, entrypoint + list), a Dockerfile (exec form, shell form, ``sh -c``
-in JSON) and an srt-slurm recipe. Every rendering must give the same
+The same drawn config is rendered as a shell script (as is, and as
+``bash -lc "<script>"``), a Kubernetes Deployment (block list, flow list,
+``sh -c`` literal block), a compose service (string command, ``sh -c
+"<script>"`` string, entrypoint + list), a Dockerfile (exec form, shell
+form, ``sh -c`` in JSON) and an srt-slurm recipe. Every rendering must give the same
 diagnostics (srt-slurm, whose keys are spelled without ``--``: the same
 codes) and, after fixing, the same explicit settings; every byte outside
 the launch's own words must stay as written, and fixing again changes nothing.
@@ -83,6 +84,15 @@ metadata:
 """
 
 
+def _bash_double(script: str) -> str:
+    return '"' + "".join("\\" + c if c in '\\"$`' else c for c in script) + '"'
+
+
+def shell_bash_c(words, plain):
+    script = " ".join(PROGRAM + [shlex.quote(w) for w in words])
+    return _marked("#!/bin/bash\nset -e\nbash -lc ", _bash_double(script), " > server.log 2>&1\necho done\n")
+
+
 def k8s_block(words, plain):
     body = "".join(f"            - {_yaml_token(w, plain)}\n" for w in words)
     return _marked(_K8S_HEAD + '          command: ["python3", "-m", "sglang.launch_server"]\n          args:\n',
@@ -103,6 +113,13 @@ def k8s_sh_c(words, plain):
 def compose_string(words, plain):
     line = " ".join(PROGRAM + [shlex.quote(w) for w in words]).replace("$", "$$")
     return _marked("services:\n  sglang:\n    image: lmsysorg/sglang\n    command: ", json.dumps(line),
+                   "\n    ports:\n      - \"30000:30000\"\n")
+
+
+def compose_sh_c(words, plain):
+    script = " ".join(PROGRAM + [shlex.quote(w) for w in words])
+    word = '"' + "".join("\\" + c if c in '\\"' else c for c in script).replace("$", "$$") + '"'
+    return _marked("services:\n  sglang:\n    image: lmsysorg/sglang\n    command: ", json.dumps("sh -c " + word),
                    "\n    ports:\n      - \"30000:30000\"\n")
 
 
@@ -144,8 +161,10 @@ def srt_slurm(config):
                    "    aggregated:\n", body, "benchmark:\n  type: sa-bench\n")
 
 
-RENDER = {"k8s-block": ("deploy.yaml", k8s_block), "k8s-flow": ("deploy.yaml", k8s_flow),
+RENDER = {"shell-bash-c": ("serve.sh", shell_bash_c),
+          "k8s-block": ("deploy.yaml", k8s_block), "k8s-flow": ("deploy.yaml", k8s_flow),
           "k8s-sh-c": ("deploy.yaml", k8s_sh_c), "compose-string": ("compose.yaml", compose_string),
+          "compose-sh-c": ("compose.yaml", compose_sh_c),
           "compose-list": ("compose.yaml", compose_list), "docker-exec": ("Dockerfile", docker_exec),
           "docker-shell": ("Dockerfile", docker_shell), "docker-sh-c": ("Dockerfile", docker_sh_c)}
 

@@ -1,0 +1,213 @@
+"""Kubernetes and compose manifests: compose string semantics, YAML aliases, scripts in shell words."""
+
+from __future__ import annotations
+
+import pytest
+
+from autofix.api import fix_source
+from autofix.errors import CannotEdit
+from autofix.formats import manifest
+from autofix.model import UNKNOWN, Set
+from autofix.schema import load
+
+SCHEMA = load()
+
+
+def explicit(text: str) -> list[dict]:
+    return [launch.parsed.explicit for launch in manifest.read(text, "m.yaml", SCHEMA)]
+
+
+def fixed(text: str, unsafe: bool = False):
+    result = fix_source(text, manifest, path="m.yaml", unsafe=unsafe)
+    return [(d.code, d.location.line, d.location.col) for d in result.diagnostics], result.output
+
+
+def compose(service: str) -> str:
+    return "services:\n  s:\n    image: lmsysorg/sglang\n" + service
+
+
+# compose: a string is split into words by compose itself, no shell runs it
+
+
+def test_compose_sh_c_string_runs_its_script():
+    text = compose('    command: sh -c "python3 -m sglang.launch_server --model-path m --enable_metrics"\n')
+    codes, out = fixed(text)
+    assert codes == [("ARG001", 4, 68)]
+    assert out == text.replace("enable_metrics", "enable-metrics")
+
+
+def test_compose_bash_lc_single_quoted_string_with_dollars():
+    # $$M: the script sees $M, which sh expands: unknown
+    text = compose("    command: bash -lc 'python3 -m sglang.launch_server --model-path $$M --tp 2'\n")
+    assert explicit(text) == [{"model_path": UNKNOWN, "tp_size": 2}]
+    launch = manifest.read(text, "m.yaml", SCHEMA)[0]
+    from autofix.edits import apply_edits
+    out = apply_edits(text, manifest.edit(text, launch, [Set("chat_template", "tmpl")], SCHEMA))
+    assert out == text.replace("--tp 2'", "--tp 2 --chat-template tmpl'")
+    with pytest.raises(CannotEdit, match="single-quoted"):  # shlex quotes "$x" as '$x'
+        manifest.edit(text, launch, [Set("chat_template", "$x")], SCHEMA)
+
+
+def test_compose_double_dollar_in_a_string_is_a_literal_dollar():
+    text = compose("    command: python3 -m sglang.launch_server --model-path m --moe-a2a-backend $$BACKEND\n")
+    words = manifest.read(text, "m.yaml", SCHEMA)[0].parsed.words
+    assert [(w.text, w.dynamic) for w in words][-1] == ("$BACKEND", False)
+    codes, out = fixed(text)  # not a choice: the value SGLang gets is the literal $BACKEND
+    assert codes == [("ARG003", 4, text.index("--moe") - text.index("    command") + 1)] and out == text
+
+
+@pytest.mark.parametrize("written", ["$BACKEND", "${BACKEND}", "${BACKEND:-deepep}", "$$$BACKEND"])
+def test_compose_interpolation_in_a_string_is_unknown(written):
+    text = compose(f"    command: python3 -m sglang.launch_server --model-path m --moe-a2a-backend {written}\n")
+    assert explicit(text) == [{"model_path": "m", "moe_a2a_backend": UNKNOWN}]
+
+
+def test_compose_string_and_list_read_dollars_alike():
+    string = compose("    command: python3 -m sglang.launch_server --model-path m --moe-a2a-backend $$B --tp ${TP}\n")
+    listed = compose('    command: [python3, -m, sglang.launch_server, --model-path, m, --moe-a2a-backend, "$$B",'
+                     ' --tp, "${TP}"]\n')
+    def words(text):
+        return [(w.text, w.dynamic) for w in manifest.read(text, "m.yaml", SCHEMA)[0].parsed.words]
+
+    assert words(string) == words(listed) == [("--model-path", False), ("m", False), ("--moe-a2a-backend", False),
+                                              ("$B", False), ("--tp", False), ("${TP}", True)]
+
+
+def test_compose_sh_c_entrypoint_and_string_command_is_no_launch():
+    # compose splits the string: sh runs the script `python3`, the other words are its $0, $1...
+    text = compose('    entrypoint: ["sh", "-c"]\n'
+                   "    command: python3 -m sglang.launch_server --model-path m --enable_metrics\n")
+    assert explicit(text) == []
+
+
+def test_compose_sh_c_entrypoint_and_one_word_command_runs_it():
+    text = compose('    entrypoint: ["sh", "-c"]\n'
+                   "    command: '\"python3 -m sglang.launch_server --model-path m --enable_metrics\"'\n")
+    codes, out = fixed(text)
+    assert codes == [("ARG001", 5, 63)]
+    assert out == text.replace("enable_metrics", "enable-metrics")
+
+
+def test_compose_string_entrypoint_and_string_command_split_together():
+    text = compose("    entrypoint: sh -c\n"
+                   "    command: \"'python3 -m sglang.launch_server --model-path m --tp 2'\"\n")
+    assert explicit(text) == [{"model_path": "m", "tp_size": 2}]
+
+
+def test_compose_list_entrypoint_and_string_arguments_are_read_not_edited():
+    text = compose('    entrypoint: ["python3", "-m", "sglang.launch_server"]\n'
+                   "    command: --model-path m --enable_metrics\n")
+    assert explicit(text) == [{"model_path": "m"}]
+    codes, out = fixed(text)
+    assert codes == [("ARG001", 5, 29)] and out == text
+    result = fix_source(text, manifest, path="m.yaml")
+    assert "split between compose's entrypoint and command" in result.conflicts[0]
+
+
+# YAML anchors and aliases
+
+
+SHARED_LIST = """spec:
+  containers:
+    - name: a
+      command: ["python3", "-m", "sglang.launch_server"]
+      args: &common
+        - --model-path
+        - m
+        - --enable_metrics
+    - name: b
+      command: ["python3", "-m", "sglang.launch_server"]
+      args: *common
+"""
+
+
+def test_a_list_shared_through_an_alias_is_reported_and_not_edited():
+    assert explicit(SHARED_LIST) == [{"model_path": "m"}, {"model_path": "m"}]
+    result = fix_source(SHARED_LIST, manifest, path="m.yaml")
+    assert [(d.code, d.location.line, d.location.col, d.fixable) for d in result.diagnostics] == \
+        [("ARG001", 8, 11, False)]
+    assert result.output == SHARED_LIST
+    assert [c.split(": ", 1)[1] for c in result.conflicts] == \
+        ["fixes not applied: the list is shared through a YAML alias (&common); fix it by hand"] * 2
+
+
+SHARED_SCALAR = """spec:
+  containers:
+    - name: a
+      command: ["python3", "-m", "sglang.launch_server"]
+      args: [--model-path, m, --moe-a2a-backend, none, --ep-dispatch-algorithm, &algo static]
+    - name: b
+      command: ["python3", "-m", "sglang.launch_server"]
+      args:
+        - --model-path
+        - m
+        - --moe-a2a-backend
+        - none
+        - --ep-dispatch-algorithm
+        - *algo
+"""
+
+
+def test_a_scalar_shared_through_an_alias_is_not_edited_by_any_launch():
+    for unsafe in (False, True):
+        result = fix_source(SHARED_SCALAR, manifest, path="m.yaml", unsafe=unsafe)
+        assert [(d.code, d.location.line) for d in result.diagnostics] == [("EP003", 5), ("EP003", 13)]
+        assert result.output == SHARED_SCALAR
+        assert all("the item is shared through a YAML alias (&algo)" in c for c in result.conflicts)
+        assert len(result.conflicts) == 2
+
+
+def test_a_scalar_with_an_unused_anchor_keeps_it():
+    text = SHARED_SCALAR.split("    - name: b")[0]
+    codes, out = fixed(text)
+    assert codes == [("EP003", 5, text.index("--ep-dispatch") - text.index("      args") + 1)]
+    assert out == text.replace("&algo static", "&algo dynamic")
+    text = text.replace("args: [", "args: [&mp ").replace(", &algo static]", "]\n")  # block item with an anchor
+    block = ("spec:\n  containers:\n    - command: [python3, -m, sglang.launch_server]\n      args:\n"
+             "        - --moe-a2a-backend\n        - none\n        - --ep-dispatch-algorithm\n"
+             "        - &algo !!str static\n")
+    codes, out = fixed(block)
+    assert out == block.replace("&algo !!str static", "&algo !!str dynamic")
+
+
+def test_a_script_shared_through_an_alias_is_read_only():
+    text = """spec:
+  containers:
+    - command: ["sh", "-c", &run "python3 -m sglang.launch_server --model-path m --enable_metrics"]
+    - command: ["sh", "-c", *run]
+"""
+    result = fix_source(text, manifest, path="m.yaml")
+    assert [(d.code, d.location.line, d.location.col) for d in result.diagnostics] == [("ARG001", 3, text.index("--enable_metrics") - text.index("    - command") + 1)]
+    assert result.output == text
+    assert all("the string is shared through a YAML alias (&run)" in c for c in result.conflicts)
+
+
+def test_an_anchored_script_block_is_read():
+    text = """spec:
+  containers:
+    - command: ["sh", "-c"]
+      args:
+        - &run |
+          python3 -m sglang.launch_server --model-path m --enable_metrics
+"""
+    codes, out = fixed(text)
+    assert codes == [("ARG001", 6, 58)]
+    assert out == text.replace("enable_metrics", "enable-metrics")
+
+
+# Kubernetes: a script in a shell word of a script
+
+
+def test_a_bash_lc_word_inside_an_sh_c_script():
+    text = """spec:
+  containers:
+    - command: ["/bin/sh", "-c"]
+      args:
+        - |
+          bash -lc "python3 -m sglang.launch_server --model-path \\"$M\\" --tp 2 --moe-a2a-backend none --ep-dispatch-algorithm static"
+"""
+    assert explicit(text) == [{"model_path": UNKNOWN, "tp_size": 2, "moe_a2a_backend": "none",
+                               "ep_dispatch_algorithm": "static"}]
+    codes, out = fixed(text)
+    assert codes == [("EP003", 6, text.index("--ep-dispatch") - text.index("          bash") + 1)]
+    assert out == text.replace("algorithm static", "algorithm dynamic")
