@@ -127,7 +127,9 @@ def run(
             continue
         if not result.is_config:  # YAML that is neither a config nor launches SGLang: no false alarms
             if named:
-                err.write(f"{shown}: skipped: no SGLang launch, and most keys are not SGLang options\n")
+                why = "no SGLang launch, and most keys are not SGLang options" if result.format == "yaml" \
+                    else "no SGLang launch found"
+                err.write(f"{shown}: skipped: {why}\n")
             continue
         for other in result.others:  # the --config files first: the script is written once they are
             through_launch.add(os.path.realpath(other.path))

@@ -208,3 +208,10 @@ def test_walk_notes_a_file_that_launches_sglang_but_cannot_be_read(tmp_path, cfg
     assert r.exit_code == 0, r.output
     notes = [line for line in r.stderr.splitlines() if line.endswith("(skipped)")]
     assert len(notes) == 1 and "helm.yaml:" in notes[0] and "invalid YAML" in notes[0]
+
+
+def test_a_named_file_that_launches_nothing_is_skipped_with_a_note(tmp_path, cfg):
+    p = cfg('FROM x\nENTRYPOINT ["sh", "-c"]\nCMD ["python3", "-m", "sglang.launch_server"]\n', "Dockerfile")
+    r = run(str(p))
+    assert r.exit_code == 0 and r.stdout == ""
+    assert f"{p}: skipped: no SGLang launch found" in r.stderr

@@ -45,7 +45,6 @@ from autofix.errors import CannotEdit
 from autofix.formats import LAUNCH, embedded, tokens
 from autofix.formats.dockerfile_syntax import Heredoc, Instruction, instructions
 from autofix.formats.launch import Launch
-from autofix.formats.manifest import _script_index
 from autofix.formats.strings import json_string_view
 from autofix.formats.view import View, identity
 from autofix.schema import Schema
@@ -316,10 +315,12 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
             launches.extend(_shell_launches(text, group[0], path, schema, locate))
             continue
         toks = [t for ins in group for t in _tokens(ins)]
-        script = _script_index([t.value for t in toks])
+        script = embedded.shell_script([t.value for t in toks])
         locked = tuple((i.start, i.end, i.line) for k, i in enumerate(group) if k in shared)
-        if script is not None:
+        if script is not None:  # `sh -c <script>`: the script is the launch, if any (the words after are its $0...)
             t = toks[script]
+            if not LAUNCH.search(t.value):
+                continue
             if any(a <= t.start < b for a, b, _ in locked):
                 continue  # the script of an inherited ``sh -c`` ENTRYPOINT: read where it is set
             launches.extend(embedded.script_launches(json_string_view(text, t.start, t.end), path, schema, locate))

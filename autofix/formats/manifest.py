@@ -209,11 +209,6 @@ def _tokens(text: str, offset: int, node, compose: bool, shared: dict[int, str])
     return out
 
 
-def _script_index(values: list[str]) -> int | None:
-    """Index of the script word of ``sh -c <script>``, if these words run one that launches SGLang."""
-    return embedded.shell_script_index(values)
-
-
 @dataclass(frozen=True, slots=True)
 class _Word:
     """One word of a container's command: a list item's token, or a word of a compose string."""

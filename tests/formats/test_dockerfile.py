@@ -174,3 +174,11 @@ def test_an_entrypoint_two_stages_complete_is_edited_once():
 def test_broken_exec_json_is_the_shell_form_and_launches_nothing():
     text = 'FROM x\nCMD ["python3", "-m", "sglang.launch_server", "--tp", 8\n'
     assert dockerfile.read(text, "-", load()) == []
+
+
+def test_sh_c_entrypoint_runs_only_the_first_cmd_word():
+    # `sh -c python3 -m sglang.launch_server ...`: the script is "python3"; the rest are its $0, $1...
+    split = 'FROM x\nENTRYPOINT ["sh", "-c"]\nCMD ["python3", "-m", "sglang.launch_server", "--enable_metrics"]\n'
+    assert dockerfile.read(split, "Dockerfile", load()) == []
+    whole = 'FROM x\nENTRYPOINT ["sh", "-c"]\nCMD ["python3 -m sglang.launch_server --model-path m --enable_metrics"]\n'
+    assert [d.code for d in fix_source(whole, dockerfile, path="Dockerfile").diagnostics] == ["ARG001"]
