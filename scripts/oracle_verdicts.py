@@ -77,6 +77,20 @@ sglang() {
     __af_record "$@"
   fi
 }
+__af_shell() {  # `bash [options] -c SCRIPT [$0 ...]`: run SCRIPT here, where the stubs above record launches
+  while (($#)); do
+    case "$1" in
+      --*) shift ;;
+      -*c) local __af_script=$2; ( source() { :; }; exec() { "$@"; }; eval "$__af_script" ) || true; return ;;
+      -*) shift ;;
+      *) return ;;
+    esac
+  done
+}
+sh() { __af_shell "$@"; }
+bash() { __af_shell "$@"; }
+dash() { __af_shell "$@"; }
+zsh() { __af_shell "$@"; }
 nohup() { "$@"; }
 sleep() { :; }
 curl() { :; }
