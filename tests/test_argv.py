@@ -261,3 +261,15 @@ def test_a_mixed_quoting_script_word_is_read_not_edited():
     launch = shell.read(text, "s.sh", SCHEMA)[0]
     with pytest.raises(CannotEdit, match="mixes quoting"):
         shell.edit(text, launch, [Set("tp_size", 4)], SCHEMA)
+
+
+def test_arithmetic_expansion_is_an_unknown_value():
+    text = "python -m sglang.launch_server --model-path m --port \"$((30000 + RANK))\" --chat-template '$((x))' --tp $((2*4))\n"
+    assert launches(text) == [{"model_path": "m", "port": UNKNOWN, "chat_template": "$((x))", "tp_size": UNKNOWN}]
+
+
+def test_a_comment_in_backquotes_between_continued_flags_is_read_as_nothing():
+    text = "python -m sglang.launch_server --model-path m \\\n  `# tensor parallel` --tp 8 \\\n  --enable_metrics\n"
+    result = fix_source(text, shell, path="s.sh")
+    assert [(d.code, d.location.line, d.location.col) for d in result.diagnostics] == [("ARG001", 3, 3)]
+    assert result.output == text.replace("--enable_metrics", "--enable-metrics")

@@ -63,8 +63,64 @@ class _Commands(bashlex.ast.nodevisitor):
         self.commands.append(node)
 
 
+def _masked(text: str) -> str:
+    """``text`` with what bashlex cannot parse replaced by text of the same length it can.
+
+    An arithmetic expansion ``$((...))`` (bashlex raises NotImplementedError)
+    becomes a parameter expansion ``${___}``, so its word is read as a shell
+    expansion (UNKNOWN), as it is at launch. A command substitution holding
+    only a comment, the `` `# note` `` people put between continued flags
+    (bashlex fails on it), becomes spaces: it expands to nothing. Quotes are
+    followed so that the same characters inside single quotes stay literal.
+    Offsets and line breaks are kept, so spans still index ``text``.
+    """
+    out = list(text)
+    i, n, quote = 0, len(text), None
+    while i < n:
+        c = text[i]
+        if c == "\\" and quote != "'":
+            i += 2
+            continue
+        if quote == "'":
+            quote = None if c == "'" else quote
+        elif c in "'\"" and (quote is None or quote == c):
+            quote = None if quote == c else c
+        elif text.startswith("$((", i):
+            end = _arithmetic_end(text, i + 3)
+            if end is not None:
+                out[i:end] = "${" + "_" * (end - i - 3) + "}"
+                i = end
+                continue
+        elif c == "`" and quote is None:
+            end = text.find("`", i + 1)
+            if end > 0 and text[i + 1:end].lstrip().startswith("#") and "\n" not in text[i:end]:
+                out[i:end + 1] = " " * (end + 1 - i)
+                i = end + 1
+                continue
+        i += 1
+    return "".join(out)
+
+
+def _arithmetic_end(text: str, i: int) -> int | None:
+    """The index just past the ``))`` closing an arithmetic expansion whose body starts at ``i``."""
+    depth = 0
+    while i < len(text):
+        c = text[i]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            if depth == 0:
+                return i + 2 if text.startswith("))", i) else None
+            depth -= 1
+        elif c == "\n":
+            return None
+        i += 1
+    return None
+
+
 def _commands(text: str, path: str, locate) -> list[tuple[int, object]]:
     """(offset, command node) for every simple command; falls back to per-line parsing."""
+    text = _masked(text)
     try:
         trees = bashlex.parse(text)
         offsets = [0] * len(trees)
