@@ -229,7 +229,9 @@ def stray_argument(w: Written) -> Iterator[Violation]:
     """
     for e in w.entries:
         if e.flag is None and e.problem is not None and e.problem.kind == "stray" and not e.dynamic:
-            yield Violation(f"stray argument {e.values[0]!r}: no option takes it", (), entry=e.index)
+            why = " (a CRLF line ending: bash reads the backslash before it as escaping '\\r', " \
+                  "not as a line continuation, so the command ends there)" if e.values[0] == "\r" else ""
+            yield Violation(f"stray argument {e.values[0]!r}: no option takes it{why}", (), entry=e.index)
 @arg_rule("ARG009", "missing-required-option", sglang_source="server_args.py:prepare_server_args (argparse)")
 def missing_required_option(w: Written) -> Iterator[Violation]:
     """A launch without an option SGLang requires (`--model-path`).

@@ -140,3 +140,9 @@ def test_an_abbreviation_of_another_release_is_not_a_version_finding():
 
     result = fix_source("model-path: m\nattn-dp: 8\n", yaml_config, schema=load("0.5.19"))
     assert [d.code for d in result.diagnostics] == ["ARG001"]
+
+
+def test_a_crlf_continuation_is_named_as_the_cause():
+    text = "python -m sglang.launch_server --model-path m \\\r\n  --tp 8\r\n"
+    [message] = messages(text)
+    assert message.startswith("ARG006 stray argument '\\r': no option takes it (a CRLF line ending")
