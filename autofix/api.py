@@ -110,9 +110,9 @@ def fix_source(
     for launch in launches:
         if isinstance(launch.ctx, merge.Merged):
             readers[launch.ctx.path] = readers.get(launch.ctx.path, 0) + 1
-    edits: list[Edit] = []
     outcomes = []
     unfixed: set[int] = set()  # launches whose fixes could not be written
+    proposals = _Proposals(launches)
     for index, launch in enumerate(launches):
         before = launch.parsed.explicit_for(schema)
         if launch.parsed.help_index >= 0:  # prints the usage and exits: no server, nothing to resolve
@@ -122,18 +122,22 @@ def fix_source(
         ops = engine.net_ops(before, outcome.explicit)
         if ops:
             try:
-                edits.extend(_edit(current, fmt, launch, ops, schema, configs, readers))
-            except CannotEdit as exc:  # report the violations, unfixed, and say why
-                unfixed.add(index)
-                found = tuple(engine.check(before, schema))
-                outcome = engine.Outcome(tuple(engine.Finding(v, 1, (), None) for v in found), before, found,
-                                         f"fixes not applied: {exc}")
+                proposals.add(index, _edit(current, fmt, launch, ops, schema, configs, readers))
+            except CannotEdit as exc:
+                proposals.refuse(index, str(exc))
         if index in opened:  # SGLang reads the file only once an argparse-stage fix says --config right
             alone = {(v.code, v.message) for v in engine.check(plain[index].parsed.explicit_for(schema), schema)}
             outcome = replace(outcome, findings=tuple(
                 f if f.after or (f.violation.code, f.violation.message) in alone else replace(f, after=opened[index])
                 for f in outcome.findings))
         outcomes.append(outcome)
+    edits, refused = proposals.settle()
+    for index, why in refused.items():  # report the violations, unfixed, and say why
+        unfixed.add(index)
+        before = launches[index].parsed.explicit_for(schema)
+        found = tuple(engine.check(before, schema))
+        outcomes[index] = engine.Outcome(tuple(engine.Finding(v, 1, (), None) for v in found), before, found,
+                                         f"fixes not applied: {why}")
     output = apply_edits(current, edits)
     outputs = {p: apply_edits(c.written.text, c.edits) for p, c in configs.files.items() if c is not None}
     if output != current or any(outputs[p] != c.written.text for p, c in configs.files.items() if c is not None):
@@ -163,6 +167,50 @@ def fix_source(
     return FixResult(path, fmt.NAME, text, output, tuple(sorted(diagnostics, key=order)),
                      tuple(sorted(remaining, key=order)), len(launches), tuple(conflicts),
                      getattr(fmt, "looks_like_config", lambda _: True)(launches), tuple(files))
+
+
+class _Proposals:
+    """The edits each launch of a text asks for, settled together.
+
+    Launches usually read disjoint text. When several read the same text
+    (the base of an srt-slurm sweep, read by every variant), an edit there
+    is applied only when every launch that reads it asks for exactly that
+    edit; otherwise the launches that asked are refused, with the reason.
+    A launch's context says what it reads with ``covers(edit)``; without
+    one, a launch reads only its own text.
+    """
+
+    def __init__(self, launches: list[Launch]) -> None:
+        self.launches = launches
+        self.edits: dict[int, list[Edit]] = {}
+        self.refused: dict[int, str] = {}
+
+    def add(self, index: int, edits: list[Edit]) -> None:
+        """Launch ``index`` asks for ``edits``."""
+        self.edits[index] = edits
+
+    def refuse(self, index: int, why: str) -> None:
+        """Launch ``index``'s fixes cannot be written (``CannotEdit``)."""
+        self.refused[index] = why
+
+    def _readers(self, edit: Edit) -> set[int]:
+        return {j for j, launch in enumerate(self.launches)
+                if getattr(launch.ctx, "covers", None) is not None and launch.ctx.covers(edit)}
+
+    def settle(self) -> tuple[list[Edit], dict[int, str]]:
+        """(the edits to apply, without repeats; the refused launches and why)."""
+        while True:
+            asked: dict[Edit, set[int]] = {}
+            for index, edits in self.edits.items():
+                if index not in self.refused:
+                    for e in edits:
+                        asked.setdefault(e, set()).add(index)
+            disputed = {i for e, who in asked.items() if not self._readers(e) <= who for i in who}
+            if not disputed:
+                return list(asked), dict(self.refused)
+            for i in disputed:
+                self.refused[i] = "other launches read the same settings (a sweep's shared base) and need " \
+                                  "them otherwise: fix by hand"
 
 
 def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -321,24 +369,32 @@ def _fix_written(text: str, fmt: ModuleType, path: str, schema: Schema, others: 
     checked: list[tuple[Launch, list, bool]] = []  # the last pass's findings on ``current``, and if editable
     for _ in range(engine.MAX_PASSES):
         back = _locator(text, current, chain)
-        edits: list[Edit] = []
         applied: list[tuple[str, frozenset]] = []
         new: list[Diagnostic] = []
         checked = []
-        for launch in launches:
+        proposals = _Proposals(launches)
+        found_by, chosen_by = [], []
+        for index, launch in enumerate(launches):
             found = engine.check_args(Written(launch.entries, launch.parsed, schema, others, fmt.SOURCE))
             chosen = engine.choose_entry_fixes(found, level)
+            found_by.append(found)
+            chosen_by.append(chosen)
             ops = [op for f in chosen if f for op in f.ops]
-            editable = True
             if ops:
                 try:
-                    edits.extend(fmt.edit_entries(current, launch, ops, schema))
-                    applied.extend((v.code, _dests(launch, v) | _fix_dests(launch, f, schema))
-                                   for v, f in zip(found, chosen) if f)
+                    proposals.add(index, fmt.edit_entries(current, launch, ops, schema))
                 except CannotEdit as exc:
-                    editable = False
-                    loc = back(launch.start)
-                    conflicts.append(f"{path}:{loc.line}:{loc.col}: fixes not applied: {exc}")
+                    proposals.refuse(index, str(exc))
+        edits, refused = proposals.settle()
+        for index, launch in enumerate(launches):
+            found, chosen = found_by[index], chosen_by[index]
+            editable = index not in refused
+            if not editable:
+                loc = back(launch.start)
+                conflicts.append(f"{path}:{loc.line}:{loc.col}: fixes not applied: {refused[index]}")
+            elif index in proposals.edits:
+                applied.extend((v.code, _dests(launch, v) | _fix_dests(launch, f, schema))
+                               for v, f in zip(found, chosen) if f)
             checked.append((launch, found, editable))
             for v in found:
                 d = _diagnostic(path, launch, v, level, _causes(fixed, _dests(launch, v)), editable, back)
