@@ -95,8 +95,10 @@ def _launch(loader, role_node, mapping, offset: int, newline: str, path: str, sc
     mode = MODES.get(str(role_node.value))
     if mode:
         words += [Word("--disaggregation-mode", role_loc), Word(mode, role_loc)]
-    read_pairs = read_pairs_of(loader, mapping, path)
-    last = {key: i for i, (key, *_) in enumerate(read_pairs)}  # a dict keeps a repeated key's last value
+    # srtctl writes the flags in sorted key order (a repeated key: its last value, as a dict keeps it),
+    # so `tp-size` comes before `tp_size` whatever the file order: entries follow that order too
+    read_pairs = sorted(read_pairs_of(loader, mapping, path), key=lambda pair: pair[0])
+    last = {key: i for i, (key, *_) in enumerate(read_pairs)}
     spans: dict[int, tuple[int, ...]] = {}
     for key in sorted(last):
         i = last[key]

@@ -201,10 +201,11 @@ def missing_value(w: Written) -> Iterator[Violation]:
     for e in w.entries:
         if e.problem is None or e.dynamic or e.ignored or e.flag is None:
             continue
-        if e.problem.kind == "stray" and w.source == "config" and e.dest is not None:
+        if e.problem.kind == "stray" and w.keyed and e.dest is not None:
             option = w.schema[e.dest]
-            if option.nargs == 0 and option.config_file != "refused" and e.raw is not None \
-                    and not isinstance(e.raw, list):
+            # a recipe key is a flag srtctl writes itself: any option; a --config key only one the reader takes
+            takes = w.source == "recipe" or option.config_file != "refused"
+            if option.nargs == 0 and takes and e.raw is not None and not isinstance(e.raw, list):
                 yield _flag_given_value(w, e, option)
             continue
         if e.problem.kind == "missing":
