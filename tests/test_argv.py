@@ -210,6 +210,31 @@ def test_a_single_quoted_script_is_edited_inside_its_quotes():
     assert fix_source(text, shell, path="s.sh").output == text.replace("enable_metrics", "enable-metrics")
 
 
+@pytest.mark.parametrize("wrapper", ["srun --nodes 1", "docker run x", "docker run --gpus all img", "timeout 600",
+                                     "kubectl exec pod --", "mpirun -np 2", "sudo -u svc", "env A=1 nohup"])
+def test_a_shell_after_a_wrapper_and_its_options_runs_the_script(wrapper):
+    text = f'{wrapper} bash -lc "python3 -m sglang.launch_server --model-path d --cuda-graph-max-bs 8"\n'
+    col = text.index("--cuda-graph-max-bs") + 1
+    assert codes_at(text) == [("VER001", 1, col)]
+    assert fix_source(text, shell, path="s.sh").output == text.replace("max-bs 8", "max-bs-decode 8")
+
+
+@pytest.mark.parametrize("command", ["echo", "printf '%s\\n'", "cat", "grep -F", "sudo echo", "ssh host"])
+def test_a_shell_word_after_a_command_that_takes_words_as_data_runs_nothing(command):
+    text = f'{command} bash -c "python3 -m sglang.launch_server --enable_metrics"\n'
+    assert shell.read(text, "s.sh", SCHEMA) == [], text
+
+
+def test_an_ansi_c_quoted_script_is_decoded_and_edited_in_its_quoting():
+    text = ("bash -c $'python3 -m sglang.launch_server \\\\\\n  --model-path m \\\\\\n"
+            "  --chat-template \\'x\\' --tp 2'\n")
+    assert launches(text) == [{"model_path": "m", "chat_template": "x", "tp_size": 2}]
+    out = edited(text, Set("tp_size", 4), Set("chat_template", "it's"), Set("ep_size", 2))
+    assert out == ("bash -c $'python3 -m sglang.launch_server \\\\\\n  --model-path m \\\\\\n"
+                   "  --chat-template \\'it\\'\"\\'\"\\'s\\' --tp 4 \\\\\\n  --ep-size 2'\n")
+    assert launches(out) == [{"model_path": "m", "chat_template": "it's", "tp_size": 4, "ep_size": 2}]
+
+
 def test_no_shell_no_script():
     # echo prints the words; `bash script.sh` runs no -c script; `--norc` is not -c
     for text in ['echo bash -c "python3 -m sglang.launch_server --enable_metrics"\n',

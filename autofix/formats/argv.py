@@ -28,6 +28,7 @@ from autofix.errors import CannotEdit, InputError
 from autofix.formats import embedded
 from autofix.formats.launch import Launch
 from autofix.formats.strings import shell_word_view
+from autofix.formats.view import View
 from autofix.model import Drop, EntryOp, Location, Op, Respell, Revalue, Rewrite, Set, Unset
 from autofix.schema import Schema
 
@@ -236,31 +237,88 @@ def read(text: str, path: str, schema: Schema, locate: Callable[[int], Location]
 
 
 def _script_launches(text: str, off: int, words: list, path: str, schema: Schema, locate) -> list[Launch]:
-    """The launches of the script a shell command (``bash -c "<script>"``) runs, read inside its word."""
+    """The launches of the script a shell command (``bash -c "<script>"``) runs, read inside its word.
+
+    The shell may follow a wrapper and its options (``srun --nodes 1 bash -c``,
+    ``docker run img sh -c``), not a command that prints its words
+    (``embedded.shell_script``).
+    """
     values = [w.word for w in words]
-    shell = next((i for i, v in enumerate(values) if v.rsplit("/", 1)[-1] in embedded.SHELLS), None)
-    if shell is None or not all(_wrapper(v) for v in values[:shell]):
-        return []  # `echo bash -c "..."` runs no shell
-    script = embedded.shell_script_index(values[shell:])
+    script = embedded.shell_script_index(values)
     if script is None:
         return []
-    script += shell
     w = words[script]
     start, end = off + w.pos[0], off + w.pos[1]
     try:
         view = shell_word_view(text, start, end)
     except CannotEdit:
-        return []  # $'...' quoting: not read
+        view = _ansi_c_view(text, start, end)
+        if view is None:
+            return []
     found = read(view.text, path, schema, lambda i: locate(view.offsets[i]))
     return [embedded.nested(launch, view, sys.modules[__name__]) for launch in found]
 
 
-_WRAPPERS = {"exec", "nohup", "env", "command", "time", "nice", "setsid", "sudo", "stdbuf", "taskset", "numactl"}
+_ANSI_C = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
+           "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 
 
-def _wrapper(word: str) -> bool:
-    """A word that may come before the program it runs: ``exec``, ``nohup``, ``env A=1``, their options."""
-    return word.rsplit("/", 1)[-1] in _WRAPPERS or word.startswith("-") or "=" in word
+def _ansi_c_view(text: str, start: int, end: int) -> View | None:
+    """The word ``$'...'`` (ANSI-C quoting, the whole word) as the program receives it, or None.
+
+    Escapes are decoded as bash decodes them (``\\n``, ``\\t``, ``\\'``,
+    ``\\\\``, octal ``\\nnn``, ``\\xHH``, ``\\uHHHH``, ``\\UHHHHHHHH``,
+    ``\\cx``; an unknown escape keeps its backslash). An edit is written
+    back in the same quoting: a backslash, a single quote and a line break
+    are escaped.
+    """
+    word = text[start:end]
+    if not (word.startswith("$'") and word.endswith("'") and len(word) >= 3):
+        return None
+    chars: list[str] = []
+    offsets: list[int] = []
+    i, stop = start + 2, end - 1
+    while i < stop:
+        at, c = i, text[i]
+        if c == "'":
+            return None  # the quote closes before the word ends: more than one part
+        if c != "\\" or i + 1 >= stop:
+            chars.append(c)
+            offsets.append(at)
+            i += 1
+            continue
+        e = text[i + 1]
+        if e in _ANSI_C:
+            ch, i = _ANSI_C[e], i + 2
+        elif e in "01234567":
+            j = i + 1
+            while j < min(i + 4, stop) and text[j] in "01234567":
+                j += 1
+            ch, i = chr(int(text[i + 1:j], 8) & 0xFF), j
+        elif e in "xuU":
+            width = {"x": 2, "u": 4, "U": 8}[e]
+            j = i + 2
+            while j < min(i + 2 + width, stop) and text[j] in "0123456789abcdefABCDEF":
+                j += 1
+            if j == i + 2:
+                ch, i = "\\" + e, i + 2
+            elif int(text[i + 2:j], 16) > sys.maxunicode:
+                return None
+            else:
+                ch, i = chr(int(text[i + 2:j], 16)), j
+        elif e == "c" and i + 2 < stop:
+            ch, i = chr(ord(text[i + 2]) & 0x1F), i + 3
+        else:
+            ch, i = "\\" + e, i + 2
+        for k in ch:
+            chars.append(k)
+            offsets.append(at)
+    offsets.append(stop)
+
+    def encode(piece: str) -> str:
+        return piece.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n")
+
+    return View("".join(chars), tuple(offsets), encode)
 
 
 def _quote(value) -> str:

@@ -45,17 +45,35 @@ def locator(text: str) -> Callable[[int], Location]:
 
 SHELLS = frozenset({"sh", "bash", "dash", "ash", "zsh"})
 
+# Commands that take the words after them as data, not as a command to run:
+# ``echo bash -c "..."`` prints the script. ``ssh`` joins its words into one
+# string the remote shell splits again, so ``-c`` does not get the script word.
+DATA_COMMANDS = frozenset({
+    "echo", "printf", "cat", "tac", "grep", "egrep", "fgrep", "rg", "test", "[", "[[", "expr", "logger", "tee",
+    "sed", "awk", "jq", "yq", "alias", "export", "declare", "local", "readonly", "printenv", "which", "type",
+    "ssh",
+})
+
 
 def shell_script(values: list[str]) -> int | None:
     """Index of the script word of ``sh -c <script>`` among a command's words, or None when no shell runs one.
 
-    The program is a shell (``sh``, ``bash``, ``dash``, ``ash``, ``zsh``, any
-    path); options before the script are options, the script option a short
-    one ending in ``c`` (``-c``, ``-lc``, ``-ec``, ``-x -c``; ``--norc`` is
-    not one). The words after the script are the script's ``$0``, ``$1``...
+    The shell is the first word naming a shell (``sh``, ``bash``, ``dash``,
+    ``ash``, ``zsh``, any path) that is followed by its script option, at any
+    position: the command word, or after a wrapper and its options
+    (``exec``, ``env A=1``, ``srun --nodes 1``, ``docker run --gpus all img``,
+    ``timeout 600``, ``kubectl exec pod --``), unless a word before it is a
+    command that takes its words as data (``echo``, ``printf``, ``cat``,
+    ``grep``, ... ``DATA_COMMANDS``). Options before the script are options,
+    the script option a short one ending in ``c`` (``-c``, ``-lc``, ``-ec``,
+    ``-x -c``; ``--norc`` is not one). The words after the script are the
+    script's ``$0``, ``$1``...
     """
     for i, v in enumerate(values):
-        if v.rsplit("/", 1)[-1] not in SHELLS:
+        name = v.rsplit("/", 1)[-1]
+        if name in DATA_COMMANDS:
+            return None
+        if name not in SHELLS:
             continue
         j = i + 1
         while j < len(values) and values[j].startswith("-") and not _script_option(values[j]):

@@ -36,6 +36,7 @@ from autofix.formats import LAUNCH, embedded, tokens
 from autofix.formats.launch import Launch
 from autofix.formats.strings import compose_dynamic, compose_word_view, compose_words, content_start, yaml_scalar_view
 from autofix.formats.view import View, read_only, within
+from autofix.model import Location
 from autofix.schema import Schema
 
 NAME = "manifest"
@@ -72,12 +73,30 @@ def _get(node, key: str):
     return None
 
 
+def _key(node, key: str):
+    """The key node ``key`` of a mapping node, or None."""
+    if isinstance(node, yaml.MappingNode):
+        for k, _ in node.value:
+            if isinstance(k, yaml.ScalarNode) and k.value == key:
+                return k
+    return None
+
+
+def _alias_at(text: str, offset: int, mapping, key: str) -> int | None:
+    """The offset of the ``*alias`` written as ``key``'s value in ``mapping`` (``args: *common``), or None."""
+    k = _key(mapping, key)
+    if k is None:
+        return None
+    m = re.compile(r"[ \t]*:[ \t]*(\*)[^\s,\[\]{}]+").match(text, offset + k.end_mark.index)
+    return m.start(1) if m else None
+
+
 def _k8s_containers(node):
-    """Every mapping with ``command`` or ``args``, in document order: (command, args) nodes."""
+    """Every mapping with ``command`` or ``args``, in document order: (mapping, command, args) nodes."""
     if isinstance(node, yaml.MappingNode):
         command, args = _get(node, "command"), _get(node, "args")
         if command is not None or args is not None:
-            yield command, args
+            yield node, command, args
         for _, v in node.value:
             yield from _k8s_containers(v)
     elif isinstance(node, yaml.SequenceNode):
@@ -92,7 +111,7 @@ def _compose_services(root):
     for _, service in services.value:
         entrypoint, command = _get(service, "entrypoint"), _get(service, "command")
         if entrypoint is not None or command is not None:
-            yield entrypoint, command
+            yield service, entrypoint, command
 
 
 def _render(style: str | None, compose: bool):
@@ -183,19 +202,33 @@ def _alias_reason(node, shared: dict[int, str], what: str) -> str | None:
     return None if anchor is None else f"the {what} is shared through a YAML alias ({anchor}); fix it by hand"
 
 
-def _tokens(text: str, offset: int, node, compose: bool, shared: dict[int, str]) -> list[tokens.Token]:
-    """The items of a sequence node as tokens (a scalar node is not a list: none)."""
+_NOT_SCALAR = "this item is not a word but a YAML {} (a template expression?): its value is unknown; fix it by hand"
+
+
+def _tokens(text: str, offset: int, node, compose: bool, shared: dict[int, str],
+            alias: Location | None = None) -> list[tokens.Token]:
+    """The items of a sequence node as tokens (a scalar node is not a list: none).
+
+    An item that is not a scalar (``{{ .Values.extra }}``, which YAML reads
+    as a mapping; a nested list) is a word whose value is UNKNOWN: the
+    launch is still found and checked as far as it can be, the item never
+    edited. ``alias``: where the launch reads the list through an ``*alias``
+    (a note that the shared list cannot be edited points there).
+    """
     if not isinstance(node, yaml.SequenceNode):
         return []
-    items = [n for n in node.value if isinstance(n, yaml.ScalarNode)]
-    if len(items) != len(node.value):
-        return []
-    first = items[0].style if items else None
+    scalars = [n for n in node.value if isinstance(n, yaml.ScalarNode)]
+    first = scalars[0].style if scalars else None
     lst = tokens.TokenList("flow" if node.flow_style else "block", offset + node.end_mark.index - 1,
                            _render(first if first in ("'", '"') else None, compose),
-                           _alias_reason(node, shared, "list"))
+                           _alias_reason(node, shared, "list"), alias)
     out = []
-    for n in items:
+    for n in node.value:
+        start, end = offset + n.start_mark.index, offset + n.end_mark.index
+        if not isinstance(n, yaml.ScalarNode):
+            what = "mapping" if isinstance(n, yaml.MappingNode) else "list"
+            out.append(tokens.Token(text[start:end], start, end, lst, True, _NOT_SCALAR.format(what)))
+            continue
         value = n.value
         if compose:
             dynamic = compose_dynamic(value)
@@ -203,7 +236,6 @@ def _tokens(text: str, offset: int, node, compose: bool, shared: dict[int, str])
         else:
             dynamic = bool(_K8S_VAR.search(value))
             value = value.replace("$$(", "$(")
-        start, end = offset + n.start_mark.index, offset + n.end_mark.index
         out.append(tokens.Token(value, content_start(text, start, end), end, lst, dynamic,
                                 lst.readonly or _alias_reason(n, shared, "item")))
     return out
@@ -247,7 +279,7 @@ def _string_view(text: str, offset: int, node, path: str) -> View:
 
 
 def _launches_of(text: str, offset: int, nodes: list, compose: bool, path: str, schema: Schema, locate,
-                 shared: dict[int, str]) -> list[Launch]:
+                 shared: dict[int, str], aliases: list[int | None] | None = None) -> list[Launch]:
     """The launches written in a container's ``[program-node, arguments-node]``.
 
     Its words are the program node's then the arguments node's: a list's
@@ -257,19 +289,19 @@ def _launches_of(text: str, offset: int, nodes: list, compose: bool, path: str, 
     themselves may launch SGLang.
     """
     words: list[_Word] = []
-    for node in nodes:
+    for node, alias in zip(nodes, aliases or [None] * len(nodes)):
         if isinstance(node, yaml.SequenceNode):
-            toks = _tokens(text, offset, node, compose, shared)
-            items = [n for n in node.value if isinstance(n, yaml.ScalarNode)]
-            words.extend(_Word(t, item=n) for t, n in zip(toks, items))
+            toks = _tokens(text, offset, node, compose, shared, None if alias is None else locate(alias))
+            words.extend(_Word(t, item=n if isinstance(n, yaml.ScalarNode) else None)
+                         for t, n in zip(toks, node.value))
         elif compose and isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:str":
             words.extend(_string_words(text, offset, node, shared, path))
     values = [w.token.value for w in words]
     script = embedded.shell_script(values)
     if script is not None:  # a shell runs the script word, and only it
         w = words[script]
-        if not LAUNCH.search(w.token.value):
-            return []
+        if not LAUNCH.search(w.token.value) or (w.item is None and w.string is None):
+            return []  # the script launches no SGLang, or is not a scalar (unknown)
         if w.item is not None:
             return _script(text, offset, w.item, compose, path, schema, locate, shared)
         assert w.string is not None
@@ -326,11 +358,15 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
         shared = _shared(text, offset, root)
         services = list(_compose_services(root))
         if services:
-            for entrypoint, command in services:
-                launches.extend(_launches_of(text, offset, [entrypoint, command], True, path, schema, locate, shared))
+            for service, entrypoint, command in services:
+                aliases = [_alias_at(text, offset, service, k) for k in ("entrypoint", "command")]
+                launches.extend(_launches_of(text, offset, [entrypoint, command], True, path, schema, locate, shared,
+                                             aliases))
             continue
-        for command, args in _k8s_containers(root):
-            launches.extend(_launches_of(text, offset, [command, args], False, path, schema, locate, shared))
+        for container, command, args in _k8s_containers(root):
+            aliases = [_alias_at(text, offset, container, k) for k in ("command", "args")]
+            launches.extend(_launches_of(text, offset, [command, args], False, path, schema, locate, shared,
+                                         aliases))
     return launches
 
 

@@ -37,6 +37,7 @@ class TokenList:
     close: int
     render: Callable[[str, str | None], str]
     readonly: str | None = None  # why no item may be added to it (a list shared through a YAML alias)
+    readonly_at: Location | None = None  # where the launch reads the shared list (its ``*alias``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +105,15 @@ def _token(ctx: Context, word: int) -> Token:
     if t is None:
         raise CannotEdit("cannot edit an argument autofix did not read from the text")
     if t.readonly:
-        raise CannotEdit(t.readonly)
+        raise _refused(t.readonly, t.list.readonly_at if t.readonly == t.list.readonly else None)
     return t
+
+
+def _refused(reason: str, at: Location | None) -> CannotEdit:
+    """``CannotEdit(reason)``; ``location``: where the note should point (the ``*alias`` a launch reads), or None."""
+    exc = CannotEdit(reason)
+    exc.location = at  # type: ignore[attr-defined]
+    return exc
 
 
 def _replace(text: str, t: Token, values: list[str]) -> Edit:
@@ -162,7 +170,7 @@ def _append(text: str, ctx: Context, values: list[str]) -> Edit:
     """Add items after the launch's last token, in its list's style."""
     t = ctx.last
     if t.list.readonly:
-        raise CannotEdit(t.list.readonly)
+        raise _refused(t.list.readonly, t.list.readonly_at)
     items = [t.list.render(v, None) for v in values]
     if t.list.style == "block":
         dash = _dash(text, t)

@@ -7,7 +7,7 @@ import pytest
 from autofix.api import fix_source
 from autofix.errors import CannotEdit
 from autofix.formats import manifest
-from autofix.model import UNKNOWN, Set
+from autofix.model import UNKNOWN, Drop, Set
 from autofix.schema import load
 
 SCHEMA = load()
@@ -127,8 +127,14 @@ def test_a_list_shared_through_an_alias_is_reported_and_not_edited():
     assert [(d.code, d.location.line, d.location.col, d.fixable) for d in result.diagnostics] == \
         [("ARG001", 8, 11, False)]
     assert result.output == SHARED_LIST
-    assert [c.split(": ", 1)[1] for c in result.conflicts] == \
-        ["fixes not applied: the list is shared through a YAML alias (&common); fix it by hand"] * 2
+    assert {c.split(": ", 1)[1] for c in result.conflicts} == \
+        {"fixes not applied: the list is shared through a YAML alias (&common); fix it by hand"}
+    launch = manifest.read(SHARED_LIST, "m.yaml", SCHEMA)[1]
+    with pytest.raises(CannotEdit) as refused:  # the note points at the `*common` the launch reads
+        manifest.edit(SHARED_LIST, launch, [Set("tp_size", 2)], SCHEMA)
+    alias = SHARED_LIST.index("*common")
+    line = SHARED_LIST.count("\n", 0, alias) + 1
+    assert (refused.value.location.line, refused.value.location.col) == (line, alias - SHARED_LIST.rfind("\n", 0, alias))
 
 
 SHARED_SCALAR = """spec:
@@ -211,3 +217,44 @@ def test_a_bash_lc_word_inside_an_sh_c_script():
     codes, out = fixed(text)
     assert codes == [("EP003", 6, text.index("--ep-dispatch") - text.index("          bash") + 1)]
     assert out == text.replace("algorithm static", "algorithm dynamic")
+
+
+# a list item that is not a scalar (a Helm template expression, a nested list) is an unknown word
+
+
+def test_a_template_expression_item_is_an_unknown_word_and_the_launch_is_checked():
+    text = """spec:
+  containers:
+    - args: ["python3", "-m", "sglang.launch_server", {{ .Values.extra }}, "--moe-a2a-backend", "none",
+             "--ep-dispatch-algorithm", "static"]
+"""
+    launch, = manifest.read(text, "m.yaml", SCHEMA)
+    assert launch.parsed.words[0].dynamic and launch.parsed.words[0].text == "{{ .Values.extra }}"
+    assert explicit(text) == [{"moe_a2a_backend": "none", "ep_dispatch_algorithm": "static"}]
+    codes, out = fixed(text)
+    assert codes == []  # what the template writes (any flag) may choose the a2a backend: EP003 stays silent
+    text = text.replace('"static"]', '"static", "--enable_metrics"]')
+    codes, out = fixed(text)
+    assert codes == [("ARG001", 4, 51)]
+    assert out == text.replace("enable_metrics", "enable-metrics")
+
+
+def test_a_nested_list_item_is_an_unknown_word_never_edited():
+    text = """spec:
+  containers:
+    - command:
+        - python3
+        - -m
+        - sglang.launch_server
+        - --model-path
+        - m
+        - [--tp, "2"]
+        - --enable_metrics
+"""
+    launch, = manifest.read(text, "m.yaml", SCHEMA)
+    assert [w.dynamic for w in launch.parsed.words] == [False, False, True, False]
+    codes, out = fixed(text)
+    assert codes == [("ARG001", 10, 11)]
+    assert out == text.replace("enable_metrics", "enable-metrics")
+    with pytest.raises(CannotEdit, match="not a word but a YAML list"):
+        manifest.edit_entries(text, launch, [Drop(1)], SCHEMA)
