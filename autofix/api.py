@@ -14,6 +14,7 @@ goes to the file that holds the effective value.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from types import ModuleType
@@ -37,7 +38,9 @@ class FixResult:
     holds those the fixes at the requested level did not remove.
     ``others`` holds the ``--config`` files the text's shell launches read
     (see ``fix_source``): one result per file, with the diagnostics located
-    in it (``launches`` is 0).
+    in it (``launches`` is 0). ``errors`` holds the ``--config`` files they
+    read that SGLang refuses to read (invalid YAML, not a mapping): one
+    ``InputError`` per file, naming it and the position.
     """
 
     path: str
@@ -50,6 +53,7 @@ class FixResult:
     conflicts: tuple[str, ...] = ()
     is_config: bool = True  # False: YAML whose keys are mostly not SGLang options
     others: tuple["FixResult", ...] = field(default=())  # --config files read by the launches
+    errors: tuple[InputError, ...] = field(default=())  # --config files read by the launches that do not read
 
     @property
     def changed(self) -> bool:
@@ -71,6 +75,7 @@ def fix_source(
     schema: Schema | None = None,
     others: tuple[Schema, ...] | None = None,
     read_config: Callable[[str], str | None] | None = None,
+    shared_configs: frozenset[str] = frozenset(),
 ) -> FixResult:
     """Check every launch in ``text`` and apply the fixes at the requested level.
 
@@ -90,9 +95,15 @@ def fix_source(
     Otherwise (no ``read_config``, ``path`` is ``-``, FILE is a shell
     expansion, not ``.yaml``/``.yml``, missing or unreadable) every setting
     the command line does not write is UNKNOWN, and the rules that read one
-    stay silent. A file several launches read is not edited by the settings
-    stage: its fixes are written on each command line (a removal there
-    cannot be, and is reported as not applied).
+    stay silent; a file that is there but does not read as a config SGLang
+    accepts (invalid YAML, not a mapping) is unknown too, and is in
+    ``FixResult.errors``. A file is known by its real path (``os.path.realpath``:
+    a symlink and its target are one file, reported under the first name a
+    launch used). A file several launches read -- of this text, or any
+    real path in ``shared_configs`` (the caller knows the launches of other
+    texts) -- is not edited by the settings stage: its fixes are written on
+    each command line (a removal there cannot be, and is reported as not
+    applied).
     Raises ``InputError`` for
     unreadable input and ``InternalError`` when an edited text does not read
     back as intended.
@@ -101,15 +112,16 @@ def fix_source(
     level = Applicability.UNSAFE if unsafe else Applicability.SAFE
     written = _fix_written(text, fmt, path, schema, others_of(schema) if others is None else others, level)
     current, launches = written.text, written.launches
-    configs = _Configs(read_config, schema, others_of(schema) if others is None else others, level)
+    configs = _Configs(read_config, schema, others_of(schema) if others is None else others, level, path)
     lookup = configs.launch
     plain = launches
     launches = [_as_launched(launch, fmt, path, schema, lookup) for launch in launches]
     opened = _opened(text, fmt, path, schema, written, launches)
-    readers: dict[str, int] = {}
+    readers: dict[str, int] = {}  # by the file's name in ``configs``: one per real path
     for launch in launches:
         if isinstance(launch.ctx, merge.Merged):
             readers[launch.ctx.path] = readers.get(launch.ctx.path, 0) + 1
+    shared = {p for p, n in readers.items() if n > 1 or os.path.realpath(p) in shared_configs}
     outcomes = []
     unfixed: set[int] = set()  # launches whose fixes could not be written
     proposals = _Proposals(launches)
@@ -122,7 +134,7 @@ def fix_source(
         ops = engine.net_ops(before, outcome.explicit)
         if ops:
             try:
-                proposals.add(index, _edit(current, fmt, launch, ops, schema, configs, readers))
+                proposals.add(index, _edit(current, fmt, launch, ops, schema, configs, shared))
             except CannotEdit as exc:
                 proposals.refuse(index, str(exc))
         if index in opened:  # SGLang reads the file only once an argparse-stage fix says --config right
@@ -162,11 +174,41 @@ def fix_source(
         left = _unique(c.written.remaining + [d for d in remaining if d.path == p])
         files.append(FixResult(p, yaml_config.NAME, c.source, outputs[p], tuple(sorted(found, key=order)),
                                tuple(sorted(left, key=order)), 0, tuple(c.written.conflicts)))
-    diagnostics = [d for d in diagnostics if d.path == path]
-    remaining = [d for d in remaining if d.path == path]
+    # launches that read the same text (a sweep's variants) find the same things there: say each once
+    diagnostics = _unique([d for d in diagnostics if d.path == path])
+    remaining = _unique([d for d in remaining if d.path == path])
     return FixResult(path, fmt.NAME, text, output, tuple(sorted(diagnostics, key=order)),
-                     tuple(sorted(remaining, key=order)), len(launches), tuple(conflicts),
-                     getattr(fmt, "looks_like_config", lambda _: True)(launches), tuple(files))
+                     tuple(sorted(remaining, key=order)), len(launches), tuple(dict.fromkeys(conflicts)),
+                     getattr(fmt, "looks_like_config", lambda _: True)(launches), tuple(files),
+                     tuple(configs.errors.values()))
+
+
+def config_files(text: str, fmt: ModuleType, *, path: str, schema: Schema | None = None,
+                 others: tuple[Schema, ...] | None = None) -> list[str]:
+    """The ``--config`` file of each launch in ``text`` that reads one, as ``fix_source`` would look it up.
+
+    One path per launch (relative to the current directory, as
+    ``read_config`` is given it; a file two launches read is listed twice),
+    for the launches as they stand after the argparse-stage fixes (so
+    ``--config=FILE``, which CFG005 fixes, counts). A caller that checks
+    several texts counts these, by real path, to find the files read by
+    more than one launch of the run (``fix_source``'s ``shared_configs``).
+    Raises ``InputError`` for unreadable input.
+    """
+    if fmt.NAME != "shell" or path == "-":
+        return []
+    schema = schema or load()
+    written = _fix_written(text, fmt, path, schema, others_of(schema) if others is None else others,
+                           Applicability.UNSAFE)
+    out = []
+    for launch in written.launches:
+        ref = fmt.config_argument(launch)
+        if ref is not None and ref.path is not None and ref.path.lower().endswith((".yaml", ".yml")):
+            out.append(merge.config_path(path, ref.path))
+    return out
+
+
+_SHARED = "other launches read the same settings (a sweep's shared base) and need them otherwise: fix by hand"
 
 
 class _Proposals:
@@ -186,8 +228,8 @@ class _Proposals:
         self.refused: dict[int, str] = {}
 
     def add(self, index: int, edits: list[Edit]) -> None:
-        """Launch ``index`` asks for ``edits``."""
-        self.edits[index] = edits
+        """Launch ``index`` asks for ``edits`` (added to what it asked before)."""
+        self.edits.setdefault(index, []).extend(edits)
 
     def refuse(self, index: int, why: str) -> None:
         """Launch ``index``'s fixes cannot be written (``CannotEdit``)."""
@@ -197,8 +239,26 @@ class _Proposals:
         return {j for j, launch in enumerate(self.launches)
                 if getattr(launch.ctx, "covers", None) is not None and launch.ctx.covers(edit)}
 
-    def settle(self) -> tuple[list[Edit], dict[int, str]]:
-        """(the edits to apply, without repeats; the refused launches and why)."""
+    def settle(self, each_edit: bool = False) -> tuple[list[Edit], dict[int, str]]:
+        """(the edits to apply, without repeats; the refused launches and why).
+
+        By default a launch's edits stand or fall together (the settings
+        stage: they are one fixpoint). With ``each_edit`` (the argparse
+        stage, whose fixes are independent edits of single entries) every
+        edit its readers all ask for is applied, and a launch whose other
+        edits are refused keeps its own reason.
+        """
+        if each_edit:
+            asked: dict[Edit, set[int]] = {}
+            for index, edits in self.edits.items():
+                for e in edits:
+                    asked.setdefault(e, set()).add(index)
+            applied = [e for e, who in asked.items() if self._readers(e) <= who]
+            for e, who in asked.items():
+                if not self._readers(e) <= who:
+                    for i in who:
+                        self.refused.setdefault(i, _SHARED)
+            return applied, dict(self.refused)
         while True:
             asked: dict[Edit, set[int]] = {}
             for index, edits in self.edits.items():
@@ -209,8 +269,7 @@ class _Proposals:
             if not disputed:
                 return list(asked), dict(self.refused)
             for i in disputed:
-                self.refused[i] = "other launches read the same settings (a sweep's shared base) and need " \
-                                  "them otherwise: fix by hand"
+                self.refused[i] = _SHARED
 
 
 def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -231,15 +290,27 @@ class _Config:
 
 
 class _Configs:
-    """The ``--config`` files the launches of one text read, each read and checked once."""
+    """The ``--config`` files the launches of one text read, each read and checked once.
+
+    A file is known by its real path (a symlink and its target are one
+    file) and named by the first path a launch reached it by: ``files``,
+    ``errors`` and the merged launches' ``Merged.path`` use that name.
+    """
 
     def __init__(self, read: Callable[[str], str | None] | None, schema: Schema, others: tuple[Schema, ...],
-                 level: Applicability) -> None:
-        self.read, self.schema, self.others, self.level = read, schema, others, level
+                 level: Applicability, script: str = "-") -> None:
+        self.read, self.schema, self.others, self.level, self.script = read, schema, others, level, script
         self.files: dict[str, _Config | None] = {}
+        self.errors: dict[str, InputError] = {}  # name -> why SGLang would not read the file
+        self.names: dict[str, str] = {}  # real path -> name
+
+    def name(self, path: str) -> str:
+        """The name the file at ``path`` goes by in this text (the first path that reached it)."""
+        return self.names.setdefault(os.path.realpath(path), path)
 
     def get(self, path: str) -> _Config | None:
         """The file at ``path`` after its argparse-stage fixes, or None when it cannot be read as a config."""
+        path = self.name(path)
         if path not in self.files:
             text = self.read(path) if self.read is not None else None
             config = None
@@ -247,15 +318,16 @@ class _Configs:
                 try:
                     config = _Config(text, _fix_written(text, yaml_config, path, self.schema, self.others,
                                                          self.level))
-                except InputError:  # not a config SGLang reads: its settings are unknown
-                    config = None
+                except InputError as exc:  # there, but SGLang refuses it at start-up: unknown, and an error
+                    self.errors[path] = InputError(exc.path, exc.line, exc.col, f"{exc.message} (the --config "
+                                                   f"file of {self.script}: SGLang refuses to start)")
             self.files[path] = config
         return self.files[path]
 
-    def launch(self, path: str) -> Launch | None:
-        """The file's launch (its corrected text, read), or None."""
+    def launch(self, path: str) -> tuple[str, Launch] | None:
+        """(the file's name, its launch: its corrected text, read), or None."""
         config = self.get(path)
-        return config.written.launches[0] if config is not None else None
+        return (self.name(path), config.written.launches[0]) if config is not None else None
 
     def locator(self, script: Callable[[Location], Location]) -> Callable[[Location], Location]:
         """Map a location back to its original text: a config file's (``Location.path``) or the script's."""
@@ -286,8 +358,11 @@ def _opened(text: str, fmt: ModuleType, path: str, schema: Schema, written: "_Wr
 
 
 def _as_launched(launch: Launch, fmt: ModuleType, path: str, schema: Schema,
-                 lookup: Callable[[str], Launch | None]) -> Launch:
-    """The launch SGLang runs: merged with its ``--config`` file when ``lookup`` reads it (see ``fix_source``)."""
+                 lookup: Callable[[str], tuple[str, Launch] | None]) -> Launch:
+    """The launch SGLang runs: merged with its ``--config`` file when ``lookup`` reads it (see ``fix_source``).
+
+    ``lookup(path)`` gives the file's name (the path its diagnostics carry) and its launch.
+    """
     if fmt.NAME != "shell":
         return launch
     ref = fmt.config_argument(launch)
@@ -296,22 +371,24 @@ def _as_launched(launch: Launch, fmt: ModuleType, path: str, schema: Schema,
     if ref.path is None or path == "-" or not ref.path.lower().endswith((".yaml", ".yml")):
         return merge.unknown(launch)
     config_path = merge.config_path(path, ref.path)
-    config = lookup(config_path)
-    if config is None:
+    found = lookup(config_path)
+    if found is None:
         return merge.unknown(launch)
-    return merge.merge(launch, config, config_path, ref.index, schema)
+    name, config = found
+    return merge.merge(launch, config, name, ref.index, schema)
 
 
 def _edit(text: str, fmt: ModuleType, launch: Launch, ops: list, schema: Schema, configs: _Configs,
-          readers: dict[str, int]) -> list[Edit]:
+          shared_files: set[str]) -> list[Edit]:
     """The script's edits for ``ops``; a merged launch's config-file edits go to its ``_Config``.
 
+    ``shared_files``: the names (in ``configs``) of the files other launches read too.
     Raises ``CannotEdit`` (and changes nothing) when either file cannot take them.
     """
     ctx = launch.ctx
     if not isinstance(ctx, merge.Merged):
         return fmt.edit(text, launch, ops, schema)
-    shared = readers.get(ctx.path, 0) > 1
+    shared = ctx.path in shared_files
     command, in_file = merge.route(launch, ops, shared)
     if shared and in_file:
         raise CannotEdit(f"{ctx.path} is read by several launches: remove its settings by hand")
@@ -380,12 +457,20 @@ def _fix_written(text: str, fmt: ModuleType, path: str, schema: Schema, others: 
             found_by.append(found)
             chosen_by.append(chosen)
             ops = [op for f in chosen if f for op in f.ops]
-            if ops:
+            if ops and getattr(launch.ctx, "covers", None) is not None:
+                # text other launches read: each fix is settled on its own (see _Proposals)
+                for f in chosen:
+                    if f:
+                        try:
+                            proposals.add(index, fmt.edit_entries(current, launch, list(f.ops), schema))
+                        except CannotEdit as exc:
+                            proposals.refuse(index, str(exc))
+            elif ops:
                 try:
                     proposals.add(index, fmt.edit_entries(current, launch, ops, schema))
                 except CannotEdit as exc:
                     proposals.refuse(index, str(exc))
-        edits, refused = proposals.settle()
+        edits, refused = proposals.settle(each_edit=True)
         for index, launch in enumerate(launches):
             found, chosen = found_by[index], chosen_by[index]
             editable = index not in refused
@@ -480,6 +565,12 @@ def _verify(output: str, fmt: ModuleType, path: str, schema: Schema, intended: l
         read = {p: yaml_config.read(t, p, schema)[0] for p, t in configs.items()}
     except Exception as exc:  # noqa: BLE001 - any failure here is ours
         raise InternalError(f"{path}: the fixed text does not read back ({exc})") from None
-    got = [_as_launched(launch, fmt, path, schema, read.get).parsed.explicit_for(schema) for launch in again]
+    names = {os.path.realpath(p): p for p in read}
+
+    def lookup(p: str) -> tuple[str, Launch] | None:
+        name = names.get(os.path.realpath(p))
+        return (name, read[name]) if name is not None else None
+
+    got = [_as_launched(launch, fmt, path, schema, lookup).parsed.explicit_for(schema) for launch in again]
     if got != intended:
         raise InternalError(f"{path}: the fixed text reads back as {got}, not {intended}")

@@ -34,9 +34,12 @@ def test_read_and_written_back(path: Path):
     if not result.diagnostics:
         assert result.output == text
         return
-    assert not result.remaining, [d.violation.message for d in result.remaining]
+    # what is left is what a sweep's variants need fixed differently in one shared key: SGLang only warns
+    assert all(not d.violation.refuses for d in result.remaining), [d.violation.message for d in result.remaining]
+    assert not result.remaining or any("fix it by hand" in c for c in result.conflicts)
     again = fix_source(result.output, fmt, path=path.name)
-    assert not again.diagnostics and again.output == result.output
+    assert again.output == result.output  # fixed text is read back and written back byte for byte
+    assert [d.code for d in again.diagnostics] == [d.code for d in result.remaining]
     # every byte outside the SGLang mappings stays
     inside = [range(launch.ctx.root.start_mark.index, launch.ctx.root.end_mark.index + 1)
               for launch in fmt.read(text, path.name, load())]
@@ -47,12 +50,13 @@ def test_read_and_written_back(path: Path):
 
 
 def test_every_recipe_launch_is_found():
-    """84 recipes with a backend.sglang_config hold 159 launches; the zip-override recipe's base holds 2."""
+    """84 recipes with a backend.sglang_config hold 159 launches; the sweep recipe 36: its base's 2 roles
+    and 2 roles for each of its 17 variants (zip_override sections of 4, 6, 4 and 3)."""
     if not FILES:
         pytest.skip("no realworld files")
     counts = {}
     for path in FILES:
         text = files.decode(path.read_bytes(), str(path))
         counts[path.name] = fix_source(text, detect(str(path), text), path=path.name).launches
-    assert sum(counts.values()) == 161
-    assert counts["glm5__gb200-fp4__glm5-mtp.yaml"] == 2
+    assert sum(counts.values()) == 195
+    assert counts["glm5__gb200-fp4__glm5-mtp.yaml"] == 36

@@ -14,18 +14,21 @@ decode workers, ``--disaggregation-mode <role>``; they are read as words no
 key wrote, so a later key overrides them as it does at launch. Edits reuse
 the ``--config`` adapter's minimal YAML edits, on the role's mapping.
 
-A recipe that sweeps variants (``base:`` plus ``zip_override_*:`` sections
-merged over it, lists zipped across variants) is checked on its base
-launches only; the overrides are not merged here.
+A recipe that sweeps variants (``base:`` plus ``override_*`` and
+``zip_override_*`` sections, srt-slurm's config overrides) gives a launch
+per role of the base and of every variant; text the base and several
+variants read is edited only when each of them needs that edit.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any
 
 import yaml
 
 from autofix.arguments import Word, parse_words
+from autofix.errors import InputError
 from autofix.formats import yaml_config
 from autofix.formats.launch import Launch
 from autofix.formats.yaml_config import Context, Pair, _compose, _loc, entries_of_pairs, read_pairs_of
@@ -67,29 +70,113 @@ def _words_for(key: str, value: Any, key_node, value_node, index: int) -> list[W
     return [flag, Word(str(value), vloc, ("value", index))]
 
 
+@dataclass(frozen=True, slots=True)
+class RoleContext(Context):
+    """A role launch's context: the mappings it reads (a sweep variant reads the base's and its section's)."""
+
+    spans: tuple[tuple[int, int], ...] = ()  # the pairs it reads (not those a later layer overrides)
+    mappings: tuple[tuple[int, int], ...] = ()  # its layers' mappings, where a new key may go
+
+    def covers(self, edit) -> bool:
+        """Whether ``edit`` changes what this launch reads (``api._Proposals`` settles shared text)."""
+        if edit.start == edit.end:
+            return any(a <= edit.start <= b for a, b in self.mappings)
+        return any(edit.start < b and edit.end > a for a, b in self.spans)
+
+
+def _roles(section) -> dict[str, tuple[Any, Any]]:
+    """role -> (role key node, mapping node or None for ``role: null``) of a section's backend.sglang_config."""
+    roles = _child(_child(section, "backend"), "sglang_config")
+    if not isinstance(roles, yaml.MappingNode):
+        return {}
+    return {str(k.value): (k, v if isinstance(v, yaml.MappingNode) else None) for k, v in roles.value}
+
+
 def read(text: str, path: str, schema: Schema) -> list[Launch]:
     """One launch per role mapping of ``backend.sglang_config``, in file order.
 
-    Raises ``InputError`` for invalid YAML. A recipe without
-    ``sglang_config`` has no launches.
+    A recipe with ``base:`` sweeps variants (srt-slurm's config overrides):
+    the base's roles are launches (``srtctl apply -f FILE:base``), and so is
+    every role of every variant: an ``override_*`` section deep-merged over
+    the base, or each variant ``i`` of a ``zip_override_*`` section, whose
+    list leaves give variant ``i`` their item ``i`` (one item: every
+    variant). Raises ``InputError`` for invalid YAML or zipped lists of
+    different lengths. A recipe without ``sglang_config`` has no launches.
     """
     offset = 1 if text.startswith("\ufeff") else 0
     loader, root = _compose(text[offset:], path)
     newline = "\r\n" if "\r\n" in text else "\n"
     launches = []
     try:
-        backend = _child(root, "backend") or _child(_child(root, "base"), "backend")  # a zip-override recipe's base
-        roles = _child(backend, "sglang_config")
-        for role_node, mapping in roles.value if isinstance(roles, yaml.MappingNode) else ():
-            if not isinstance(mapping, yaml.MappingNode):
-                continue  # `decode: null`: srtctl starts no worker from it
-            launches.append(_launch(loader, role_node, mapping, offset, newline, path, schema))
+        base = _child(root, "base")
+        for role, (key_node, mapping) in _roles(base if base is not None else root).items():
+            if mapping is not None:  # `decode: null`: srtctl starts no worker from it
+                launches.append(_launch(loader, key_node, [(mapping, None)], offset, newline, path, schema))
+        if base is not None:
+            launches.extend(_variants(loader, root, _roles(base), offset, newline, path, schema))
     finally:
         loader.dispose()
     return launches
 
 
-def _launch(loader, role_node, mapping, offset: int, newline: str, path: str, schema: Schema) -> Launch:
+def _variants(loader, root, base_roles, offset, newline, path, schema) -> list[Launch]:
+    out = []
+    for name_node, section in root.value:
+        name = str(name_node.value)
+        if name.startswith("override_"):
+            count, zipped = 1, False
+        elif name.startswith("zip_override_"):
+            count, zipped = _zip_count(section, path), True
+        else:
+            continue
+        own = _roles(section)
+        for i in range(count):
+            for role in [*base_roles, *(r for r in own if r not in base_roles)]:
+                base_key, base_map = base_roles.get(role, (None, None))
+                key_node, mapping = own.get(role, (None, None))
+                if key_node is not None and mapping is None:
+                    continue  # `role: null` deletes the role
+                layers = [(m, z) for m, z in ((base_map, None), (mapping, i if zipped else None)) if m is not None]
+                if layers:
+                    out.append(_launch(loader, key_node or base_key, layers, offset, newline, path, schema))
+    return out
+
+
+def _zip_count(section, path: str) -> int:
+    """How many variants a ``zip_override_*`` section makes: the length its list leaves share (1 broadcasts)."""
+    lengths: dict[int, Any] = {}
+
+    def walk(node) -> None:
+        if isinstance(node, yaml.MappingNode):
+            for _, v in node.value:
+                if isinstance(v, yaml.SequenceNode):
+                    lengths.setdefault(len(v.value), v)
+                else:
+                    walk(v)
+
+    walk(section)
+    many = sorted(n for n in lengths if n != 1)
+    if len(many) > 1:
+        node = lengths[many[1]]
+        raise InputError(path, node.start_mark.line + 1, node.start_mark.column + 1,
+                         f"zipped lists of different lengths ({', '.join(map(str, many))}): srtctl refuses the sweep")
+    return many[0] if many else 1
+
+
+def _layer_pairs(loader, mapping, index: int | None, path: str) -> list[tuple]:
+    """(key, value, key node, value node, whole list or None) of a layer; a zipped list gives variant ``index``'s item."""
+    out = []
+    for key, value, knode, vnode in read_pairs_of(loader, mapping, path):
+        whole = None
+        if index is not None and isinstance(vnode, yaml.SequenceNode) and vnode.value:
+            whole, vnode = vnode, vnode.value[0 if len(vnode.value) == 1 else index]
+            value = loader.construct_object(vnode, deep=True)
+        out.append((key, value, knode, vnode, whole))
+    return out
+
+
+def _launch(loader, role_node, layers, offset: int, newline: str, path: str, schema: Schema) -> Launch:
+    """One launch from role mappings merged in order (a later layer's key wins; its ``null`` deletes the key)."""
     role_loc = _loc(role_node.start_mark)
     words = [Word("--model-path", role_loc), Word("/model", role_loc)]
     mode = MODES.get(str(role_node.value))
@@ -97,22 +184,32 @@ def _launch(loader, role_node, mapping, offset: int, newline: str, path: str, sc
         words += [Word("--disaggregation-mode", role_loc), Word(mode, role_loc)]
     # srtctl writes the flags in sorted key order (a repeated key: its last value, as a dict keeps it),
     # so `tp-size` comes before `tp_size` whatever the file order: entries follow that order too
-    read_pairs = sorted(read_pairs_of(loader, mapping, path), key=lambda pair: pair[0])
+    read_pairs = sorted(((key, value, knode, vnode, whole, layer)
+                         for layer, (mapping, index) in enumerate(layers)
+                         for key, value, knode, vnode, whole in _layer_pairs(loader, mapping, index, path)),
+                        key=lambda pair: pair[0])
     last = {key: i for i, (key, *_) in enumerate(read_pairs)}
     spans: dict[int, tuple[int, ...]] = {}
     for key in sorted(last):
         i = last[key]
-        _, value, knode, vnode = read_pairs[i]
+        _, value, knode, vnode, _, _ = read_pairs[i]
         start = len(words)
         words.extend(_words_for(key, value, knode, vnode, i))
         spans[i] = tuple(range(start, len(words)))
     pairs = []
-    for i, (key, value, knode, vnode) in enumerate(read_pairs):
+    for i, (key, value, knode, vnode, whole, _) in enumerate(read_pairs):
         m = schema.match(flag_of(key))
-        pairs.append(Pair(key, knode, vnode, value, m.option.dest if m.option else None, spans.get(i, ())))
+        pairs.append(Pair(key, knode, vnode, value, m.option.dest if m.option else None, spans.get(i, ()), whole))
     parsed = parse_words(schema, words)
     entries = entries_of_pairs(pairs, parsed, last, _words_for, flag_of)
-    return Launch(parsed, role_loc, Context(offset, mapping, tuple(pairs), newline), entries)
+    # a key the next layer sets again is overridden, not repeated (ARG007 is about one mapping)
+    entries = tuple(replace(e, ignored="overridden") if e.ignored == "repeated"
+                    and read_pairs[e.index][5] < read_pairs[last[read_pairs[e.index][0]]][5] else e for e in entries)
+    read = tuple((offset + p.key_node.start_mark.index, offset + (p.whole or p.value_node).end_mark.index)
+                 for p, e in zip(pairs, entries) if e.ignored != "overridden")
+    mappings = tuple((offset + m.start_mark.index, offset + m.end_mark.index) for m, _ in layers)
+    return Launch(parsed, role_loc, RoleContext(offset, layers[-1][0], tuple(pairs), newline, read, mappings),
+                  entries)
 
 
 def looks_like_config(launches: list[Launch]) -> bool:

@@ -40,6 +40,8 @@ class Pair:
     value: Any
     dest: str | None
     words: tuple[int, ...]
+    # an srt-slurm sweep's zipped list when ``value_node`` is the one item a variant reads
+    whole: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +200,8 @@ def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) 
     edits: list[Edit] = []
     for op in ops:
         pair = ctx.pairs[op.entry]
+        if pair.whole is not None and isinstance(op, (Drop, Rewrite)):
+            raise CannotEdit(f"{pair.key!r} holds one value per variant of the sweep: fix it by hand")
         if isinstance(op, Drop):
             edits.append(_delete_pair(text, off, pair))
         elif isinstance(op, Respell):
@@ -354,6 +358,8 @@ def _alias_used(text: str, name: str) -> bool:
 
 
 def _delete_pair(text: str, off: int, p: Pair) -> Edit:
+    if p.whole is not None:
+        raise CannotEdit(f"{p.key!r} holds one value per variant of the sweep: remove it by hand")
     start = off + p.key_node.start_mark.index
     end = off + p.value_node.end_mark.index
     if p.value_node.start_mark.index > p.key_node.end_mark.index:  # the value is written here, not an alias

@@ -80,7 +80,8 @@ def _shown(w: Written, settings: Settings) -> str:
 
 
 def _entries_of(w: Written, dest: str) -> tuple[int, ...]:
-    return tuple(e.index for e in w.entries if e.dest == dest)
+    # not a sweep base's key a variant overrides: other launches read it
+    return tuple(e.index for e in w.entries if e.dest == dest and e.ignored != "overridden")
 
 
 @arg_rule("DEP001", "deprecated-option", sglang_source="server_args.py:407", refuses=False, versions=VERSIONS)

@@ -38,3 +38,55 @@ def test_a_switch_given_a_string_is_refused_and_fixed():
     assert [c for c, *_ in found(text)] == ["ARG005", "ARG005", "ARG005"]
     assert fix_source(text, srtslurm, path="r.yaml").output == recipe(
         "trust-remote-code: true\ndisable-radix-cache: true")
+
+
+SWEEP = """base:
+  name: sweep
+  backend:
+    sglang_config:
+      decode:
+        tp-size: 8
+        cuda-graph-max-bs: 64
+        ep-dispatch-algorithm: static
+        moe-a2a-backend: deepep
+zip_override_tp:
+  name: [a, b]
+  backend:
+    sglang_config:
+      decode:
+        tp-size: [4, 8]
+        mem-fraction-static: [0.8]
+override_single:
+  backend:
+    sglang_config:
+      decode:
+        moe-a2a-backend: null
+"""
+
+
+def test_a_sweep_has_a_launch_per_role_of_the_base_and_of_every_variant():
+    launches = srtslurm.read(SWEEP, "r.yaml", SCHEMA)
+    explicit = [launch.parsed.explicit for launch in launches]
+    assert [e["tp_size"] for e in explicit] == [8, 4, 8, 8]
+    assert [e.get("mem_fraction_static") for e in explicit] == [None, 0.8, 0.8, None]  # [0.8] broadcasts
+    assert [e.get("moe_a2a_backend") for e in explicit] == ["deepep"] * 3 + [None]  # null deletes the key
+
+
+def test_a_shared_base_key_is_fixed_when_every_launch_reading_it_needs_that_fix():
+    # every launch renames cuda-graph-max-bs; only override_single (a2a deleted) needs another dispatch
+    result = fix_source(SWEEP, srtslurm, path="r.yaml")
+    assert "cuda-graph-max-bs-decode: 64" in result.output
+    assert "ep-dispatch-algorithm: static" in result.output  # the base, and variants that are fine, keep it
+    [ep003] = [d for d in result.diagnostics if d.code == "EP003"]
+    assert not ep003.fixable and ep003.location.line == 8
+    assert any("need them otherwise" in c for c in result.conflicts)
+
+
+def test_zipped_lists_of_different_lengths_are_refused_as_srtctl_refuses_them():
+    import pytest
+
+    from autofix.errors import InputError
+
+    bad = SWEEP.replace("tp-size: [4, 8]", "tp-size: [4, 8, 16]").replace("name: [a, b]", "name: [a, b]")
+    with pytest.raises(InputError, match="zipped lists of different lengths"):
+        srtslurm.read(bad, "r.yaml", SCHEMA)
