@@ -36,6 +36,7 @@ Run (needs /tmp/oracle-venv, see ../shared/oracle/README.md):
     python scripts/realworld.py --fixed DIR             # recipes rewritten by autofix --write
     python scripts/realworld.py --json OUT.json         # also save every verdict
     python scripts/realworld.py -q                      # summary only
+    python scripts/realworld.py --sweeps                # also the sweep recipe's base and variants
 """
 
 from __future__ import annotations
@@ -94,11 +95,79 @@ def flags(mapping: dict) -> list[str]:
     return out
 
 
-def launches(recipes_dir: Path, models: str) -> tuple[list[dict], list[str]]:
-    """One case per (recipe, role); also the recipe files that hold no top-level backend.sglang_config."""
+def _merge(base, over):
+    """srt-slurm's deep merge (docs/overrides.md): dicts recursively, lists and scalars replaced, null deletes."""
+    if not (isinstance(base, dict) and isinstance(over, dict)):
+        return over
+    out = dict(base)
+    for k, v in over.items():
+        if v is None:
+            out.pop(k, None)
+        else:
+            out[k] = _merge(out.get(k), v) if isinstance(v, dict) else v
+    return out
+
+
+def _zip_len(node) -> int:
+    """The length a zip section's list leaves share (1-item lists broadcast)."""
+    found = set()
+
+    def walk(n):
+        if isinstance(n, dict):
+            for v in n.values():
+                found.add(len(v)) if isinstance(v, list) else walk(v)
+
+    walk(node)
+    many = found - {1}
+    if len(many) > 1:
+        raise ValueError(f"zipped lists of different lengths: {sorted(many)}")
+    return many.pop() if many else 1
+
+
+def _pick(node, i: int):
+    """Variant ``i`` of a zip section: each list leaf gives its item ``i`` (one item: every variant)."""
+    if isinstance(node, dict):
+        return {k: _pick(v, i) for k, v in node.items()}
+    if isinstance(node, list):
+        return node[0] if len(node) == 1 else node[i]
+    return node
+
+
+def variants(recipe: dict) -> list[tuple[str, dict]]:
+    """(suffix, recipe) of every job a recipe describes: itself, or a sweep's base and each variant."""
+    if not isinstance(recipe, dict) or "base" not in recipe:
+        return [("", recipe)]
+    base = recipe["base"]
+    out = [(":base", base)]
+    for key, section in recipe.items():
+        if key.startswith("override_"):
+            out.append((f":{key}", _merge(base, section)))
+        elif key.startswith("zip_override_"):
+            out += [(f":{key}[{i}]", _merge(base, _pick(section, i))) for i in range(_zip_len(section))]
+    return out
+
+
+def launches(recipes_dir: Path, models: str, sweeps: bool = False) -> tuple[list[dict], list[str]]:
+    """One case per (recipe, role); also the recipe files that hold no top-level backend.sglang_config.
+
+    With ``sweeps``, a sweep recipe (``base:`` + ``override_*``/``zip_override_*``) gives a case per
+    role of its base and of every variant (ids ``file:variant:role``) instead of being skipped.
+    """
     cases, skipped = [], []
     for path in sorted(recipes_dir.glob("*.yaml")):
-        recipe = yaml.safe_load(path.read_text())
+        whole = yaml.safe_load(path.read_text())
+        if sweeps and isinstance(whole, dict) and "base" in whole:
+            for suffix, recipe in variants(whole):
+                backend = recipe.get("backend") or {}
+                gpu_type = str((recipe.get("resources") or {}).get("gpu_type", "")).lower()
+                for role, mapping in (backend.get("sglang_config") or {}).items():
+                    if mapping is None:
+                        continue
+                    case = {"id": f"{path.name}{suffix}:{role}", "gpu": gpu_of(recipe), "gpu_type": gpu_type}
+                    case.update(case_for(recipe, str(role), dict(mapping), models))
+                    cases.append(case)
+            continue
+        recipe = whole
         backend = recipe.get("backend") if isinstance(recipe, dict) else None
         sglang_config = (backend or {}).get("sglang_config") if isinstance(backend, dict) else None
         if not sglang_config:
@@ -152,10 +221,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, metavar="OUT", help="save all results as JSON")
     ap.add_argument("-q", "--quiet", action="store_true", help="no per-launch lines")
     ap.add_argument("--timeout", type=int, default=1800)
+    ap.add_argument("--sweeps", action="store_true",
+                    help="also the sweep recipe: its base's and every variant's launches (srt-slurm overrides)")
     args = ap.parse_args(argv)
 
     recipes_dir = args.fixed or RECIPES
-    cases, skipped = launches(recipes_dir, args.models)
+    cases, skipped = launches(recipes_dir, args.models, args.sweeps)
     by_gpu: dict[str, list[dict]] = collections.defaultdict(list)
     for c in cases:
         by_gpu[c["gpu"]].append(c)
