@@ -15,17 +15,28 @@ own when the walk (or the command line) reaches it: it was checked there
 launch that reads it is reached is checked again through the launch, from
 what is then on disk, so a second write starts from the first one's output
 and cannot undo it.
+
+Before any file is checked, the scripts of the run are read once to count
+the launches that read each config file (by real path): a file read by more
+than one launch of the run is never edited by a settings fix, whichever
+script reaches it first (``fix_source``'s ``shared_configs``); a launch
+outside the run is not known. A config file reached through several scripts
+is reported once per run: each of its diagnostics (real path, line, column,
+code, message) and its diff are printed and counted once, and so is the
+error of a config file SGLang would refuse to read (``FixResult.errors``:
+exit 2; the file is not checked again on its own either).
 """
 
 from __future__ import annotations
 
 import enum
 import os
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from typing import TextIO
 
 from autofix import files, report
-from autofix.api import FixResult, fix_source
+from autofix.api import FixResult, config_files, fix_source
 from autofix.edits import unified_diff
 from autofix.errors import InputError, InternalError
 from autofix.formats import LAUNCH, by_name, detect
@@ -99,6 +110,8 @@ def run(
     # (merged with their flags) before a walk reaches it alone, whatever the order of the paths
     items = list(files.expand(paths))
     ordered = [i for i in items if not files.is_yaml(i[0])] + [i for i in items if files.is_yaml(i[0])]
+    shared = _shared_configs([p for p, _ in ordered if not files.is_yaml(p)], schema)
+    once = _Once()
     for path, named in ordered:
         shown = (stdin_filename or "-") if path == "-" else path
         if path != "-" and os.path.realpath(path) in through_launch:
@@ -113,7 +126,7 @@ def run(
                     raise InputError(shown, 0, 0, "not an SGLang config (.yaml/.yml) and runs no SGLang launch")
                 continue
             result = fix_source(text, fmt, path=shown, unsafe=unsafe, schema=schema,
-                                read_config=None if path == "-" else files.read_if_file)
+                                read_config=None if path == "-" else files.read_if_file, shared_configs=shared)
         except InputError as exc:
             if named:
                 err.write(f"{exc}\n")
@@ -131,11 +144,18 @@ def run(
                     else "no SGLang launch found"
                 err.write(f"{shown}: skipped: {why}\n")
             continue
+        for error in result.errors:  # --config files SGLang would refuse to read
+            through_launch.add(os.path.realpath(error.path))
+            if once.first(("error", os.path.realpath(error.path))):  # one error per file, whoever reads it
+                err.write(f"{error}\n")
+                rep.errors += 1
+        result = replace(result, others=tuple(once.config(o) for o in result.others))
         for other in result.others:  # the --config files first: the script is written once they are
             through_launch.add(os.path.realpath(other.path))
             rep.results.append(other)
+            show_diff = once.first(("diff", os.path.realpath(other.path), other.source, other.output))
             try:
-                _emit(other, False, mode, out, err, show_fixes, merged=True)
+                _emit(other, False, mode, out, err, show_fixes, merged=True, show_diff=show_diff)
             except BrokenPipeError:
                 raise
             except OSError as exc:
@@ -153,9 +173,56 @@ def run(
     return rep
 
 
+def _shared_configs(scripts: list[str], schema) -> frozenset[str]:
+    """The real paths of the ``--config`` files more than one launch of ``scripts`` reads.
+
+    Each script is counted once (by real path), read as it is now; one that
+    cannot be read counts for nothing (it is reported when it is checked).
+    """
+    count: Counter[str] = Counter()
+    seen: set[str] = set()
+    for path in scripts:
+        if path == "-" or os.path.realpath(path) in seen:
+            continue
+        seen.add(os.path.realpath(path))
+        try:
+            text = files.read_text(path)
+            fmt = detect(path, text)
+            if fmt is None or "config" not in text:  # no --config word (cheap: most scripts)
+                continue
+            count.update(os.path.realpath(c) for c in config_files(text, fmt, path=path, schema=schema))
+        except (InputError, InternalError):  # reported when the script is checked
+            continue
+    return frozenset(p for p, n in count.items() if n > 1)
+
+
+class _Once:
+    """What this run has already printed: a config file reached through several scripts is reported once."""
+
+    def __init__(self) -> None:
+        self.seen: set[tuple] = set()
+
+    def first(self, key: tuple) -> bool:
+        """Whether ``key`` is new (and remember it)."""
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        return True
+
+    def config(self, result: FixResult) -> FixResult:
+        """``result`` (a ``--config`` file) without the diagnostics already reported for that file."""
+        real = os.path.realpath(result.path)
+
+        def new(kind: str, ds: tuple) -> tuple:
+            return tuple(d for d in ds if self.first((kind, real, d.location.line, d.location.col, d.code,
+                                                      d.violation.message)))
+        return replace(result, diagnostics=new("found", result.diagnostics), remaining=new("left", result.remaining))
+
+
 def _emit(result: FixResult, stdin: bool, mode: Mode, out: TextIO, err: TextIO, show_fixes: bool,
-          merged: bool = False) -> None:
-    """Print one result's diagnostics and diff, or write it. ``merged``: a script or config of a merged launch."""
+          merged: bool = False, show_diff: bool = True) -> None:
+    """Print one result's diagnostics and diff, or write it. ``merged``: a script or config of a merged launch;
+    ``show_diff``: False when the same diff was already printed."""
     lines_to = err if stdin else out
     shown = result.remaining if mode is Mode.WRITE else result.diagnostics
     for d in shown:
@@ -165,7 +232,7 @@ def _emit(result: FixResult, stdin: bool, mode: Mode, out: TextIO, err: TextIO, 
     for c in result.conflicts:
         err.write(f"{c}\n")
     if mode is Mode.DIFF:
-        if result.changed:
+        if result.changed and show_diff:
             out.write(unified_diff(result.source, result.output, result.path))
         return
     if stdin:

@@ -275,3 +275,253 @@ def test_cli_stdin_does_not_read_the_config(tmp_path, monkeypatch):
     (tmp_path / "c.yaml").write_text("ep-dispatch-algorithm: static\n")
     r = CliRunner().invoke(app, ["-"], input=LAUNCH + "--config c.yaml\n", prog_name="autofix")
     assert r.exit_code == 0, r.output
+
+
+# A config file shared across the run: by real path, over every script the run checks.
+
+SHARED = "tp-size: 8\nmoe-a2a-backend: none\nep-dispatch-algorithm: static\n"
+PY3 = "python3 -m sglang.launch_server --model-path m "
+
+
+def _two_scripts(tmp_path: Path, b_flags: str = " --moe-a2a-backend deepep") -> tuple[Path, Path, Path]:
+    """c.yaml read by a.sh (which needs the fix) and by b.sh (valid as written, with ``b_flags``)."""
+    (tmp_path / "c.yaml").write_text(SHARED)
+    (tmp_path / "a.sh").write_text(PY3 + "--config c.yaml\n")
+    (tmp_path / "b.sh").write_text(PY3 + "--config c.yaml" + b_flags + "\n")
+    return tmp_path / "a.sh", tmp_path / "b.sh", tmp_path / "c.yaml"
+
+
+@pytest.mark.parametrize("order", ["dir", "ab", "ba", "cab", "bac"])
+def test_cli_config_read_by_two_scripts_keeps_its_values(tmp_path, order):
+    """b.sh runs c.yaml's ``static`` with deepep (oracle: ok); rewriting c.yaml would change b.sh's launch.
+    The fix goes to a.sh's command line, whatever the order of the paths."""
+    a, b, c = _two_scripts(tmp_path)
+    paths = {"dir": [tmp_path], "ab": [a, b], "ba": [b, a], "cab": [c, a, b], "bac": [b, a, c]}[order]
+    r = run(*map(str, paths), "--write")
+    assert r.exit_code == 0, r.output
+    assert r.stdout == ""
+    assert r.stderr == f"Fixed {a}\nFound 1 violation. Fixed 1 in 1 file; 0 remaining.\n"
+    assert c.read_text() == SHARED
+    assert a.read_text() == PY3 + "--config c.yaml --ep-dispatch-algorithm dynamic\n"
+    assert b.read_text() == PY3 + "--config c.yaml --moe-a2a-backend deepep\n"
+    assert run(str(tmp_path)).exit_code == 0
+
+
+def test_cli_config_read_by_one_launch_of_the_run_is_still_fixed_in_place(tmp_path):
+    """Only one launch in the run reads c.yaml (b.sh reads none): the fix goes to the file, as before."""
+    a, b, c = _two_scripts(tmp_path)
+    b.write_text(PY3 + "--moe-a2a-backend deepep\n")
+    r = run(str(tmp_path), "--write")
+    assert r.exit_code == 0, r.output
+    assert c.read_text() == SHARED.replace("static", "dynamic")
+    assert a.read_text() == PY3 + "--config c.yaml\n"
+
+
+def test_cli_sharing_is_known_only_within_the_run(tmp_path):
+    """b.sh not in the run: a.sh is the only reader autofix knows of, so c.yaml is fixed in place."""
+    a, _, c = _two_scripts(tmp_path)
+    assert run(str(a), "--write").exit_code == 0
+    assert c.read_text() == SHARED.replace("static", "dynamic")
+
+
+def test_cli_a_script_named_twice_is_one_reader(tmp_path):
+    a, b, c = _two_scripts(tmp_path)
+    b.unlink()
+    r = run(str(a), str(a), "--write")
+    assert r.exit_code == 0, r.output
+    assert c.read_text() == SHARED.replace("static", "dynamic")
+    assert a.read_text() == PY3 + "--config c.yaml\n"
+
+
+def test_shared_configs_goes_to_the_command_line(tmp_path):
+    """The library side: a real path in ``shared_configs`` is read by launches of other texts."""
+    a, _, c = _two_scripts(tmp_path)
+    result = fix_source(a.read_text(), shell, path=str(a), read_config=files.read_if_file,
+                        shared_configs=frozenset({os.path.realpath(c)}))
+    assert result.output == PY3 + "--config c.yaml --ep-dispatch-algorithm dynamic\n"
+    assert result.others[0].output == SHARED
+    assert [(d.code, d.location.line, d.fixable) for d in result.others[0].diagnostics] == [("EP003", 3, True)]
+    alone = _check(a)
+    assert alone.others[0].output == SHARED.replace("static", "dynamic") and alone.output == a.read_text()
+
+
+def test_shared_config_removal_is_not_applied(tmp_path):
+    """A removal cannot be written on a command line: with the file shared across the run, it is refused."""
+    (tmp_path / "c.yaml").write_text("tp-size: 1\nenable-eplb: true\n")
+    a = tmp_path / "a.sh"
+    a.write_text(LAUNCH + "--config c.yaml --enable-eplb\n")
+    result = fix_source(a.read_text(), shell, path=str(a), unsafe=True, read_config=files.read_if_file,
+                        shared_configs=frozenset({os.path.realpath(tmp_path / "c.yaml")}))
+    assert result.output == a.read_text() and result.others[0].output == "tp-size: 1\nenable-eplb: true\n"
+    assert [d.code for d in result.remaining] == ["EP004"]
+    assert any("read by several launches" in c for c in result.conflicts)
+
+
+def test_config_files_lists_each_launchs_config(tmp_path):
+    from autofix.api import config_files
+
+    text = PY3 + "--config c.yaml\n" + PY3 + "--config=sub/d.yml\n" + PY3 + "--config $CFG\n" + PY3 + "--tp 2\n"
+    assert config_files(text, shell, path=str(tmp_path / "a.sh")) == [str(tmp_path / "c.yaml"),
+                                                                        str(tmp_path / "sub" / "d.yml")]
+    assert config_files(text, shell, path="-") == []
+
+
+def _symlinked(tmp_path: Path) -> Path:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "c.yaml").write_text(SHARED)
+    (tmp_path / "link.yaml").symlink_to("sub/c.yaml")
+    return tmp_path / "sub" / "c.yaml"
+
+
+def test_symlinked_config_read_by_two_launches_of_one_script_is_one_shared_file(tmp_path):
+    c = _symlinked(tmp_path)
+    script = tmp_path / "a.sh"
+    script.write_text(PY3 + "--config link.yaml\n" + PY3 + "--config sub/c.yaml --port 2\n")
+    result = _check(script)
+    assert [o.path for o in result.others] == [str(tmp_path / "link.yaml")]  # one file, the first name
+    assert result.others[0].output == SHARED
+    assert result.output == (PY3 + "--config link.yaml --ep-dispatch-algorithm dynamic\n"
+                             + PY3 + "--config sub/c.yaml --port 2 --ep-dispatch-algorithm dynamic\n")
+    assert [(d.code, d.location.line) for d in result.others[0].diagnostics] == [("EP003", 3)]
+    r = run(str(script), "--write")
+    assert r.exit_code == 0, r.output
+    assert c.read_text() == SHARED and (tmp_path / "link.yaml").is_symlink()
+    assert script.read_text() == result.output
+
+
+@pytest.mark.parametrize("order", ["ab", "ba"])
+def test_cli_symlinked_config_read_by_two_scripts(tmp_path, order):
+    c = _symlinked(tmp_path)
+    a, b = tmp_path / "a.sh", tmp_path / "b.sh"
+    a.write_text(PY3 + "--config link.yaml\n")
+    b.write_text(PY3 + "--config sub/c.yaml --moe-a2a-backend deepep\n")
+    r = run(*(map(str, [a, b] if order == "ab" else [b, a])), "--write")
+    assert r.exit_code == 0, r.output
+    assert c.read_text() == SHARED and (tmp_path / "link.yaml").is_symlink()
+    assert a.read_text() == PY3 + "--config link.yaml --ep-dispatch-algorithm dynamic\n"
+    assert b.read_text() == PY3 + "--config sub/c.yaml --moe-a2a-backend deepep\n"
+
+
+# A config file reached through several scripts is reported once per run.
+
+
+@pytest.mark.parametrize("order", ["ab", "ba", "dir"])
+def test_cli_config_reached_by_two_scripts_is_reported_once(tmp_path, order):
+    a, b, c = _two_scripts(tmp_path, b_flags=" --port 2")
+    r = run(*map(str, {"ab": [a, b], "ba": [b, a], "dir": [tmp_path]}[order]))
+    assert r.exit_code == 1
+    first, second = (a, b) if order != "ba" else (b, a)
+    line = (f"{c}:3:1: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend, "
+            "but --moe-a2a-backend resolves to none\n")
+    flag = " --ep-dispatch-algorithm dynamic"
+
+    def diff(script: Path, flags: str) -> str:
+        name = str(script)
+        return (f"--- {name}\n+++ {name}\n@@ -1 +1 @@\n-{PY3}--config c.yaml{flags}\n"
+                f"+{PY3}--config c.yaml{flags}{flag}\n")
+    flags = {a: "", b: " --port 2"}
+    assert r.stdout == line + diff(first, flags[first]) + diff(second, flags[second])
+    assert r.stderr == "Found 1 violation. [*] 1 fixable with --write.\n"
+
+
+def test_cli_config_argparse_fix_reached_by_two_scripts_is_one_diff(tmp_path):
+    """A key misspelled in the file (ARG001) is the file's own: one line, one diff, counted once."""
+    (tmp_path / "c.yaml").write_text("tp_size: 8\n")
+    a, b = tmp_path / "a.sh", tmp_path / "b.sh"
+    a.write_text(PY3 + "--config c.yaml\n")
+    b.write_text(PY3 + "--config c.yaml --port 2\n")
+    r = run(str(a), str(b))
+    assert r.exit_code == 1
+    assert r.stdout.count("ARG001") == 1
+    assert r.stdout.count(f"--- {tmp_path / 'c.yaml'}\n") == 1
+    assert r.stdout.count("\n--- ") == 1  # the only diff: the scripts are unchanged
+    assert r.stderr == "Found 1 violation. [*] 1 fixable with --write.\n"
+    w = run(str(b), str(a), "--write")
+    assert w.exit_code == 0, w.output
+    assert (tmp_path / "c.yaml").read_text() == "tp-size: 8\n"
+    assert w.stderr == f"Fixed {tmp_path / 'c.yaml'}\nFound 1 violation. Fixed 1 in 1 file; 0 remaining.\n"
+
+
+def test_cli_symlinked_config_reported_once(tmp_path):
+    _symlinked(tmp_path)
+    a, b = tmp_path / "a.sh", tmp_path / "b.sh"
+    a.write_text(PY3 + "--config link.yaml\n")
+    b.write_text(PY3 + "--config sub/c.yaml --port 2\n")
+    r = run(str(a), str(b))
+    assert r.exit_code == 1
+    assert r.stdout.count("EP003") == 1 and f"{tmp_path / 'link.yaml'}:3:1: EP003" in r.stdout
+    assert r.stderr == "Found 1 violation. [*] 1 fixable with --write.\n"
+
+
+def test_cli_remaining_in_a_config_reached_by_two_scripts_is_listed_once(tmp_path):
+    """--write without --unsafe-fixes: EP004's only fix is unsafe; it remains, listed and counted once."""
+    (tmp_path / "c.yaml").write_text("tp-size: 8\nenable-eplb: true\n")
+    a, b = tmp_path / "a.sh", tmp_path / "b.sh"
+    a.write_text(LAUNCH + "--config c.yaml\n")
+    b.write_text(LAUNCH + "--config c.yaml --port 2\n")
+    r = run(str(a), str(b), "--write")
+    assert r.exit_code == 1
+    assert r.stdout.count("EP004") == 1 and r.stdout.startswith(f"{tmp_path / 'c.yaml'}:2:1: EP004 ")
+    assert "Found 1 violation. Fixed 0 in 0 files; 1 remaining." in r.stderr
+
+
+# A --config file that is there but SGLang refuses to read: an error, once; a missing one stays unknown.
+
+BAD_YAML_ERROR = "2:1: error: invalid YAML: did not find expected ',' or ']'"
+
+
+def test_invalid_yaml_config_is_an_error_and_the_script_is_still_checked(tmp_path):
+    (tmp_path / "bad.yaml").write_text("tp-size: [8\n")
+    script = tmp_path / "a.sh"
+    script.write_text(LAUNCH + "--config bad.yaml --ep-dispatch-algorithm static --tp_size 8\n")
+    result = _check(script)
+    [e] = result.errors
+    assert (e.path, e.line, e.col) == (str(tmp_path / "bad.yaml"), 2, 1)
+    assert result.others == ()
+    # the script's own finding is reported; EP003 needs the backend the file might set: silent
+    assert [d.code for d in result.diagnostics] == ["ARG001"]
+    r = run(str(script))
+    assert r.exit_code == 2
+    assert r.stderr == (f"{tmp_path / 'bad.yaml'}:{BAD_YAML_ERROR} (the --config file of {script}: SGLang "
+                        "refuses to start)\nFound 1 violation. [*] 1 fixable with --write. "
+                        "1 file could not be checked.\n")
+    assert r.stdout.startswith(f"{script}:1:") and "ARG001" in r.stdout
+
+
+@pytest.mark.parametrize("order", ["ab", "ba", "dir", "named-config-last", "named-config-first"])
+def test_cli_invalid_yaml_config_is_reported_once_per_run(tmp_path, order):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("tp-size: [8\n")
+    a, b = tmp_path / "a.sh", tmp_path / "b.sh"
+    a.write_text(PY3 + "--config bad.yaml\n" + PY3 + "--config bad.yaml --port 2\n")
+    b.write_text(PY3 + "--config bad.yaml --port 3\n")
+    paths = {"ab": [a, b], "ba": [b, a], "dir": [tmp_path], "named-config-last": [a, b, bad],
+             "named-config-first": [bad, b, a]}[order]
+    for mode in ([], ["--write"]):
+        r = run(*map(str, paths), *mode)
+        assert r.exit_code == 2, r.output
+        assert r.stdout == ""
+        first = b if order in ("ba", "named-config-first") else a
+        assert r.stderr == (f"{bad}:{BAD_YAML_ERROR} (the --config file of {first}: SGLang refuses to start)\n"
+                            "No violations found. 1 file could not be checked.\n")
+    assert bad.read_text() == "tp-size: [8\n"
+
+
+@pytest.mark.parametrize("config", ["- tp-size: 8\n", "1: 8\n"])
+def test_cli_config_sglang_refuses_to_read_is_an_error(tmp_path, config):
+    """Not a mapping (SGLang: ``Config file must contain a dictionary``), a key not a string (it fails on
+    ``key.replace``): SGLang refuses both at start-up."""
+    (tmp_path / "c.yaml").write_text(config)
+    script = tmp_path / "a.sh"
+    script.write_text(PY3 + "--config c.yaml\n")
+    r = run(str(script))
+    assert r.exit_code == 2
+    assert r.stderr.startswith(f"{tmp_path / 'c.yaml'}:1:")
+
+
+def test_cli_missing_config_stays_unknown_and_silent(tmp_path):
+    """It may exist on the launch host: nothing to report, exit 0."""
+    script = tmp_path / "a.sh"
+    script.write_text(PY3 + "--config missing.yaml --ep-dispatch-algorithm static\n")
+    r = run(str(script))
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "", "All checks passed!\n")

@@ -48,3 +48,60 @@ def answers(tmp_path_factory) -> dict[str, dict]:
 def test_input_and_fixed_verdicts(case, answers):
     assert verdict(answers[case.id]) == case.sglang, answers[case.id].get("message")
     assert verdict(answers[case.id + ":fixed"]) == case.fixed, answers[case.id + ":fixed"].get("message")
+
+
+# A config file read by launches of two scripts (tests/test_config_merge.py): autofix --write leaves it as
+# written and fixes a.sh's command line; both launches are then accepted, b.sh's exactly as before.
+
+
+def _shared_run(directory) -> None:
+    from typer.testing import CliRunner
+
+    from autofix.cli import app
+    from tests.test_config_merge import _two_scripts
+
+    _two_scripts(directory)
+    r = CliRunner().invoke(app, [str(directory), "--write"], prog_name="autofix")
+    assert r.exit_code == 0, r.output
+
+
+def test_config_read_by_two_scripts(tmp_path):
+    from tests.test_config_merge import _two_scripts
+
+    given = tmp_path / "given"
+    given.mkdir()
+    _two_scripts(given)
+    fixed = tmp_path / "fixed"
+    fixed.mkdir()
+    _shared_run(fixed)
+    batch = [{"id": f"{where}:{name}", "argv": _argv((d / name).read_text(), d)}
+             for where, d in (("given", given), ("fixed", fixed)) for name in ("a.sh", "b.sh")]
+    got = {a["id"]: a for a in run_batch(batch)}
+    assert verdict(got["given:a.sh"]) == "sglang/srt/arg_groups/parallel_hook.py:783"  # EP003
+    assert verdict(got["given:b.sh"]) == "ok"
+    assert verdict(got["fixed:a.sh"]) == "ok"
+    assert verdict(got["fixed:b.sh"]) == "ok"
+    assert got["given:b.sh"]["resolved"] == got["fixed:b.sh"]["resolved"]  # b.sh's launch is unchanged
+    assert got["fixed:b.sh"]["resolved"]["ep_dispatch_algorithm"] == "static"
+
+
+# --config files autofix reports as errors (tests/test_config_merge.py): SGLang refuses each at start-up.
+REFUSED_CONFIGS = {
+    "invalid-yaml": ("tp-size: [8\n", "sglang/srt/utils/server_args_config_parser.py:141"),
+    "not-a-mapping": ("- tp-size: 8\n", "sglang/srt/utils/server_args_config_parser.py:151"),
+}
+
+
+def test_configs_reported_as_errors_are_refused(tmp_path):
+    batch = []
+    for name, (config, _) in REFUSED_CONFIGS.items():
+        (tmp_path / f"{name}.yaml").write_text(config)
+        batch.append({"id": name, "argv": _argv(f"python -m sglang.launch_server --model-path "
+                                                f"deepseek-ai/DeepSeek-V3 --config {name}.yaml\n", tmp_path)})
+    batch.append({"id": "int-key", "argv": _argv("python -m sglang.launch_server --model-path "
+                                                  "deepseek-ai/DeepSeek-V3 --config int-key.yaml\n", tmp_path)})
+    (tmp_path / "int-key.yaml").write_text("1: 8\n")
+    got = {a["id"]: a for a in run_batch(batch)}
+    for name, (_, where) in REFUSED_CONFIGS.items():
+        assert verdict(got[name]) == where, got[name].get("message")
+    assert not got["int-key"]["ok"]  # SGLang fails on the key (``key.replace``), not on its value
