@@ -136,7 +136,7 @@ def fix_source(
             try:
                 proposals.add(index, _edit(current, fmt, launch, ops, schema, configs, shared))
             except CannotEdit as exc:
-                proposals.refuse(index, str(exc))
+                proposals.refuse(index, str(exc), getattr(exc, "location", None))
         if index in opened:  # SGLang reads the file only once an argparse-stage fix says --config right
             alone = {(v.code, v.message) for v in engine.check(plain[index].parsed.explicit_for(schema), schema)}
             outcome = replace(outcome, findings=tuple(
@@ -163,7 +163,7 @@ def fix_source(
             diagnostics.append(_diagnostic(path, launch, f.violation, level, f.after, editable, back))
         remaining.extend(_diagnostic(path, launch, v, level, (), editable, back) for v in outcome.remaining)
         if outcome.conflict:
-            loc = back(launch.start)
+            loc = back(proposals.where.get(index, launch.start))
             conflicts.append(f"{path}:{loc.line}:{loc.col}: {outcome.conflict}")
     order = lambda d: (d.location, d.code)  # noqa: E731
     files = []
@@ -226,14 +226,17 @@ class _Proposals:
         self.launches = launches
         self.edits: dict[int, list[Edit]] = {}
         self.refused: dict[int, str] = {}
+        self.where: dict[int, Location] = {}  # where a refused launch's note points, when not at its start
 
     def add(self, index: int, edits: list[Edit]) -> None:
         """Launch ``index`` asks for ``edits`` (added to what it asked before)."""
         self.edits.setdefault(index, []).extend(edits)
 
-    def refuse(self, index: int, why: str) -> None:
-        """Launch ``index``'s fixes cannot be written (``CannotEdit``)."""
+    def refuse(self, index: int, why: str, where: Location | None = None) -> None:
+        """Launch ``index``'s fixes cannot be written (``CannotEdit``; ``where``: its ``location``, if any)."""
         self.refused[index] = why
+        if where is not None:
+            self.where[index] = where
 
     def _readers(self, edit: Edit) -> set[int]:
         return {j for j, launch in enumerate(self.launches)
@@ -464,18 +467,18 @@ def _fix_written(text: str, fmt: ModuleType, path: str, schema: Schema, others: 
                         try:
                             proposals.add(index, fmt.edit_entries(current, launch, list(f.ops), schema))
                         except CannotEdit as exc:
-                            proposals.refuse(index, str(exc))
+                            proposals.refuse(index, str(exc), getattr(exc, "location", None))
             elif ops:
                 try:
                     proposals.add(index, fmt.edit_entries(current, launch, ops, schema))
                 except CannotEdit as exc:
-                    proposals.refuse(index, str(exc))
+                    proposals.refuse(index, str(exc), getattr(exc, "location", None))
         edits, refused = proposals.settle(each_edit=True)
         for index, launch in enumerate(launches):
             found, chosen = found_by[index], chosen_by[index]
             editable = index not in refused
             if not editable:
-                loc = back(launch.start)
+                loc = back(proposals.where.get(index, launch.start))
                 conflicts.append(f"{path}:{loc.line}:{loc.col}: fixes not applied: {refused[index]}")
             elif index in proposals.edits:
                 applied.extend((v.code, _dests(launch, v) | _fix_dests(launch, f, schema))
