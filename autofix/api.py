@@ -52,8 +52,8 @@ class FixResult:
     launches: int
     conflicts: tuple[str, ...] = ()
     is_config: bool = True  # False: YAML whose keys are mostly not SGLang options
-    others: tuple["FixResult", ...] = field(default=())  # --config files read by the launches
-    errors: tuple[InputError, ...] = field(default=())  # --config files read by the launches that do not read
+    others: tuple[FixResult, ...] = field(default=())  # --config files read by the launches
+    errors: tuple[InputError, ...] = field(default=())  # --config files the launches name that SGLang would not read
 
     @property
     def changed(self) -> bool:
@@ -288,7 +288,7 @@ class _Config:
     """A ``--config`` file read through a launch: its argparse-stage pass, and the settings-stage edits."""
 
     source: str
-    written: "_Written"
+    written: _Written
     edits: list[Edit] = field(default_factory=list)  # on ``written.text``
 
 
@@ -342,7 +342,7 @@ class _Configs:
         return back
 
 
-def _opened(text: str, fmt: ModuleType, path: str, schema: Schema, written: "_Written",
+def _opened(text: str, fmt: ModuleType, path: str, schema: Schema, written: _Written,
             launches: list[Launch]) -> dict[int, tuple[str, ...]]:
     """Launches merged with a ``--config`` file only after an argparse-stage fix (``--config=FILE``
     written ``--config FILE``, CFG005): index -> the codes of the script's fixes on ``--config``."""

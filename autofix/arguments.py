@@ -170,12 +170,13 @@ def _zero_arg_value(option: Option, written_flag: str) -> Any:
     return option.const
 
 
-def _help_exits(parsed: ParsedArgs, kinds: list, i: int) -> bool:
-    """Whether argparse gets to ``--help`` at word ``i`` and exits there.
+def _help_exits(parsed: ParsedArgs, kinds: list) -> bool:
+    """Whether argparse gets to the ``--help`` word being read and exits there.
 
     It does not when an ambiguous prefix stands anywhere (argparse sorts
     every word before consuming any) or an option before it was refused
-    (a bad value is an error on the spot); unknown and stray words are
+    (a bad value is an error on the spot; ``parsed.problems`` holds only the
+    words read so far); unknown and stray words are
     only refused at the end, so help wins over them.
     """
     if any(p.kind not in ("unknown", "stray") for p in parsed.problems):
@@ -250,7 +251,7 @@ def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedA
             value_idx = tuple(range(i + 1, i + 1 + take))
             texts = [words[k].text for k in value_idx]
             nxt = i + 1 + take
-        if option.kind == "help" and _help_exits(parsed, kinds, i):
+        if option.kind == "help" and _help_exits(parsed, kinds):
             parsed.help_index = i
             break
         try:

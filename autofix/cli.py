@@ -8,7 +8,7 @@ start-up stay fast.
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from typer.core import TyperGroup
@@ -45,16 +45,15 @@ def check(
     write: Annotated[bool, typer.Option("--write", help="Apply the safe fixes in place (stdin: print the fixed text).")] = False,
     unsafe_fixes: Annotated[bool, typer.Option("--unsafe-fixes", help="Also offer and apply fixes that change behaviour.")] = False,
     show_fixes: Annotated[bool, typer.Option("--show-fixes", help="List every fix under each violation.")] = False,
-    stdin_filename: Annotated[Optional[str], typer.Option(help="Name to report for stdin.")] = None,
-    stdin_format: Annotated[Optional[str], typer.Option(help="Format of stdin: yaml, shell, manifest, dockerfile or srt-slurm (default: from the content).")] = None,
+    stdin_filename: Annotated[str | None, typer.Option(help="Name to report for stdin.")] = None,
+    stdin_format: Annotated[str | None, typer.Option(help="Format of stdin: yaml, shell, manifest, dockerfile or srt-slurm (default: from the content).")] = None,
     target_version: Annotated[str, typer.Option(
         help="The SGLang release the configs must start on; an unknown one lists the releases autofix has tables for.",
     )] = "0.5.23",
 ) -> None:
     """Check PATHs (the default command: `autofix PATH...`). Exit 1 on violations, 2 on bad input."""
-    from autofix.runner import Mode, run
-
     from autofix.formats import NAMES
+    from autofix.runner import Mode, run
 
     if stdin_format not in (None, *NAMES):
         raise typer.BadParameter(f"must be one of {', '.join(NAMES)}", param_hint="--stdin-format")

@@ -123,12 +123,12 @@ class Fix:
     title: str  # imperative: "Set --ep-dispatch-algorithm to dynamic"
 
     @classmethod
-    def safe(cls, *ops: Op | EntryOp, title: str) -> "Fix":
+    def safe(cls, *ops: Op | EntryOp, title: str) -> Fix:
         """A fix that keeps every choice the user made (applied by ``--write``)."""
         return cls(tuple(ops), Applicability.SAFE, title)
 
     @classmethod
-    def unsafe(cls, *ops: Op | EntryOp, title: str) -> "Fix":
+    def unsafe(cls, *ops: Op | EntryOp, title: str) -> Fix:
         """A fix that changes behaviour (applied only with ``--unsafe-fixes``)."""
         return cls(tuple(ops), Applicability.UNSAFE, title)
 

@@ -50,7 +50,7 @@ class Mode(enum.Enum):
     WRITE = "write"  # apply the fixes in place (stdin: print the fixed text)
 
     @classmethod
-    def from_flags(cls, *, write: bool) -> "Mode":
+    def from_flags(cls, *, write: bool) -> Mode:
         """The mode the command-line flags ask for."""
         return cls.WRITE if write else cls.DIFF
 
@@ -229,8 +229,7 @@ def _emit(result: FixResult, stdin: bool, mode: Mode, out: TextIO, err: TextIO, 
         lines_to.write(report.diagnostic_line(d) + "\n")
         if show_fixes:
             lines_to.write("".join(line + "\n" for line in report.fix_lines(d)))
-    for c in result.conflicts:
-        err.write(f"{c}\n")
+    err.writelines(f"{c}\n" for c in result.conflicts)
     if mode is Mode.DIFF:
         if result.changed and show_diff:
             out.write(unified_diff(result.source, result.output, result.path))

@@ -14,11 +14,11 @@ from types import ModuleType
 # Text that launches SGLang (also how the shell adapter finds launch lines).
 LAUNCH = re.compile(r"sglang\.launch_server|\bsglang\s+serve\b")
 # An srt-slurm recipe: SGLang settings under backend.sglang_config.
-SRT_SLURM = re.compile(r"^[ \t]+sglang_config[ \t]*:", re.M)
+SRT_SLURM = re.compile(r"^[ \t]+sglang_config[ \t]*:", re.MULTILINE)
 # YAML keys that hold a container's words (Kubernetes, compose).
-CONTAINER = re.compile(r"^[ \t]*(?:-[ \t]+)?(?:command|args|entrypoint)[ \t]*:", re.M)
+CONTAINER = re.compile(r"^[ \t]*(?:-[ \t]+)?(?:command|args|entrypoint)[ \t]*:", re.MULTILINE)
 # A Dockerfile: its first instruction (after comments and parser directives) is FROM or ARG.
-DOCKERFILE = re.compile(r"\A(?:\ufeff)?(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*(?:FROM|ARG)[ \t]", re.I)
+DOCKERFILE = re.compile(r"\A(?:\ufeff)?(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*(?:FROM|ARG)[ \t]", re.IGNORECASE)
 
 
 def detect(path: str, text: str) -> ModuleType | None:

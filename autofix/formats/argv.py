@@ -22,14 +22,13 @@ import bashlex
 import bashlex.errors
 
 from autofix.arguments import Word, entries_of, parse_words
-from autofix.edits import Edit, merge_deletions
-from autofix.formats import LAUNCH
+from autofix.edits import Edit, line_col, merge_deletions
 from autofix.errors import CannotEdit, InputError
-from autofix.formats import embedded
+from autofix.formats import LAUNCH, embedded
 from autofix.formats.launch import Launch
 from autofix.formats.strings import shell_word_view
 from autofix.formats.view import View
-from autofix.model import Drop, EntryOp, Location, Op, Respell, Revalue, Rewrite, Set, Unset
+from autofix.model import Drop, EntryOp, Location, Op, Respell, Revalue, Rewrite, Unset
 from autofix.schema import Schema
 
 NAME = "shell"
@@ -47,8 +46,7 @@ class Context:
 
 
 def _location(text: str, index: int) -> Location:
-    line = text.count("\n", 0, index) + 1
-    return Location(line, index - (text.rfind("\n", 0, index) + 1) + 1)
+    return Location(*line_col(text, index))
 
 
 def _is_dynamic(node) -> bool:

@@ -54,7 +54,7 @@ SOURCE = "command"
 _RUNS = ("CMD", "ENTRYPOINT", "RUN")
 _BLANKS = " \t"
 # BuildKit's reHeredoc, matched against the whole command of a RUN: a lone heredoc is run as a script
-_LONE_HEREDOC = re.compile(r"^(\d*)<<(-?)([^<]*)$", re.S)
+_LONE_HEREDOC = re.compile(r"^(\d*)<<(-?)([^<]*)$", re.DOTALL)
 _SHELLS = frozenset({"sh", "bash", "dash", "ash", "ksh", "zsh"})
 
 
@@ -191,7 +191,7 @@ class _Stage:
     """One ``FROM`` stage: its own last ENTRYPOINT and CMD, its RUNs, and the stage it is built on."""
 
     name: str | None
-    base: "_Stage | None"
+    base: _Stage | None
     entry: Instruction | None = None
     cmd: Instruction | None = None
 
@@ -325,7 +325,7 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
                 continue  # the script of an inherited ``sh -c`` ENTRYPOINT: read where it is set
             launches.extend(embedded.script_launches(json_string_view(text, t.start, t.end), path, schema, locate))
             continue
-        launch = tokens.read(text, toks, schema, locate)
+        launch = tokens.read(toks, schema, locate)
         if launch is not None:
             launches.append(replace(launch, ctx=_Shared(launch.ctx, locked)) if locked else launch)
     return launches

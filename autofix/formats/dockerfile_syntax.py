@@ -177,7 +177,7 @@ _GO_SPACE = frozenset(
 # BuildKit's reWhitespace, which splits the keyword from the rest.
 _CMD_SPACE = frozenset("\t\v\f\r ")
 # Go RE2's \s is ASCII: [\t\n\f\r ].
-_DIRECTIVE = re.compile(r"#[\t\n\f\r ]*([a-zA-Z][a-zA-Z0-9]*)[\t\n\f\r ]*=[\t\n\f\r ]*(.+?)[\t\n\f\r ]*\Z", re.S)
+_DIRECTIVE = re.compile(r"#[\t\n\f\r ]*([a-zA-Z][a-zA-Z0-9]*)[\t\n\f\r ]*=[\t\n\f\r ]*(.+?)[\t\n\f\r ]*\Z", re.DOTALL)
 _JSON_SPACE = " \t\n\r"
 _BOM = "\ufeff"
 _NESTED = frozenset({"ONBUILD", "HEALTHCHECK"})
@@ -558,7 +558,7 @@ def _json_array(args: str) -> tuple[list[tuple[int, int]], int] | None:
     if not args.startswith("["):
         return None
     try:
-        value, end = _DECODER.raw_decode(args)
+        value, _ = _DECODER.raw_decode(args)
     except ValueError:
         return None
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

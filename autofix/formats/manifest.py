@@ -36,6 +36,7 @@ from autofix.formats import LAUNCH, embedded, tokens
 from autofix.formats.launch import Launch
 from autofix.formats.strings import compose_dynamic, compose_word_view, compose_words, content_start, yaml_scalar_view
 from autofix.formats.view import View, read_only, within
+from autofix.formats.yaml_config import mapping_value
 from autofix.model import Location
 from autofix.schema import Schema
 
@@ -65,14 +66,6 @@ def _documents(text: str, path: str, offset: int) -> list:
         loader.dispose()
 
 
-def _get(node, key: str):
-    if isinstance(node, yaml.MappingNode):
-        for k, v in node.value:
-            if isinstance(k, yaml.ScalarNode) and k.value == key:
-                return v
-    return None
-
-
 def _key(node, key: str):
     """The key node ``key`` of a mapping node, or None."""
     if isinstance(node, yaml.MappingNode):
@@ -94,7 +87,7 @@ def _alias_at(text: str, offset: int, mapping, key: str) -> int | None:
 def _k8s_containers(node):
     """Every mapping with ``command`` or ``args``, in document order: (mapping, command, args) nodes."""
     if isinstance(node, yaml.MappingNode):
-        command, args = _get(node, "command"), _get(node, "args")
+        command, args = mapping_value(node, "command"), mapping_value(node, "args")
         if command is not None or args is not None:
             yield node, command, args
         for _, v in node.value:
@@ -105,11 +98,11 @@ def _k8s_containers(node):
 
 
 def _compose_services(root):
-    services = _get(root, "services")
+    services = mapping_value(root, "services")
     if not isinstance(services, yaml.MappingNode):
         return
     for _, service in services.value:
-        entrypoint, command = _get(service, "entrypoint"), _get(service, "command")
+        entrypoint, command = mapping_value(service, "entrypoint"), mapping_value(service, "command")
         if entrypoint is not None or command is not None:
             yield service, entrypoint, command
 
@@ -255,7 +248,7 @@ _SPLIT = ("the launch's words are split between compose's entrypoint and command
           "fix it by hand")
 
 
-def _string_words(text: str, offset: int, node, shared: dict[int, str], path: str) -> list[_Word]:
+def _string_words(text: str, offset: int, node, path: str) -> list[_Word]:
     """The words compose splits a ``command``/``entrypoint`` string into (read only as tokens)."""
     view = _string_view(text, offset, node, path)
     lst = tokens.TokenList("string", -1, _render(None, True), _SPLIT)
@@ -295,7 +288,7 @@ def _launches_of(text: str, offset: int, nodes: list, compose: bool, path: str, 
             words.extend(_Word(t, item=n if isinstance(n, yaml.ScalarNode) else None)
                          for t, n in zip(toks, node.value))
         elif compose and isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:str":
-            words.extend(_string_words(text, offset, node, shared, path))
+            words.extend(_string_words(text, offset, node, path))
     values = [w.token.value for w in words]
     script = embedded.shell_script(values)
     if script is not None:  # a shell runs the script word, and only it
@@ -316,7 +309,7 @@ def _launches_of(text: str, offset: int, nodes: list, compose: bool, path: str, 
     head = words[found[0] - 2]
     if head.string is not None and strings == {id(head.string)}:  # one compose string holds the launch
         return _compose_string(text, offset, head.string, path, schema, locate, shared)
-    launch = tokens.read(text, [w.token for w in words], schema, locate)
+    launch = tokens.read([w.token for w in words], schema, locate)
     return [launch] if launch is not None else []
 
 

@@ -31,7 +31,7 @@ from autofix.arguments import Word, parse_words
 from autofix.errors import InputError
 from autofix.formats import yaml_config
 from autofix.formats.launch import Launch
-from autofix.formats.yaml_config import Context, Pair, _compose, _loc, entries_of_pairs, read_pairs_of
+from autofix.formats.yaml_config import Context, Pair, _compose, _loc, entries_of_pairs, mapping_value, read_pairs_of
 from autofix.schema import Schema
 
 NAME = "srt-slurm"
@@ -40,16 +40,6 @@ MODES = {"prefill": "prefill", "decode": "decode"}  # role -> --disaggregation-m
 
 edit = yaml_config.edit
 edit_entries = yaml_config.edit_entries
-
-
-def _child(node, key: str):
-    """The value node of ``key`` in a mapping node, else None."""
-    if not isinstance(node, yaml.MappingNode):
-        return None
-    for k, v in node.value:
-        if isinstance(k, yaml.ScalarNode) and k.value == key:
-            return v
-    return None
 
 
 def flag_of(key: str) -> str:
@@ -86,7 +76,7 @@ class RoleContext(Context):
 
 def _roles(section) -> dict[str, tuple[Any, Any]]:
     """role -> (role key node, mapping node or None for ``role: null``) of a section's backend.sglang_config."""
-    roles = _child(_child(section, "backend"), "sglang_config")
+    roles = mapping_value(mapping_value(section, "backend"), "sglang_config")
     if not isinstance(roles, yaml.MappingNode):
         return {}
     return {str(k.value): (k, v if isinstance(v, yaml.MappingNode) else None) for k, v in roles.value}
@@ -108,8 +98,8 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
     newline = "\r\n" if "\r\n" in text else "\n"
     launches = []
     try:
-        base = _child(root, "base")
-        for role, (key_node, mapping) in _roles(base if base is not None else root).items():
+        base = mapping_value(root, "base")
+        for key_node, mapping in _roles(base if base is not None else root).values():
             if mapping is not None:  # `decode: null`: srtctl starts no worker from it
                 launches.append(_launch(loader, key_node, [(mapping, None)], offset, newline, path, schema))
         if base is not None:

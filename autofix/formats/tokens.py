@@ -28,7 +28,8 @@ class TokenList:
     """One list in the host text: how its items are written.
 
     ``style`` is ``block`` (YAML ``- item`` lines), ``flow`` (YAML
-    ``[a, b]``) or ``json`` (a JSON array); ``close`` is the offset of a
+    ``[a, b]``), ``json`` (a JSON array) or ``string`` (the words of a
+    compose command string, read only); ``close`` is the offset of a
     flow list's ``]``; ``render(value, like)`` writes a new item (``like``:
     the text of the item it replaces, to keep its quoting, or None).
     """
@@ -70,7 +71,7 @@ def launch_start(values: list[str]) -> tuple[int, bool] | None:
     return None
 
 
-def read(text: str, tokens: list[Token], schema: Schema, locate: Callable[[int], Location]) -> Launch | None:
+def read(tokens: list[Token], schema: Schema, locate: Callable[[int], Location]) -> Launch | None:
     """The SGLang launch in a command's ``tokens``, or None when they launch none.
 
     ``locate(offset)`` gives the host location of a text offset.
@@ -145,7 +146,7 @@ def _delete(text: str, ctx: Context, words: list[int]) -> Edit:
             raise CannotEdit("cannot remove a list item that shares its line")
         return Edit(line_start, end, "")
     same = [t for t in ctx.tokens if t is not None and t.list is first.list]
-    pos = [i for i, t in enumerate(same) if t is first][0]
+    pos = next(i for i, t in enumerate(same) if t is first)
     after = pos + len(toks)
     if pos > 0:  # take the comma before: `a, b, c` -> `a, c`
         return Edit(same[pos - 1].end, last.end, "")

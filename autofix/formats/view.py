@@ -30,10 +30,6 @@ class View:
     offsets: tuple[int, ...]
     encode: Callable[[str], str]
 
-    def host_offset(self, i: int) -> int:
-        """The host offset of decoded offset ``i`` (0 <= i <= len(text))."""
-        return self.offsets[i]
-
     def to_host(self, edit: Edit) -> Edit:
         """The host edit for an edit of the decoded text."""
         return Edit(self.offsets[edit.start], self.offsets[edit.end], self.encode(edit.text) if edit.text else "")

@@ -22,7 +22,7 @@ from autofix.arguments import Entry, ParsedArgs, Word, parse_words
 from autofix.edits import Edit, merge_deletions
 from autofix.errors import CannotEdit, InputError
 from autofix.formats.launch import Launch
-from autofix.model import Drop, EntryOp, Location, Op, Respell, Revalue, Rewrite, Set, Unset
+from autofix.model import Drop, EntryOp, Location, Op, Respell, Revalue, Rewrite, Unset
 from autofix.schema import Schema
 
 NAME = "yaml"
@@ -74,6 +74,19 @@ def _compose(text: str, path: str):
         raise InputError(path, line, col, f"invalid YAML: {problem}") from None
     except yaml.YAMLError as exc:
         raise InputError(path, 0, 0, f"invalid YAML: {exc}") from None
+
+
+def mapping_value(node, key: str):
+    """The value node of scalar key ``key`` in a YAML mapping node (the first such key).
+
+    None when ``node`` is not a ``yaml.MappingNode`` (None included) or has no such key.
+    """
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    for k, v in node.value:
+        if isinstance(k, yaml.ScalarNode) and k.value == key:
+            return v
+    return None
 
 
 def _words_for(key: str, value: Any, key_node, value_node, index: int, store_true_keys) -> list[Word]:
