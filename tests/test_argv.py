@@ -298,3 +298,10 @@ def test_a_comment_in_backquotes_between_continued_flags_is_read_as_nothing():
     result = fix_source(text, shell, path="s.sh")
     assert [(d.code, d.location.line, d.location.col) for d in result.diagnostics] == [("ARG001", 3, 3)]
     assert result.output == text.replace("--enable_metrics", "--enable-metrics")
+
+
+def test_words_a_data_command_prints_are_no_launch():
+    for text in ["echo python3 -m sglang.launch_server --model-path m --ep-dispatch-algorithm static\n",
+                 "printf '%s\\n' python3 -m sglang.launch_server --ep-dispatch-algorithm static\n",
+                 "grep -r python3 -m sglang.launch_server --enable_metrics\n"]:
+        assert shell.read(text, "s.sh", SCHEMA) == [], text

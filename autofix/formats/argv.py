@@ -175,6 +175,8 @@ def _launch_args(words: list) -> tuple[int, bool] | None:
     """Index of the first SGLang argument in a command's words, and whether it is ``sglang serve``."""
     texts = [w.word for w in words]
     for i, t in enumerate(texts):
+        if t.rsplit("/", 1)[-1] in embedded.DATA_COMMANDS:
+            return None  # `echo python3 -m sglang.launch_server ...` prints the words, it runs nothing
         if t == "-m" and i + 1 < len(texts) and texts[i + 1] == "sglang.launch_server":
             return i + 2, False
         if t.rsplit("/", 1)[-1] == "sglang" and i + 1 < len(texts) and texts[i + 1] == "serve":
