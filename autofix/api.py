@@ -143,8 +143,8 @@ def fix_source(
                 f if f.after or (f.violation.code, f.violation.message) in alone else replace(f, after=opened[index])
                 for f in outcome.findings))
         outcomes.append(outcome)
-    edits, refused = proposals.settle()
-    for index, why in refused.items():  # report the violations, unfixed, and say why
+    edits, _ = proposals.settle()
+    for index, why in proposals.refused.items():  # report the violations, unfixed, and say why
         unfixed.add(index)
         before = launches[index].parsed.explicit_for(schema)
         found = tuple(engine.check(before, schema))
@@ -215,64 +215,71 @@ class _Proposals:
     """The edits each launch of a text asks for, settled together.
 
     Launches usually read disjoint text. When several read the same text
-    (the base of an srt-slurm sweep, read by every variant), an edit there
-    is applied only when every launch that reads it asks for exactly that
-    edit; otherwise the launches that asked are refused, with the reason.
-    A launch's context says what it reads with ``covers(edit)``; without
-    one, a launch reads only its own text.
+    (the base of an srt-slurm sweep, read by every variant), a fix there is
+    applied only when every launch that reads it asks for exactly the same
+    fix (the same edits); otherwise it is refused, with the reason. A
+    launch's context says what it reads with ``covers(edit)``; without one,
+    a launch reads only its own text. A fix's edits stand or fall together.
     """
 
     def __init__(self, launches: list[Launch]) -> None:
         self.launches = launches
-        self.edits: dict[int, list[Edit]] = {}
-        self.refused: dict[int, str] = {}
+        self.fixes: dict[tuple[int, int | None], tuple[Edit, ...]] = {}  # (launch, fix or None: all) -> edits
+        self.refused: dict[int, str] = {}  # launch -> why (some of) its fixes are not applied
+        self.blocked: set[int] = set()  # launches none of whose fixes is applied
         self.where: dict[int, Location] = {}  # where a refused launch's note points, when not at its start
 
-    def add(self, index: int, edits: list[Edit]) -> None:
-        """Launch ``index`` asks for ``edits`` (added to what it asked before)."""
-        self.edits.setdefault(index, []).extend(edits)
+    @property
+    def edits(self) -> dict[int, list[Edit]]:
+        """Launch -> every edit it asked for."""
+        out: dict[int, list[Edit]] = {}
+        for (index, _), edits in self.fixes.items():
+            out.setdefault(index, []).extend(edits)
+        return out
 
-    def refuse(self, index: int, why: str, where: Location | None = None) -> None:
-        """Launch ``index``'s fixes cannot be written (``CannotEdit``; ``where``: its ``location``, if any)."""
-        self.refused[index] = why
+    def add(self, index: int, edits: list[Edit], fix: int | None = None) -> None:
+        """Launch ``index`` asks for ``edits``: one fix (``fix``: its number), or all its fixes as one."""
+        self.fixes[(index, fix)] = tuple(edits)
+
+    def refuse(self, index: int, why: str, where: Location | None = None, whole: bool = True) -> None:
+        """Launch ``index``'s fixes (``whole``) or one of them cannot be written (``CannotEdit``).
+
+        ``where`` is the exception's ``location``, if any.
+        """
+        self.refused.setdefault(index, why)
+        if whole:
+            self.blocked.add(index)
         if where is not None:
-            self.where[index] = where
+            self.where.setdefault(index, where)
 
     def _readers(self, edit: Edit) -> set[int]:
         return {j for j, launch in enumerate(self.launches)
                 if getattr(launch.ctx, "covers", None) is not None and launch.ctx.covers(edit)}
 
-    def settle(self, each_edit: bool = False) -> tuple[list[Edit], dict[int, str]]:
-        """(the edits to apply, without repeats; the refused launches and why).
+    def settle(self) -> tuple[list[Edit], set[tuple[int, int | None]]]:
+        """(the edits to apply, without repeats; the (launch, fix) keys applied).
 
-        By default a launch's edits stand or fall together (the settings
-        stage: they are one fixpoint). With ``each_edit`` (the argparse
-        stage, whose fixes are independent edits of single entries) every
-        edit its readers all ask for is applied, and a launch whose other
-        edits are refused keeps its own reason.
+        A launch ``refuse``d has none applied. Refusals are in ``refused``.
         """
-        if each_edit:
-            asked: dict[Edit, set[int]] = {}
-            for index, edits in self.edits.items():
-                for e in edits:
-                    asked.setdefault(e, set()).add(index)
-            applied = [e for e, who in asked.items() if self._readers(e) <= who]
-            for e, who in asked.items():
-                if not self._readers(e) <= who:
-                    for i in who:
-                        self.refused.setdefault(i, _SHARED)
-            return applied, dict(self.refused)
+        candidates = {key for key, edits in self.fixes.items() if edits and key[0] not in self.blocked}
         while True:
-            asked: dict[Edit, set[int]] = {}
-            for index, edits in self.edits.items():
-                if index not in self.refused:
-                    for e in edits:
-                        asked.setdefault(e, set()).add(index)
-            disputed = {i for e, who in asked.items() if not self._readers(e) <= who for i in who}
-            if not disputed:
-                return list(asked), dict(self.refused)
-            for i in disputed:
-                self.refused[i] = _SHARED
+            # an edit is wanted by a launch when one of its candidate fixes makes it
+            wanted: dict[Edit, set[int]] = {}
+            for key in candidates:
+                for e in self.fixes[key]:
+                    wanted.setdefault(e, set()).add(key[0])
+            bad = {key for key in candidates if any(not self._readers(e) <= wanted[e] for e in self.fixes[key])}
+            if not bad:
+                break
+            candidates -= bad
+            for index in {i for i, fix in bad if fix is None}:  # a launch whose fixes are one fixpoint falls whole
+                self.refuse(index, _SHARED)
+                candidates = {key for key in candidates if key[0] != index}
+        applied = candidates
+        for key, edits in self.fixes.items():
+            if edits and key not in applied:
+                self.refused.setdefault(key[0], _SHARED)
+        return list(dict.fromkeys(e for key in applied for e in self.fixes[key])), applied
 
 
 def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -460,32 +467,36 @@ def _fix_written(text: str, fmt: ModuleType, path: str, schema: Schema, others: 
             found_by.append(found)
             chosen_by.append(chosen)
             ops = [op for f in chosen if f for op in f.ops]
-            if ops and getattr(launch.ctx, "covers", None) is not None:
+            shared = getattr(launch.ctx, "covers", None) is not None
+            if ops and shared:
                 # text other launches read: each fix is settled on its own (see _Proposals)
-                for f in chosen:
+                for k, f in enumerate(chosen):
                     if f:
                         try:
-                            proposals.add(index, fmt.edit_entries(current, launch, list(f.ops), schema))
+                            proposals.add(index, fmt.edit_entries(current, launch, list(f.ops), schema), k)
                         except CannotEdit as exc:
-                            proposals.refuse(index, str(exc), getattr(exc, "location", None))
+                            proposals.refuse(index, str(exc), getattr(exc, "location", None), whole=False)
             elif ops:
                 try:
                     proposals.add(index, fmt.edit_entries(current, launch, ops, schema))
                 except CannotEdit as exc:
                     proposals.refuse(index, str(exc), getattr(exc, "location", None))
-        edits, refused = proposals.settle(each_edit=True)
+        edits, done = proposals.settle()
+        refused = proposals.refused
         for index, launch in enumerate(launches):
             found, chosen = found_by[index], chosen_by[index]
-            editable = index not in refused
-            if not editable:
+            # a fix is applied with its launch's (None), or on its own (k) where launches share text
+            fixed_here = [(index, None) in done or (index, k) in done for k in range(len(found))]
+            editable = index not in proposals.blocked
+            if index in refused:
                 loc = back(proposals.where.get(index, launch.start))
                 conflicts.append(f"{path}:{loc.line}:{loc.col}: fixes not applied: {refused[index]}")
-            elif index in proposals.edits:
-                applied.extend((v.code, _dests(launch, v) | _fix_dests(launch, f, schema))
-                               for v, f in zip(found, chosen) if f)
+            applied.extend((v.code, _dests(launch, v) | _fix_dests(launch, f, schema))
+                           for v, f, ok in zip(found, chosen, fixed_here) if f and ok)
             checked.append((launch, found, editable))
-            for v in found:
-                d = _diagnostic(path, launch, v, level, _causes(fixed, _dests(launch, v)), editable, back)
+            for k, v in enumerate(found):
+                d = _diagnostic(path, launch, v, level, _causes(fixed, _dests(launch, v)),
+                                fixed_here[k] or (editable and not chosen[k]), back)
                 key = (v.code, v.message, d.location)
                 if key not in seen:
                     seen.add(key)

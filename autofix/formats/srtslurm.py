@@ -39,7 +39,25 @@ SOURCE = "recipe"  # keys as written, flags as read (``written.Written.source``)
 MODES = {"prefill": "prefill", "decode": "decode"}  # role -> --disaggregation-mode srtctl adds
 
 edit = yaml_config.edit
-edit_entries = yaml_config.edit_entries
+
+
+def edit_entries(text: str, launch: Launch, ops: list, schema: Schema) -> list:
+    """``yaml_config.edit_entries``; a renamed key is renamed in the layers it overrides too.
+
+    A sweep variant that overrides the base's ``cuda-graph-max-bs`` and
+    renames its own copy renames the base's as well, so that its override
+    still overrides (and agrees with the base launch's own rename).
+    """
+    from autofix.model import Respell
+
+    ctx = launch.ctx
+    more = []
+    for op in ops:
+        if isinstance(op, Respell):
+            key = ctx.pairs[op.entry].key
+            more += [Respell(e.index, op.flag) for e in launch.entries
+                     if e.ignored == "overridden" and ctx.pairs[e.index].key == key and e.index != op.entry]
+    return yaml_config.edit_entries(text, launch, [*ops, *more], schema)
 
 
 def flag_of(key: str) -> str:
@@ -62,16 +80,24 @@ def _words_for(key: str, value: Any, key_node, value_node, index: int) -> list[W
 
 @dataclass(frozen=True, slots=True)
 class RoleContext(Context):
-    """A role launch's context: the mappings it reads (a sweep variant reads the base's and its section's)."""
+    """A role launch's context: the mappings it reads (a sweep variant: the base's and its section's).
 
-    spans: tuple[tuple[int, int], ...] = ()  # the pairs it reads (not those a later layer overrides)
-    mappings: tuple[tuple[int, int], ...] = ()  # its layers' mappings, where a new key may go
+    ``covers`` says what text a launch reads, for ``api._Proposals``: all of
+    every mapping it merges (a key a later layer overrides included, since
+    a fix there, a rename, can change what the override overrides), except
+    the items of a zipped list that belong to other variants.
+    """
+
+    mappings: tuple[tuple[int, int], ...] = ()
+    elsewhere: tuple[tuple[int, int], ...] = ()  # other variants' items of zipped lists
 
     def covers(self, edit) -> bool:
-        """Whether ``edit`` changes what this launch reads (``api._Proposals`` settles shared text)."""
+        """Whether ``edit`` changes text this launch reads."""
+        if any(a <= edit.start and edit.end <= b for a, b in self.elsewhere):
+            return False
         if edit.start == edit.end:
             return any(a <= edit.start <= b for a, b in self.mappings)
-        return any(edit.start < b and edit.end > a for a, b in self.spans)
+        return any(edit.start < b and edit.end > a for a, b in self.mappings)
 
 
 def _roles(section) -> dict[str, tuple[Any, Any]]:
@@ -195,10 +221,11 @@ def _launch(loader, role_node, layers, offset: int, newline: str, path: str, sch
     # a key the next layer sets again is overridden, not repeated (ARG007 is about one mapping)
     entries = tuple(replace(e, ignored="overridden") if e.ignored == "repeated"
                     and read_pairs[e.index][5] < read_pairs[last[read_pairs[e.index][0]]][5] else e for e in entries)
-    read = tuple((offset + p.key_node.start_mark.index, offset + (p.whole or p.value_node).end_mark.index)
-                 for p, e in zip(pairs, entries) if e.ignored != "overridden")
     mappings = tuple((offset + m.start_mark.index, offset + m.end_mark.index) for m, _ in layers)
-    return Launch(parsed, role_loc, RoleContext(offset, layers[-1][0], tuple(pairs), newline, read, mappings),
+    elsewhere = tuple((offset + item.start_mark.index, offset + item.end_mark.index)
+                      for p in pairs if p.whole is not None and len(p.whole.value) > 1
+                      for item in p.whole.value if item is not p.value_node)
+    return Launch(parsed, role_loc, RoleContext(offset, layers[-1][0], tuple(pairs), newline, mappings, elsewhere),
                   entries)
 
 

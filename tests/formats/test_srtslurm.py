@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from autofix.api import fix_source
 from autofix.formats import srtslurm
 from autofix.schema import load
@@ -83,10 +85,44 @@ def test_a_shared_base_key_is_fixed_when_every_launch_reading_it_needs_that_fix(
 
 
 def test_zipped_lists_of_different_lengths_are_refused_as_srtctl_refuses_them():
-    import pytest
+
 
     from autofix.errors import InputError
 
     bad = SWEEP.replace("tp-size: [4, 8]", "tp-size: [4, 8, 16]").replace("name: [a, b]", "name: [a, b]")
     with pytest.raises(InputError, match="zipped lists of different lengths"):
         srtslurm.read(bad, "r.yaml", SCHEMA)
+
+
+def _sweep(base: str, variant: str, kind: str = "override_v") -> str:
+    ind = lambda body, n: "".join(" " * n + line + "\n" for line in body.splitlines())  # noqa: E731
+    return (f"base:\n  backend:\n    sglang_config:\n      decode:\n{ind(base, 8)}"
+            f"{kind}:\n  backend:\n    sglang_config:\n      decode:\n{ind(variant, 8)}")
+
+
+# A fix of the shared base is made only when every launch that merges it needs that same fix
+# (found by a fresh-user review; each of these changed a variant's launch before).
+@pytest.mark.parametrize(("base", "variant"), [
+    ("tp-size: 8\nenable-dp-attention: true\ndata-parallel-size: 8", "data-parallel-size: 4"),  # per-variant dp
+    ("tp-size: 8\nenable-dp-attention: true\ndata-parallel-size: 8", "enable-dp-attention: null"),  # deleted
+    ("tp-size: 8\ncuda-graph-max-bs: 64", "cuda-graph-max-bs: null"),  # a rename would escape the deletion
+    ("tp-size: 8\ndisable-cuda-graph: true", "disable-cuda-graph: false"),  # a rewrite would escape the false
+])
+def test_a_base_fix_a_variant_does_not_need_is_reported_not_made(base, variant):
+    text = _sweep(base, variant)
+    result = fix_source(text, srtslurm, path="r.yaml")
+    assert result.output == text
+    assert result.diagnostics and not any(d.fixable for d in result.diagnostics)
+    assert any("need them otherwise" in c for c in result.conflicts)
+
+
+def test_a_rename_of_a_key_a_variant_overrides_and_renames_too_is_made_in_both():
+    text = _sweep("tp-size: 8\ncuda-graph-max-bs: 64", "cuda-graph-max-bs: 128")
+    assert fix_source(text, srtslurm, path="r.yaml").output == text.replace("cuda-graph-max-bs:", "cuda-graph-max-bs-decode:")
+
+
+def test_a_zipped_list_is_fixed_item_by_item():
+    text = _sweep("tp-size: 8\nep-size: 8", "ep-dispatch-algorithm: [static, lp]\nmem-fraction-static: [0.8, 0.7]",
+                  "zip_override_z")
+    result = fix_source(text, srtslurm, path="r.yaml")
+    assert "ep-dispatch-algorithm: [dynamic, dynamic]" in result.output
