@@ -28,7 +28,7 @@ from typing import Any
 import yaml
 
 from autofix.arguments import Word, parse_words
-from autofix.errors import InputError
+from autofix.errors import CannotEdit, InputError
 from autofix.formats import yaml_config
 from autofix.formats.launch import Launch
 from autofix.formats.yaml_config import Context, Pair, _compose, _loc, entries_of_pairs, mapping_value, read_pairs_of
@@ -38,7 +38,28 @@ NAME = "srt-slurm"
 SOURCE = "recipe"  # keys as written, flags as read (``written.Written.source``)
 MODES = {"prefill": "prefill", "decode": "decode"}  # role -> --disaggregation-mode srtctl adds
 
-edit = yaml_config.edit
+def _keeps_a_key(launch: Launch, gone: set[str]) -> None:
+    """Raise ``CannotEdit`` when removing the keys ``gone`` would empty one of the launch's role mappings.
+
+    An emptied ``decode:`` reads as null, and srtctl starts no decode worker from it (in a variant:
+    the role is deleted).
+    """
+    ctx = launch.ctx
+    for a, b in getattr(ctx, "mappings", ()) or ((ctx.offset + ctx.root.start_mark.index,
+                                                     ctx.offset + ctx.root.end_mark.index),):
+        keys = {p.key for p in ctx.pairs if a <= ctx.offset + p.key_node.start_mark.index < b}
+        if keys and keys <= gone:
+            raise CannotEdit("removing the last key of a role mapping would leave the role empty, "
+                             "which srtctl reads as no worker: fix it by hand")
+
+
+def edit(text: str, launch: Launch, ops: list, schema: Schema) -> list:
+    """``yaml_config.edit``, refusing to empty a role mapping."""
+    from autofix.model import Unset
+
+    _keeps_a_key(launch, {p.key for op in ops if isinstance(op, Unset) for p in launch.ctx.pairs
+                          if p.dest == op.dest})
+    return yaml_config.edit(text, launch, ops, schema)
 
 
 def edit_entries(text: str, launch: Launch, ops: list, schema: Schema) -> list:
@@ -57,6 +78,9 @@ def edit_entries(text: str, launch: Launch, ops: list, schema: Schema) -> list:
             key = ctx.pairs[op.entry].key
             more += [Respell(e.index, op.flag) for e in launch.entries
                      if e.ignored == "overridden" and ctx.pairs[e.index].key == key and e.index != op.entry]
+    from autofix.model import Drop
+
+    _keeps_a_key(launch, {ctx.pairs[op.entry].key for op in ops if isinstance(op, Drop)})
     return yaml_config.edit_entries(text, launch, [*ops, *more], schema)
 
 

@@ -126,3 +126,11 @@ def test_a_zipped_list_is_fixed_item_by_item():
                   "zip_override_z")
     result = fix_source(text, srtslurm, path="r.yaml")
     assert "ep-dispatch-algorithm: [dynamic, dynamic]" in result.output
+
+
+def test_a_fix_never_empties_a_role_mapping():
+    # an emptied `decode:` is null: srtctl would start no decode worker
+    text = recipe("prefill-round-robin-balance: true")
+    result = fix_source(text, srtslurm, path="r.yaml")
+    assert result.output == text and [d.code for d in result.diagnostics] == ["VER001"]
+    assert any("leave the role empty" in c for c in result.conflicts)
