@@ -22,6 +22,7 @@ from types import ModuleType
 from autofix import engine, merge
 from autofix.edits import Edit, apply_edits, line_col, map_back, offset_of
 from autofix.errors import CannotEdit, InputError, InternalError
+from autofix.files import is_yaml
 from autofix.formats import yaml_config
 from autofix.formats.launch import Launch
 from autofix.model import Applicability, Diagnostic, Location, Respell, Rewrite
@@ -203,7 +204,7 @@ def config_files(text: str, fmt: ModuleType, *, path: str, schema: Schema | None
     out = []
     for launch in written.launches:
         ref = fmt.config_argument(launch)
-        if ref is not None and ref.path is not None and ref.path.lower().endswith((".yaml", ".yml")):
+        if ref is not None and ref.path is not None and is_yaml(ref.path):
             out.append(merge.config_path(path, ref.path))
     return out
 
@@ -378,7 +379,7 @@ def _as_launched(launch: Launch, fmt: ModuleType, path: str, schema: Schema,
     ref = fmt.config_argument(launch)
     if ref is None:
         return launch
-    if ref.path is None or path == "-" or not ref.path.lower().endswith((".yaml", ".yml")):
+    if ref.path is None or path == "-" or not is_yaml(ref.path):
         return merge.unknown(launch)
     config_path = merge.config_path(path, ref.path)
     found = lookup(config_path)

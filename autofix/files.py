@@ -24,7 +24,11 @@ def is_dockerfile(path: str) -> bool:
 
 
 def is_yaml(path: str) -> bool:
-    """Whether ``path`` is named like a YAML file."""
+    """Whether ``path`` is named like a YAML file: ``.yaml`` or ``.yml``, any case.
+
+    The same test SGLang's ``--config`` reader makes before it opens a file
+    (``_validate_yaml_file``, server_args_config_parser.py:159; CFG007).
+    """
     return path.lower().endswith((".yaml", ".yml"))
 
 

@@ -30,17 +30,16 @@ def detect(path: str, text: str) -> ModuleType | None:
     ``args:``, ``entrypoint:``) that launch SGLang; other YAML is an SGLang
     ``--config`` file; any other text that launches SGLang is a shell script.
     """
-    from autofix.files import is_dockerfile
+    from autofix.files import is_dockerfile, is_yaml
 
-    name = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
     if is_dockerfile(path) or (path == "-" and DOCKERFILE.match(text)):
         return by_name("dockerfile") if LAUNCH.search(text) else None
-    if name.endswith((".yaml", ".yml")) or path == "-":
+    if is_yaml(path) or path == "-":
         if SRT_SLURM.search(text):
             return by_name("srt-slurm")
         if LAUNCH.search(text) and CONTAINER.search(text):
             return by_name("manifest")  # Kubernetes or compose: containers that launch SGLang
-        if name.endswith((".yaml", ".yml")) or not LAUNCH.search(text):
+        if is_yaml(path) or not LAUNCH.search(text):
             return by_name("yaml")
     if LAUNCH.search(text):
         return by_name("shell")  # imports bashlex, whose parser tables cost ~80 ms

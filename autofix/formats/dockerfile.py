@@ -46,7 +46,7 @@ from autofix.formats import LAUNCH, embedded, tokens
 from autofix.formats.dockerfile_syntax import Heredoc, Instruction, instructions
 from autofix.formats.launch import Launch
 from autofix.formats.strings import json_string_view
-from autofix.formats.view import View, identity
+from autofix.formats.view import View, identity, read_only
 from autofix.schema import Schema
 
 NAME = "dockerfile"
@@ -77,20 +77,6 @@ def _lf(view: View) -> View:
         offsets.append(view.offsets[i])
     offsets.append(view.offsets[len(view.text)])
     return View("".join(text), tuple(offsets), lambda piece: view.encode(piece.replace("\n", "\r\n")))
-
-
-@dataclass(frozen=True, slots=True)
-class _ReadOnlyView(View):
-    """A view no edit goes through (a deletion neither)."""
-
-    reason: str = ""
-
-    def to_host(self, edit: Edit) -> Edit:
-        raise CannotEdit(self.reason)
-
-
-def _read_only(view: View, why: str) -> View:
-    return _ReadOnlyView(view.text, view.offsets, view.encode, why)
 
 
 def _no_newline(piece: str) -> str:
@@ -153,7 +139,7 @@ def _heredoc_view(text: str, doc: Heredoc) -> View:
             chars.append(c)
             offsets.append(k)
         offsets.append(doc.end)
-        return _read_only(View("".join(chars), tuple(offsets), str),
+        return read_only(View("".join(chars), tuple(offsets), str),
                           "Docker removes the leading tabs of a '<<-' heredoc before the shell runs it")
 
     def encode(piece: str) -> str:
@@ -294,7 +280,7 @@ def _shell_launches(text: str, ins: Instruction, path: str, schema: Schema, loca
             return out
         # a command fed by a heredoc (``RUN python3 -m sglang.launch_server ... <<EOF``): its line, read only
         return embedded.script_launches(
-            _read_only(_logical_view(ins), "Docker joins a heredoc to this instruction before the shell runs it"),
+            read_only(_logical_view(ins), "Docker joins a heredoc to this instruction before the shell runs it"),
             path, schema, locate)
     if not LAUNCH.search(ins.logical[0]):
         return []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from autofix.files import is_yaml
 from autofix.model import Drop, Fix, Respell, Rewrite, Violation
 from autofix.rules.base import arg_rule
 from autofix.written import Written
@@ -244,7 +245,7 @@ def config_flag_spelling(w: Written) -> Iterator[Violation]:
             continue
         if w.source == "config":
             continue  # CFG004's
-        if e.values and not _is_yaml(e.values[0]):
+        if e.values and not is_yaml(e.values[0]):
             # read, the file would be refused (CFG007): writing --config FILE would stop the launch
             yield Violation(f"{e.shown}: SGLang reads a config file only after the exact word --config, "
                             f"and refuses one that is not .yaml/.yml", ("config",), entry=e.index)
@@ -290,11 +291,6 @@ def config_given_twice(w: Written) -> Iterator[Violation]:
                         ("config",), entry=e.index)
 
 
-def _is_yaml(path: str) -> bool:
-    """Whether SGLang's reader takes ``path`` by its suffix (``_validate_yaml_file``)."""
-    return path.lower().endswith((".yaml", ".yml"))
-
-
 @arg_rule("CFG007", "config-not-yaml", sglang_source=f"{CONFIG_PARSER}:159")
 def config_not_yaml(w: Written) -> Iterator[Violation]:
     """`--config FILE` where FILE is not named `.yaml` or `.yml`.
@@ -327,7 +323,7 @@ def config_not_yaml(w: Written) -> Iterator[Violation]:
         return
     for e in w.entries:
         if e.flag == "--config" and not e.inline and not e.ignored and not e.dynamic and e.values \
-                and not _is_yaml(e.values[0]):
+                and not is_yaml(e.values[0]):
             yield Violation(f"--config {e.values[0]}: SGLang reads only .yaml/.yml config files",
                             ("config",), entry=e.index)
 
