@@ -1,0 +1,25 @@
+"""How much autofix reads: the bounds that keep every run finite and small.
+
+Each limit is checked before the work it bounds, and crossing one is an
+``InputError`` at the place it was crossed (exit 2, the file untouched),
+never a hang, a memory blow-up or a traceback. SGLang itself has no such
+bounds (it would spend minutes and gigabytes on an alias bomb, then fail);
+these are set far above any real configuration, manifest or script.
+"""
+
+from __future__ import annotations
+
+# Bytes read from one file or from stdin. A real SGLang config, launch script
+# or manifest is a few KB; the largest recipes seen are ~10 KB.
+MAX_BYTES = 64 * 1024 * 1024
+
+# YAML values (scalars, lists, mappings) in one file once aliases are
+# expanded: bounds alias bombs ("billion laughs") and the memory of the node
+# tree (~1 KB per value through the whole check).
+MAX_YAML_NODES = 200_000
+
+# Nesting of YAML collections. SGLang reads --config with yaml.safe_load
+# (PyYAML's pure-Python loader), which fails with RecursionError at about 490
+# levels (measured with the oracle: 487 read, 491 refused); libyaml's C
+# composer, which autofix uses, overflows the C stack far deeper.
+MAX_YAML_DEPTH = 400
