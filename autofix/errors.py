@@ -10,8 +10,8 @@ class AutofixError(Exception):
 class InputError(AutofixError):
     """Bad input: the file cannot be read as what it claims to be.
 
-    ``line`` and ``col`` are 1-based (0 when unknown). The file is never
-    written when this is raised. Exit code 2.
+    ``line`` and ``col`` are 1-based (1:1 for a problem of the whole file).
+    The file is never written when this is raised. Exit code 2.
     """
 
     def __init__(self, path: str, line: int, col: int, message: str) -> None:
@@ -23,6 +23,22 @@ class InputError(AutofixError):
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.col}: error: {self.message}"
+
+
+class WriteError(AutofixError):
+    """A fixed text could not be written: the file is left as it was. Exit code 2.
+
+    ``message`` says why (write-protected, changed since it was read, the
+    system refused the write).
+    """
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.path}:1:1: error: not written: {self.message}; the file is unchanged"
 
 
 class InternalError(AutofixError):

@@ -1,19 +1,33 @@
-"""The only module that touches files and streams (besides ``cli``)."""
+"""The only module that touches files and streams (besides ``cli``).
+
+Reading is bounded: only regular files (a FIFO, a device or ``/dev/zero``
+behind a symlink is refused before it is opened for long), at most
+``limits.MAX_BYTES``. Writing refuses a file that changed since it was read
+or that is write-protected, and keeps what makes the file the same file:
+its hard links, mode, owner and extended attributes. A ``FileSet`` remembers
+what one run read from each file, so that its writes can tell.
+"""
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import os
+import stat
 import sys
 import tempfile
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
 
-from autofix.errors import InputError
+from autofix.errors import InputError, WriteError
+from autofix.limits import MAX_BYTES
 
 # What a directory walk looks at (files named on the command line are always read).
 WALK_SUFFIXES = (".yaml", ".yml", ".sh")
 SHELL_SUFFIXES = (".sh", ".bash")
 DOCKERFILE_NAMES = ("dockerfile", "containerfile")
+_SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
 
 
 def is_dockerfile(path: str) -> bool:
@@ -35,7 +49,18 @@ def is_yaml(path: str) -> bool:
 def launcher_kind(path: str) -> bool:
     """Files that may well launch nothing (a shell script, a Dockerfile): skipped quietly when they do not."""
     return path.lower().endswith(SHELL_SUFFIXES) or is_dockerfile(path)
-_SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
+
+
+class ReadError(InputError):
+    """The file itself cannot be read (missing, not a regular file, too large, no permission).
+
+    Unlike a parse error, this says nothing about what the file holds: a
+    directory walk notes every one of these.
+    """
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(path, 1, 1, message)
+        self.data = b""  # stdin only: what was read before the size limit was crossed
 
 
 def decode(data: bytes, path: str) -> str:
@@ -52,40 +77,203 @@ def decode(data: bytes, path: str) -> str:
         raise InputError(path, line, col, f"not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
 
 
-def read_text(path: str) -> str:
-    """The text of ``path`` (``-`` = stdin). Raises ``InputError`` when unreadable."""
-    if path == "-":
-        return decode(sys.stdin.buffer.read(), path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise InputError(path, 0, 0, f"cannot read: {exc.strerror or exc}") from None
-    return decode(data, path)
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 
 
-def write_atomic(path: str, text: str) -> None:
-    """Replace ``path`` with ``text`` (UTF-8) via a temp file in the same directory.
+def _not_regular(mode: int) -> str | None:
+    """What a file of ``mode`` is when it is not a regular file ("a FIFO"), else None."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((what for test, what in _KINDS if test(mode)), "not a regular file")
 
-    A symlink is followed (the file it points to is replaced); the file's
-    permission bits, and its owner where the process may set it, are kept; on
-    any failure the original is untouched and the temp file removed. Raises
-    ``OSError``.
+
+def _too_large(size: int) -> str:
+    return f"too large ({size:,} bytes; autofix reads at most {MAX_BYTES:,})"
+
+
+def _strerror(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What was read from one file: which file (device, inode) and a digest of its bytes."""
+
+    device: int
+    inode: int
+    digest: bytes
+
+
+def read_bytes(path: str) -> tuple[bytes, Snapshot]:
+    """The bytes of the regular file at ``path`` (a symlink is followed), and their snapshot.
+
+    Raises ``ReadError`` when it cannot be read, is not a regular file (it
+    is looked at before it is opened, and opened without blocking, so a
+    FIFO is never waited on) or holds more than ``MAX_BYTES``.
     """
-    target = Path(os.path.realpath(path))  # through a symlink: fix the file it points to
-    st = target.stat()
-    mode = st.st_mode & 0o7777
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".autofix", dir=target.parent)
+    try:
+        kind = _not_regular(os.stat(path).st_mode)
+        if kind is not None:
+            raise ReadError(path, f"not a regular file ({kind})")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise ReadError(path, f"cannot read: {_strerror(exc)}") from None
+    try:
+        st = os.fstat(fd)
+        kind = _not_regular(st.st_mode)  # replaced between the look and the open
+        if kind is not None:
+            raise ReadError(path, f"not a regular file ({kind})")
+        if st.st_size > MAX_BYTES:
+            raise ReadError(path, _too_large(st.st_size))
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise ReadError(path, f"cannot read: {_strerror(exc)}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_BYTES:  # grew while it was read
+        raise ReadError(path, _too_large(len(data)))
+    return data, Snapshot(st.st_dev, st.st_ino, hashlib.blake2b(data).digest())
+
+
+def read_stdin(stream: BinaryIO | None = None) -> bytes:
+    """All of stdin (or ``stream``), up to ``MAX_BYTES``.
+
+    Raises ``ReadError`` beyond, with what was read in its ``data`` (the
+    rest is left unread, for ``copy_stream``).
+    """
+    data = (stream or sys.stdin.buffer).read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        exc = ReadError("-", f"too large (more than {MAX_BYTES:,} bytes on stdin)")
+        exc.data = data
+        raise exc
+    return data
+
+
+def copy_stream(head: bytes, stream: BinaryIO | None, out) -> None:
+    """Write ``head`` and then the rest of ``stream`` (default stdin) to the text stream ``out``'s bytes.
+
+    Bounded memory (chunk by chunk): how a filter passes on what it cannot check.
+    """
+    stream = stream or sys.stdin.buffer
+    out.flush()
+    sink = out.buffer
+    sink.write(head)
+    while chunk := stream.read(1 << 20):
+        sink.write(chunk)
+    sink.flush()
+
+
+def read_text(path: str) -> str:
+    """The text of ``path`` (``-`` = stdin). Raises ``InputError`` when unreadable or not UTF-8."""
+    if path == "-":
+        return decode(read_stdin(), path)
+    return decode(read_bytes(path)[0], path)
+
+
+def read_if_file(path: str) -> str | None:
+    """The text of ``path`` when it is a readable UTF-8 regular file, else None (missing, a FIFO, ...)."""
+    try:
+        return read_text(path)
+    except InputError:
+        return None
+
+
+class FileSet:
+    """The files one run reads and writes: each read within bounds, each written only if unchanged.
+
+    ``read`` remembers a snapshot of what it read from each file (by real
+    path); ``write`` replaces a file only while it still is exactly that
+    (same file, same bytes), so a line another process added during the run
+    is never lost. Writing a file updates its snapshot.
+    """
+
+    def __init__(self) -> None:
+        self.snapshots: dict[str, Snapshot] = {}
+
+    def read(self, path: str) -> str:
+        """The text of ``path`` (``-``: stdin). Raises ``InputError`` (``ReadError`` for I/O)."""
+        if path == "-":
+            return read_text(path)
+        data, snap = read_bytes(path)
+        text = decode(data, path)
+        self.snapshots[os.path.realpath(path)] = snap
+        return text
+
+    def read_config(self, path: str) -> str | None:
+        """The text of a ``--config`` file, or None when it is not a readable UTF-8 regular file."""
+        try:
+            return self.read(path)
+        except InputError:
+            return None
+
+    def check(self, path: str) -> None:
+        """Raise ``WriteError`` unless ``path`` can be written now: still as read, and not write-protected."""
+        real = os.path.realpath(path)
+        expected = self.snapshots.get(real)
+        if expected is None:
+            raise WriteError(path, "autofix did not read this file")
+        try:
+            st = os.stat(real)
+            if not stat.S_ISREG(st.st_mode):
+                raise WriteError(path, "it is no longer a regular file")
+            if not st.st_mode & 0o222 or not os.access(real, os.W_OK):
+                raise WriteError(path, "the file is write-protected")
+            now = read_bytes(real)[1]
+        except (OSError, ReadError) as exc:
+            raise WriteError(path, f"cannot read it again: {getattr(exc, 'message', None) or _strerror(exc)}") from None
+        if now != expected:
+            raise WriteError(path, "it changed since autofix read it; run autofix again")
+
+    def write(self, path: str, text: str) -> None:
+        """Replace ``path`` with ``text`` (UTF-8), atomically where the file allows it.
+
+        A symlink is followed (the file it points to is written). The file
+        must be as it was read and writable (``check``). It is written to a
+        temp file in the same directory, given the file's mode, owner and
+        extended attributes, and renamed over it; a file with several hard
+        links, or whose owner or attributes the copy cannot carry, is written
+        in place instead (``_write_in_place``), so every link sees the fix.
+        Raises ``WriteError``; the file is then unchanged.
+        """
+        self.check(path)
+        real = os.path.realpath(path)
+        data = text.encode("utf-8")
+        try:
+            st = os.stat(real)
+            if st.st_nlink > 1 or not _replace(real, data, st, lambda: self.check(path)):
+                _write_in_place(real, data)
+        except OSError as exc:
+            raise WriteError(path, f"cannot write: {_strerror(exc)}") from None
+        self.snapshots[real] = read_bytes(real)[1]
+
+
+def _replace(target: str, data: bytes, st: os.stat_result, recheck: Callable[[], None]) -> bool:
+    """Write ``data`` to a temp file like ``target`` and rename it over ``target``.
+
+    Returns False (nothing changed) when the copy cannot keep the file's
+    owner or extended attributes. ``recheck`` runs just before the rename.
+    Raises ``OSError`` (the temp file is removed) or what ``recheck`` raises.
+    """
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".autofix",
+                               dir=os.path.dirname(target))
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(text.encode("utf-8"))
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        if (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
+        os.chmod(tmp, stat.S_IMODE(st.st_mode))
+        if (st.st_uid, st.st_gid) != (os.stat(tmp).st_uid, os.stat(tmp).st_gid):
             try:
-                os.chown(tmp, st.st_uid, st.st_gid)  # keep the owner when we may (root)
+                os.chown(tmp, st.st_uid, st.st_gid)
             except PermissionError:
-                pass
+                os.unlink(tmp)
+                return False
+        if not _copy_xattrs(target, tmp):
+            os.unlink(tmp)
+            return False
+        recheck()
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -93,26 +281,103 @@ def write_atomic(path: str, text: str) -> None:
         except FileNotFoundError:
             pass
         raise
+    _fsync_dir(os.path.dirname(target))
+    return True
 
 
-def expand(paths: list[str]) -> Iterator[tuple[str, bool]]:
-    """(path, named) for each input: named files as given, directories walked in sorted order."""
+def _copy_xattrs(source: str, dest: str) -> bool:
+    """Give ``dest`` every extended attribute of ``source``; False when one cannot be set."""
+    try:
+        names = os.listxattr(source)
+    except OSError as exc:
+        if exc.errno in (errno.ENOTSUP, errno.EOPNOTSUPP):
+            return True  # the file system has none
+        raise
+    for name in names:
+        try:
+            os.setxattr(dest, name, os.getxattr(source, name))
+        except OSError:
+            return False  # e.g. security.* as an unprivileged user
+    return True
+
+
+def _write_in_place(target: str, data: bytes) -> None:
+    """Overwrite ``target``'s bytes in place: same inode, so hard links, owner and attributes stay.
+
+    Not atomic, so it is guarded: the space is reserved first (a full disk
+    fails before a byte changes), the original bytes are kept in a backup
+    file next to it until the write is synced, and restored on any error.
+    Raises ``OSError``; the file then holds its original bytes (or, if even
+    the restore failed, the backup is left and named in the error).
+    """
+    with open(target, "rb") as f:
+        original = f.read()
+    fd, backup = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".autofix-backup",
+                                  dir=os.path.dirname(target))
+    with os.fdopen(fd, "wb") as f:
+        f.write(original)
+        f.flush()
+        os.fsync(f.fileno())
+    fd = os.open(target, os.O_WRONLY)
+    try:
+        try:
+            os.posix_fallocate(fd, 0, max(len(data), 1))
+        except OSError as exc:
+            if exc.errno not in (errno.EOPNOTSUPP, errno.ENOTSUP, errno.EINVAL, errno.ENOSYS):
+                raise
+        try:
+            _pwrite_all(fd, data)
+            os.ftruncate(fd, len(data))
+            os.fsync(fd)
+        except OSError as exc:
+            try:
+                _pwrite_all(fd, original)
+                os.ftruncate(fd, len(original))
+                os.fsync(fd)
+            except OSError:
+                raise OSError(exc.errno, f"{_strerror(exc)}; the original is kept in {backup}") from None
+            os.unlink(backup)
+            raise
+    finally:
+        os.close(fd)
+    os.unlink(backup)
+
+
+def _pwrite_all(fd: int, data: bytes) -> None:
+    view, done = memoryview(data), 0
+    while done < len(data):
+        done += os.pwrite(fd, view[done:], done)
+
+
+def _fsync_dir(path: str) -> None:
+    """Make a rename in ``path`` durable (best effort: some file systems refuse)."""
+    try:
+        fd = os.open(path or ".", os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def expand(paths: list[str], note: Callable[[str], None] = lambda _: None) -> Iterator[tuple[str, bool]]:
+    """(path, named) for each input: named paths as given, directories walked in sorted order.
+
+    A walk does not follow symlinked directories; a directory it cannot
+    list is passed to ``note`` as a ``path: ...`` line.
+    """
+    def unlisted(exc: OSError) -> None:
+        note(f"{exc.filename}:1:1: warning: cannot list the directory: {_strerror(exc)} (skipped)")
+
     for p in paths:
         if p != "-" and os.path.isdir(p):
-            for root, dirs, files in os.walk(p):
+            for root, dirs, names in os.walk(p, onerror=unlisted):
                 dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
-                for name in sorted(files):
+                for name in sorted(names):
                     if name.lower().endswith(WALK_SUFFIXES) or is_dockerfile(name):
                         yield os.path.normpath(os.path.join(root, name)), False
         else:
             yield p, True
-
-
-def read_if_file(path: str) -> str | None:
-    """The text of ``path`` when it is a readable UTF-8 file, else None (missing, a directory, unreadable)."""
-    if not os.path.isfile(path):
-        return None
-    try:
-        return read_text(path)
-    except InputError:
-        return None
