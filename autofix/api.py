@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from types import ModuleType
 
 from autofix import engine, merge
-from autofix.edits import Edit, apply_edits, line_col, map_back, offset_of
+from autofix.edits import Change, Edit, apply_edits, compose, line_col, map_back, offset_of
 from autofix.errors import CannotEdit, InputError, InternalError
 from autofix.files import is_yaml
 from autofix.formats import yaml_config
@@ -41,7 +41,10 @@ class FixResult:
     (see ``fix_source``): one result per file, with the diagnostics located
     in it (``launches`` is 0). ``errors`` holds the ``--config`` files they
     read that SGLang refuses to read (invalid YAML, not a mapping): one
-    ``InputError`` per file, naming it and the position.
+    ``InputError`` per file, naming it and the position. ``changes`` are
+    the regions of ``source`` the fixes rewrote, sorted and disjoint
+    (``edits.Change``): every character outside them is kept, and the
+    diff is computed from them alone.
     """
 
     path: str
@@ -55,6 +58,7 @@ class FixResult:
     is_config: bool = True  # False: YAML whose keys are mostly not SGLang options
     others: tuple[FixResult, ...] = field(default=())  # --config files read by the launches
     errors: tuple[InputError, ...] = field(default=())  # --config files the launches name that SGLang would not read
+    changes: tuple[Change, ...] = field(default=())  # the regions of ``source`` that ``output`` rewrites
 
     @property
     def changed(self) -> bool:
@@ -174,14 +178,23 @@ def fix_source(
         found = _unique(c.written.diagnostics + [d for d in diagnostics if d.path == p])
         left = _unique(c.written.remaining + [d for d in remaining if d.path == p])
         files.append(FixResult(p, yaml_config.NAME, c.source, outputs[p], tuple(sorted(found, key=order)),
-                               tuple(sorted(left, key=order)), 0, tuple(c.written.conflicts)))
+                               tuple(sorted(left, key=order)), 0, tuple(c.written.conflicts),
+                               changes=_changes(c.written.chain, c.edits)))
     # launches that read the same text (a sweep's variants) find the same things there: say each once
     diagnostics = _unique([d for d in diagnostics if d.path == path])
     remaining = _unique([d for d in remaining if d.path == path])
     return FixResult(path, fmt.NAME, text, output, tuple(sorted(diagnostics, key=order)),
                      tuple(sorted(remaining, key=order)), len(launches), tuple(dict.fromkeys(conflicts)),
                      getattr(fmt, "looks_like_config", lambda _: True)(launches), tuple(files),
-                     tuple(configs.errors.values()))
+                     tuple(configs.errors.values()), _changes(written.chain, edits))
+
+
+def _changes(chain: list[list[Edit]], last: list[Edit]) -> tuple[Change, ...]:
+    """The regions of the original text that the passes' edits (``chain``, then ``last``) rewrote."""
+    changes: list[Change] = []
+    for edits in [*chain, last]:
+        changes = compose(changes, edits)
+    return tuple(changes)
 
 
 def config_files(text: str, fmt: ModuleType, *, path: str, schema: Schema | None = None,

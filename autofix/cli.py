@@ -36,6 +36,7 @@ app = typer.Typer(
     "Dockerfiles and srt-slurm recipes that launch SGLang) "
     "and directories, and prints the diff --write would apply.",
     context_settings={"help_option_names": ["-h", "--help"]},
+    pretty_exceptions_enable=False,  # a failure is one error line per file (runner's guard), never a dump of locals
 )
 
 
@@ -50,6 +51,7 @@ def check(
     target_version: Annotated[str, typer.Option(
         help="The SGLang release the configs must start on; an unknown one lists the releases autofix has tables for.",
     )] = "0.5.23",
+    verbose: Annotated[bool, typer.Option("--verbose", help="Print the traceback of an internal error.")] = False,
 ) -> None:
     """Check PATHs (the default command: `autofix PATH...`). Exit 1 on violations, 2 on bad input."""
     from autofix.formats import NAMES
@@ -72,6 +74,8 @@ def check(
         stdin_format=stdin_format,
         show_fixes=show_fixes,
         target_version=target_version,
+        verbose=verbose,
+        stdin=sys.stdin.buffer,
     )
     raise typer.Exit(report.exit_code)
 
@@ -102,9 +106,20 @@ def explain(code: Annotated[str, typer.Argument(help="A rule code (EP003) or nam
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point.
+
+    A failure outside any one file (each file has its own guard in
+    ``runner.run``) is one error line and exit 2; ``--verbose`` re-raises it
+    with its traceback.
+    """
     try:
         app(prog_name="autofix")
     except BrokenPipeError:  # `autofix dir | head`: the reader left, nothing is wrong with the files
         sys.stderr.close()
         raise SystemExit(1) from None
+    except Exception as exc:  # noqa: BLE001 - last resort: never a bare traceback
+        if "--verbose" in sys.argv[1:]:
+            raise
+        print(f"autofix: internal error: {type(exc).__name__}: {exc} (please report this; --verbose shows "
+              "the traceback)", file=sys.stderr)
+        raise SystemExit(2) from None

@@ -30,11 +30,15 @@ def fixed_in(result: FixResult) -> list[Diagnostic]:
     return [d for r in group for d in r.diagnostics if d.fixable]
 
 
-def summary(results: list[FixResult], *, write: bool, unsafe: bool, errors: int) -> str:
-    """One closing line, ruff-style: found, fixed, remaining, hidden unsafe fixes.
+def summary(results: list[FixResult], *, write: bool, unsafe: bool, errors: int, unwritten: int = 0) -> str:
+    """One closing line, ruff-style: found, fixed, remaining, hidden unsafe fixes, failures.
 
     ``results`` holds each checked text once (a script's ``--config`` files
-    are listed in it too, and counted through the script's ``others``).
+    are listed in it too, and counted through the script's ``others``); a
+    text whose fix was not written is in it unchanged (``runner.unwritten``),
+    so only what was written counts as fixed. ``errors`` counts the inputs
+    that could not be checked, ``unwritten`` the files whose fixes could not
+    be written.
     """
     found = sum(r.found for r in results)
     remaining = sum(len(r.remaining) for r in results)
@@ -42,7 +46,7 @@ def summary(results: list[FixResult], *, write: bool, unsafe: bool, errors: int)
     files = sum(1 for r in results if r.changed)
     parts = []
     if not found and not remaining:
-        parts.append("No violations found." if errors else "All checks passed!")
+        parts.append("No violations found." if errors or unwritten else "All checks passed!")
     elif write:
         inside = {id(o) for r in results for o in r.others}
         fixed = [d for r in results if id(r) not in inside for d in fixed_in(r)]
@@ -60,4 +64,6 @@ def summary(results: list[FixResult], *, write: bool, unsafe: bool, errors: int)
         parts.append(f"{hidden} more fixable with --unsafe-fixes.")
     if errors:
         parts.append(f"{errors} file{'s' * (errors != 1)} could not be checked.")
+    if unwritten:
+        parts.append(f"{unwritten} file{'s' * (unwritten != 1)} could not be written.")
     return " ".join(parts)

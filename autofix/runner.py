@@ -31,15 +31,16 @@ from __future__ import annotations
 
 import enum
 import os
+import traceback
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from autofix import files, report
 from autofix.api import FixResult, config_files, fix_source
 from autofix.edits import unified_diff
-from autofix.errors import InputError, InternalError
-from autofix.formats import LAUNCH, by_name, detect
+from autofix.errors import InputError, InternalError, WriteError
+from autofix.formats import DOCKERFILE, LAUNCH, by_name, detect
 from autofix.schema import DEFAULT_VERSION, load
 
 
@@ -59,19 +60,21 @@ class Mode(enum.Enum):
 class Report:
     """Counters of one run.
 
-    Exit code: 2 if any input could not be checked; otherwise, in DIFF mode 1
+    Exit code: 2 if any input could not be checked or any fix could not be
+    written; otherwise, in DIFF mode 1
     when a violation was found, in WRITE mode 1 when a violation remains
     after fixing; else 0.
     """
 
     mode: Mode
     results: list[FixResult] = field(default_factory=list)
-    errors: int = 0
+    errors: int = 0  # inputs that could not be checked
+    unwritten: int = 0  # files whose fixes could not be written
 
     @property
     def exit_code(self) -> int:
         """0, 1 or 2, as the class docstring says."""
-        if self.errors:
+        if self.errors or self.unwritten:
             return 2
         if self.mode is Mode.WRITE:
             return 1 if any(r.remaining for r in self.results) else 0
@@ -89,6 +92,8 @@ def run(
     stdin_format: str | None = None,
     show_fixes: bool = False,
     target_version: str = DEFAULT_VERSION,
+    verbose: bool = False,
+    stdin: BinaryIO | None = None,
 ) -> Report:
     """Check (and, in WRITE mode, fix) every path; write reports to ``out``/``err``.
 
@@ -96,81 +101,244 @@ def run(
     YAML files, each group in the order given (directories walked in sorted
     order): a ``--config`` file a launch reads is then checked merged with
     that launch's flags and not again on its own, whatever the order of the
-    paths. A walked file that launches SGLang but cannot be read gets a
-    note on stderr; a named one is an error (exit 2).
+    paths. A walked file that cannot be read, or that launches SGLang but
+    cannot be parsed, gets a note on stderr; a named one is an error (exit 2).
+
+    Each file is checked inside one guard: whatever goes wrong with it (an
+    ``InternalError``, or any exception, a ``MemoryError`` or
+    ``RecursionError`` included) is an error line for that file (exit 2), the
+    run goes on with the next, and no traceback is printed unless
+    ``verbose``. A fix is written only if the file is still what was read
+    (``files.FileSet``); the summary counts only what was written.
 
     Parsable lines and diffs go to ``out``; status and error lines to
-    ``err``. For stdin, ``out`` carries only the diff or the fixed text.
-    ``target_version`` picks the SGLang argument table to check against.
+    ``err``. For stdin, ``out`` carries only the diff or, in WRITE mode,
+    always the whole text: fixed, or as it came when there is nothing to fix
+    or it could not be checked. ``stdin`` is the stream ``-`` reads (default:
+    the process's). ``target_version`` picks the SGLang argument table to
+    check against.
     """
     rep = Report(mode)
     schema = load(target_version)
+    disk = files.FileSet()
     through_launch: set[str] = set()  # real paths of config files a launch has handled
     # scripts before YAML: a --config file is then checked through the launches that read it
     # (merged with their flags) before a walk reaches it alone, whatever the order of the paths
-    items = list(files.expand(paths))
+    items = list(files.expand(paths, note=lambda line: err.write(line + "\n")))
     ordered = [i for i in items if not files.is_yaml(i[0])] + [i for i in items if files.is_yaml(i[0])]
     shared = _shared_configs([p for p, _ in ordered if not files.is_yaml(p)], schema)
     once = _Once()
+    run_one = _One(rep, mode, schema, disk, once, through_launch, shared, out, err, unsafe=unsafe,
+                   show_fixes=show_fixes, stdin_filename=stdin_filename, stdin_format=stdin_format, stdin=stdin)
     for path, named in ordered:
-        shown = (stdin_filename or "-") if path == "-" else path
         if path != "-" and os.path.realpath(path) in through_launch:
             continue
-        text = ""
         try:
-            text = files.read_text(path)
-            fmt = by_name(stdin_format) if (path == "-" and stdin_format) else detect(shown, text)
+            run_one(path, named)
+        except BrokenPipeError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the guard: one file never stops the run
+            rep.errors += 1
+            what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            how = "" if verbose else "; --verbose shows the traceback"
+            err.write(f"{run_one.shown(path)}:1:1: error: internal error, nothing written: {what[:300]} "
+                      f"(please report this{how})\n")
+            if verbose:
+                traceback.print_exc(file=err)
+            run_one.pass_through()
+    err.write(report.summary(rep.results, write=mode is Mode.WRITE, unsafe=unsafe, errors=rep.errors,
+                             unwritten=rep.unwritten) + "\n")
+    return rep
+
+
+class _One:
+    """Check one path of a run (the body of ``run``'s loop): read, check, report, write."""
+
+    def __init__(self, rep: Report, mode: Mode, schema, disk: files.FileSet, once: _Once, through_launch: set[str],
+                 shared: frozenset[str], out: TextIO, err: TextIO, *, unsafe: bool, show_fixes: bool,
+                 stdin_filename: str | None, stdin_format: str | None, stdin: BinaryIO | None) -> None:
+        self.rep, self.mode, self.schema, self.disk, self.once = rep, mode, schema, disk, once
+        self.through_launch, self.shared, self.out, self.err = through_launch, shared, out, err
+        self.unsafe, self.show_fixes = unsafe, show_fixes
+        self.stdin_filename, self.stdin_format, self.stdin = stdin_filename, stdin_format, stdin
+        self.stdin_data: bytes | None = None  # what stdin held, while it still has to be printed
+
+    def shown(self, path: str) -> str:
+        """The name ``path`` is reported by."""
+        return (self.stdin_filename or "-") if path == "-" else path
+
+    def pass_through(self) -> None:
+        """In WRITE mode, print stdin as it came, if nothing has been printed for it yet."""
+        data, self.stdin_data = self.stdin_data, None
+        if data is None or self.mode is not Mode.WRITE:
+            return
+        if hasattr(self.out, "buffer"):  # the bytes as they came, UTF-8 or not
+            self.out.flush()
+            self.out.buffer.write(data)
+            self.out.buffer.flush()
+        else:  # a text stream of the caller's (tests): as text
+            self.out.write(data.decode("utf-8", "replace"))
+
+    def __call__(self, path: str, named: bool) -> None:
+        err, shown = self.err, self.shown(path)
+        text = None
+        try:
+            if path == "-":
+                self.stdin_data = self._read_stdin()
+                text = files.decode(self.stdin_data, shown)
+            else:
+                text = self.disk.read(path)
+            if path == "-" and self.stdin_format:
+                fmt = by_name(self.stdin_format)
+            else:
+                fmt = detect(shown, text)
             if fmt is None:
-                # a shell script that launches no SGLang is fine (pre-commit passes every *.sh)
-                if named and not files.launcher_kind(shown):
-                    raise InputError(shown, 0, 0, "not an SGLang config (.yaml/.yml) and runs no SGLang launch")
-                continue
-            result = fix_source(text, fmt, path=shown, unsafe=unsafe, schema=schema,
-                                read_config=None if path == "-" else files.read_if_file, shared_configs=shared)
+                # a shell script or Dockerfile that launches no SGLang is fine (pre-commit passes every *.sh)
+                launcher = files.launcher_kind(shown) or (path == "-" and DOCKERFILE.match(text) is not None)
+                if named and not launcher:
+                    raise InputError(shown, 1, 1, "not an SGLang config (.yaml/.yml) and runs no SGLang launch")
+                self.pass_through()
+                return
+            result = fix_source(text, fmt, path=shown, unsafe=self.unsafe, schema=self.schema,
+                                read_config=None if path == "-" else self.disk.read_config,
+                                shared_configs=self.shared)
         except InputError as exc:
             if named:
                 err.write(f"{exc}\n")
-                rep.errors += 1
-            elif LAUNCH.search(text):  # a walked file that launches SGLang but cannot be read: say so
-                err.write(f"{exc} (skipped)\n")
-            continue
+                self.rep.errors += 1
+            elif isinstance(exc, files.ReadError) or text is None and path != "-" and _launches_bytes(path):
+                err.write(_skipped(exc))  # a walked file we cannot read: say so
+            elif text is not None and LAUNCH.search(text):  # it launches SGLang but cannot be parsed
+                err.write(_skipped(exc))
+            self.pass_through()
+            return
         except InternalError as exc:
-            err.write(f"{shown}:0:0: error: internal error, nothing written: {exc} (please report this)\n")
-            rep.errors += 1
-            continue
+            err.write(f"{shown}:1:1: error: internal error, nothing written: {exc} (please report this)\n")
+            self.rep.errors += 1
+            self.pass_through()
+            return
         if not result.is_config:  # YAML that is neither a config nor launches SGLang: no false alarms
             if named:
                 why = "no SGLang launch, and most keys are not SGLang options" if result.format == "yaml" \
                     else "no SGLang launch found"
                 err.write(f"{shown}: skipped: {why}\n")
-            continue
+            self.pass_through()
+            return
+        self._report(path, result)
+
+    def _read_stdin(self) -> bytes:
+        try:
+            return files.read_stdin(self.stdin)
+        except files.ReadError as exc:
+            if self.mode is Mode.WRITE:  # still a filter: what came in goes out
+                files.copy_stream(exc.data, self.stdin, self.out)
+            raise
+
+    def _report(self, path: str, result: FixResult) -> None:
+        rep, once, err = self.rep, self.once, self.err
         for error in result.errors:  # --config files SGLang would refuse to read
-            through_launch.add(os.path.realpath(error.path))
+            self.through_launch.add(os.path.realpath(error.path))
             if once.first(("error", os.path.realpath(error.path))):  # one error per file, whoever reads it
                 err.write(f"{error}\n")
                 rep.errors += 1
         result = replace(result, others=tuple(once.config(o) for o in result.others))
-        for other in result.others:  # the --config files first: the script is written once they are
-            through_launch.add(os.path.realpath(other.path))
-            rep.results.append(other)
-            show_diff = once.first(("diff", os.path.realpath(other.path), other.source, other.output))
-            try:
-                _emit(other, False, mode, out, err, show_fixes, merged=True, show_diff=show_diff)
-            except BrokenPipeError:
-                raise
-            except OSError as exc:
-                err.write(f"{other.path}:0:0: error: cannot write: {exc.strerror or exc}; the file is unchanged\n")
-                rep.errors += 1
-        rep.results.append(result)
+        for other in result.others:
+            self.through_launch.add(os.path.realpath(other.path))
+        merged = bool(result.others)
+        group = [(o, once.first(("diff", os.path.realpath(o.path), o.source, o.output))) for o in result.others]
+        group.append((result, True))
+        if self.mode is Mode.WRITE and path != "-":
+            group = self._write(group)
+        for r, show_diff in group:  # the --config files first: the script is written once they are
+            rep.results.append(r)
+            self._emit(r, path == "-" and r is group[-1][0], merged, show_diff)
+        self.stdin_data = None
+
+    def _write(self, group: list[tuple[FixResult, bool]]) -> list[tuple[FixResult, bool]]:
+        """Write every changed text of ``group`` (a script and its ``--config`` files), all or none.
+
+        Each file is checked first (unchanged since read, writable); if one
+        write then fails, those already written are put back. A text not
+        written is returned as unchanged (its violations remain).
+        """
+        changed = [r for r, _ in group if r.changed]
         try:
-            _emit(result, path == "-", mode, out, err, show_fixes, merged=bool(result.others))
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            err.write(f"{shown}:0:0: error: cannot write: {exc.strerror or exc}; the file is unchanged\n")
-            rep.errors += 1
-    err.write(report.summary(rep.results, write=mode is Mode.WRITE, unsafe=unsafe, errors=rep.errors) + "\n")
-    return rep
+            for r in changed:
+                self.disk.check(r.path)
+        except WriteError as exc:
+            return self._not_written(group, exc)
+        done: list[FixResult] = []
+        for r in changed:
+            try:
+                self.disk.write(r.path, r.output)
+            except WriteError as exc:
+                for back in reversed(done):
+                    try:
+                        self.disk.write(back.path, back.source)
+                    except WriteError as again:
+                        self.err.write(f"{again.path}:1:1: error: written, but its launch's other file could not "
+                                       f"be, and putting it back failed: {again.message}\n")
+                        self.rep.unwritten += 1
+                return self._not_written(group, exc)
+            done.append(r)
+        return group
+
+    def _not_written(self, group: list[tuple[FixResult, bool]], exc: WriteError) -> list[tuple[FixResult, bool]]:
+        """``group`` as it stands on disk after ``exc``: nothing written (the script still holds its configs)."""
+        self.err.write(f"{exc}\n")
+        self.rep.unwritten += 1
+        others = [(unwritten(o), show) for o, show in group[:-1]]
+        script, show = group[-1]
+        return [*others, (replace(unwritten(script), others=tuple(o for o, _ in others)), show)]
+
+    def _emit(self, result: FixResult, stdin: bool, merged: bool, show_diff: bool) -> None:
+        """Print one result's diagnostics and diff (or, for stdin in WRITE mode, the fixed text).
+
+        ``merged``: a script or config of a merged launch; ``show_diff``:
+        False when the same diff was already printed.
+        """
+        out, err, mode = self.out, self.err, self.mode
+        lines_to = err if stdin else out
+        shown = result.remaining if mode is Mode.WRITE else result.diagnostics
+        for d in shown:
+            lines_to.write(report.diagnostic_line(d) + "\n")
+            if self.show_fixes:
+                lines_to.write("".join(line + "\n" for line in report.fix_lines(d)))
+        err.writelines(f"{c}\n" for c in result.conflicts)
+        if mode is Mode.DIFF:
+            if result.changed and show_diff:
+                out.write(unified_diff(result.source, result.output, result.path, result.changes))
+            return
+        if stdin:
+            out.write(result.output)
+        elif result.changed:
+            if merged:  # a fix may land in the script for a violation reported in its --config file
+                err.write(f"Fixed {result.path}\n")
+            else:
+                fixed = sum(1 for d in result.diagnostics if d.fixable)
+                err.write(f"Fixed {fixed} violation{'s' * (fixed != 1)} in {result.path}\n")
+
+
+def unwritten(result: FixResult) -> FixResult:
+    """``result`` as it stands when its fixed text was not written: unchanged, every violation remaining."""
+    if not result.changed:
+        return result
+    return replace(result, output=result.source, changes=(),
+                   remaining=tuple(d for d in result.diagnostics if not d.after))
+
+
+def _skipped(exc: InputError) -> str:
+    """The note for a walked file that is skipped: a warning (it does not change the exit code)."""
+    return f"{exc.path}:{exc.line}:{exc.col}: warning: {exc.message} (skipped)\n"
+
+
+def _launches_bytes(path: str) -> bool:
+    """Whether the (undecodable) file at ``path`` mentions an SGLang launch."""
+    try:
+        data = files.read_bytes(path)[0]
+    except files.ReadError:
+        return False
+    return LAUNCH.search(data.decode("utf-8", "replace")) is not None
 
 
 def _shared_configs(scripts: list[str], schema) -> frozenset[str]:
@@ -191,7 +359,7 @@ def _shared_configs(scripts: list[str], schema) -> frozenset[str]:
             if fmt is None or "config" not in text:  # no --config word (cheap: most scripts)
                 continue
             count.update(os.path.realpath(c) for c in config_files(text, fmt, path=path, schema=schema))
-        except (InputError, InternalError):  # reported when the script is checked
+        except Exception:  # noqa: BLE001 - reported when the script is checked (in the guard)
             continue
     return frozenset(p for p, n in count.items() if n > 1)
 
@@ -217,29 +385,3 @@ class _Once:
             return tuple(d for d in ds if self.first((kind, real, d.location.line, d.location.col, d.code,
                                                       d.violation.message)))
         return replace(result, diagnostics=new("found", result.diagnostics), remaining=new("left", result.remaining))
-
-
-def _emit(result: FixResult, stdin: bool, mode: Mode, out: TextIO, err: TextIO, show_fixes: bool,
-          merged: bool = False, show_diff: bool = True) -> None:
-    """Print one result's diagnostics and diff, or write it. ``merged``: a script or config of a merged launch;
-    ``show_diff``: False when the same diff was already printed."""
-    lines_to = err if stdin else out
-    shown = result.remaining if mode is Mode.WRITE else result.diagnostics
-    for d in shown:
-        lines_to.write(report.diagnostic_line(d) + "\n")
-        if show_fixes:
-            lines_to.write("".join(line + "\n" for line in report.fix_lines(d)))
-    err.writelines(f"{c}\n" for c in result.conflicts)
-    if mode is Mode.DIFF:
-        if result.changed and show_diff:
-            out.write(unified_diff(result.source, result.output, result.path))
-        return
-    if stdin:
-        out.write(result.output)
-    elif result.changed:
-        files.write_atomic(result.path, result.output)
-        if merged:  # a fix may land in the script for a violation reported in its --config file
-            err.write(f"Fixed {result.path}\n")
-        else:
-            fixed = sum(1 for d in result.diagnostics if d.fixable)
-            err.write(f"Fixed {fixed} violation{'s' * (fixed != 1)} in {result.path}\n")

@@ -138,7 +138,7 @@ def test_bad_input_exits_2_names_the_position_and_keeps_the_file(tmp_path, text,
 def test_missing_file_exits_2(tmp_path):
     r = run(str(tmp_path / "nope.yaml"))
     assert r.exit_code == 2
-    assert "nope.yaml:0:0: error: cannot read" in r.stderr
+    assert "nope.yaml:1:1: error: cannot read" in r.stderr
 
 
 def test_named_file_that_is_no_config_exits_2(cfg):

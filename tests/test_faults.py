@@ -1,0 +1,382 @@
+"""Bad input and faults, as a new user meets them: nothing lost, nothing hangs, nothing crashes.
+
+Each test names the case it covers. The command line runs in-process
+(``CliRunner``) except where a real process matters (a FIFO with a writer,
+an unprivileged user), which runs ``python -m autofix`` in a subprocess.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import autofix.api
+import autofix.runner
+from autofix import files
+from autofix.cli import app
+from autofix.errors import WriteError
+from autofix.limits import MAX_BYTES
+from autofix.runner import Mode
+
+BAD = "tp-size: 8\nmoe-a2a-backend: none\nep-dispatch-algorithm: static\n"
+GOOD = BAD.replace("static", "dynamic")
+LAUNCH = "python3 -m sglang.launch_server --model-path m --tp 8 --ep-dispatch-algorithm static\n"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(app, list(args), input=input, prog_name="autofix")
+
+
+def in_a_process(*args, timeout=30, **kw):
+    """Run the command in a real process (``python -m autofix``)."""
+    return subprocess.run([sys.executable, "-m", "autofix", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout, cwd=kw.pop("cwd", None), env={**os.environ, "PYTHONPATH": str(ROOT)}, **kw)
+
+
+# --- --write: refuse a file that changed, keep what makes it the same file --------------------------------------
+
+def test_write_refuses_a_file_that_changed_since_it_was_read(tmp_path, monkeypatch):
+    p = tmp_path / "c.yaml"
+    p.write_text(BAD)
+    real = autofix.api.fix_source
+
+    def meanwhile(*args, **kwargs):  # another process appends a line while autofix works
+        result = real(*args, **kwargs)
+        with open(p, "a") as f:
+            f.write("port: 30000\n")
+        return result
+
+    monkeypatch.setattr(autofix.runner, "fix_source", meanwhile)
+    r = run(str(p), "--write")
+    assert r.exit_code == 2
+    assert p.read_text() == BAD + "port: 30000\n"  # the other process's line is kept, nothing of ours written
+    assert f"{p}:1:1: error: not written: it changed since autofix read it" in r.stderr
+    assert "Fixed" not in r.stderr.replace("Fixed 0", "")
+
+
+def test_file_set_refuses_a_replaced_file(tmp_path):
+    p = tmp_path / "c.yaml"
+    p.write_text(BAD)
+    disk = files.FileSet()
+    disk.read(str(p))
+    tmp = tmp_path / "new"
+    tmp.write_text(BAD)  # same bytes, another file (an editor's save)
+    os.replace(tmp, p)
+    with pytest.raises(WriteError, match="changed since autofix read it"):
+        disk.write(str(p), GOOD)
+    assert p.read_text() == BAD
+
+
+def test_write_refuses_a_write_protected_file(tmp_path):
+    p = tmp_path / "c.yaml"
+    p.write_text(BAD)
+    p.chmod(0o444)
+    r = run(str(p), "--write")
+    assert r.exit_code == 2
+    assert p.read_text() == BAD and stat.S_IMODE(p.stat().st_mode) == 0o444
+    assert "not written: the file is write-protected; the file is unchanged" in r.stderr
+    assert "Fixed 0 in 0 files; 1 remaining. 1 file could not be written." in r.stderr
+
+
+NOBODY = 65534
+
+
+def as_nobody(paths: list[str], mode: Mode) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of ``runner.run`` in a forked child that runs as user ``nobody``.
+
+    A fork, not a new process: the interpreter (under root's home) need not
+    be readable by nobody. The check runs once first as the parent, so what
+    it imports is loaded before the child drops its privileges.
+    """
+    autofix.runner.run(paths, Mode.DIFF, unsafe=False, out=io.StringIO(), err=io.StringIO())
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            out, err = io.StringIO(), io.StringIO()
+            rep = autofix.runner.run(paths, mode, unsafe=False, out=out, err=err)
+            os.write(w, json.dumps([rep.exit_code, out.getvalue(), err.getvalue()]).encode())
+        finally:
+            os._exit(0)
+    os.close(w)
+    with os.fdopen(r) as f:
+        data = f.read()
+    os.waitpid(pid, 0)
+    return tuple(json.loads(data))
+
+
+@pytest.fixture
+def shared_dir():
+    """A directory other users can reach (pytest's own tmp_path is under a 0700 directory)."""
+    d = Path(tempfile.mkdtemp(prefix="autofix-faults-"))
+    d.chmod(0o755)
+    yield d
+    shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to make a file another user cannot write")
+def test_write_refuses_a_file_the_user_may_not_write_even_in_a_writable_directory(shared_dir):
+    tmp_path = shared_dir
+    # as an unprivileged user, a rename in a world-writable directory would replace a file it cannot write
+    tmp_path.chmod(0o777)
+    p = tmp_path / "c.yaml"
+    p.write_text(BAD)
+    p.chmod(0o644)  # root's, not writable by nobody
+    code, _, err = as_nobody([str(p)], Mode.WRITE)
+    assert code == 2, err
+    assert "the file is write-protected" in err
+    assert p.read_text() == BAD and p.stat().st_uid == 0
+
+
+def test_write_keeps_hard_links(tmp_path):
+    p, q = tmp_path / "c.yaml", tmp_path / "also.yaml"
+    p.write_text(BAD)
+    os.link(p, q)
+    inode = p.stat().st_ino
+    r = run(str(p), "--write")
+    assert r.exit_code == 0, r.output
+    assert p.read_text() == GOOD and q.read_text() == GOOD
+    assert p.stat().st_ino == inode == q.stat().st_ino and p.stat().st_nlink == 2
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["also.yaml", "c.yaml"]  # no backup left
+
+
+def test_write_keeps_extended_attributes_mode_and_owner(tmp_path):
+    p = tmp_path / "c.yaml"
+    p.write_text(BAD)
+    p.chmod(0o640)
+    try:
+        os.setxattr(p, "user.origin", b"review-42")
+    except OSError as exc:  # pragma: no cover - a file system without user xattrs
+        pytest.skip(f"no user xattrs here: {exc}")
+    if os.geteuid() == 0:
+        os.chown(p, 65534, 65534)
+    r = run(str(p), "--write")
+    assert r.exit_code == 0, r.output
+    assert p.read_text() == GOOD
+    assert os.getxattr(p, "user.origin") == b"review-42"
+    assert stat.S_IMODE(p.stat().st_mode) == 0o640
+    if os.geteuid() == 0:
+        assert (p.stat().st_uid, p.stat().st_gid) == (65534, 65534)
+
+
+def test_in_place_write_restores_the_file_when_the_write_fails(tmp_path, monkeypatch):
+    p, q = tmp_path / "c.yaml", tmp_path / "link.yaml"
+    p.write_text(BAD)
+    os.link(p, q)
+    calls = []
+    real = os.ftruncate
+
+    def full_disk(fd, length):  # the first truncate (of the new text) fails; the restore goes through
+        calls.append(length)
+        if len(calls) == 1:
+            raise OSError(28, "No space left on device")
+        return real(fd, length)
+
+    monkeypatch.setattr(files.os, "ftruncate", full_disk)
+    r = run(str(p), "--write")
+    assert r.exit_code == 2
+    assert "No space left on device; the file is unchanged" in r.stderr
+    assert p.read_text() == BAD == q.read_text()
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["c.yaml", "link.yaml"]
+
+
+# --- the summary counts only what was written -------------------------------------------------------------------
+
+def test_summary_counts_only_the_files_written(tmp_path):
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text(BAD)
+    b.write_text(BAD)
+    b.chmod(0o444)
+    r = run(str(a), str(b), "--write")
+    assert r.exit_code == 2
+    assert a.read_text() == GOOD and b.read_text() == BAD
+    assert f"Fixed 1 violation in {a}" in r.stderr and f"Fixed 1 violation in {b}" not in r.stderr
+    assert "Found 2 violations. Fixed 1 in 1 file; 1 remaining. 1 file could not be written." in r.stderr
+
+
+def test_a_script_and_its_config_are_written_both_or_neither(tmp_path):
+    (tmp_path / "c.yaml").write_text("ep-dispatch-algorithm: static\n")
+    script = tmp_path / "serve.sh"
+    script.write_text("python3 -m sglang.launch_server --config c.yaml --tp_size 8\n")
+    script.chmod(0o555)  # the script cannot take its fix: the config's is not written either
+    r = run(str(script), "--write")
+    assert r.exit_code == 2, r.output
+    assert (tmp_path / "c.yaml").read_text() == "ep-dispatch-algorithm: static\n"
+    assert script.read_text() == "python3 -m sglang.launch_server --config c.yaml --tp_size 8\n"
+    assert "Fixed" not in r.stderr.replace("Fixed 0", "")
+
+
+# --- stdin --write is a filter: the whole text always comes out -------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "apiVersion: v1\nkind: ConfigMap\ndata:\n  a: b\n",
+    "# only a comment\n",
+    "FROM ubuntu\nRUN echo hi\n",
+    "tp-size: [8\n",  # invalid YAML: exit 2, but the text still goes through
+    "",
+], ids=["configmap", "comment-only", "dockerfile-without-launch", "invalid-yaml", "empty"])
+def test_stdin_write_always_prints_the_whole_text(text):
+    r = run("-", "--write", input=text)
+    assert r.stdout == text
+    assert r.exit_code == (2 if "[8" in text else 0), r.stderr
+
+
+def test_stdin_write_passes_bytes_that_are_not_utf8_through():
+    data = b"tp-size: 8\n\xff\xfe\n"
+    r = subprocess.run([sys.executable, "-m", "autofix", "-", "--write"], input=data, capture_output=True,
+                       timeout=30, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 2 and r.stdout == data
+    assert b"-:2:1: error: not UTF-8 text (byte 0xff)" in r.stderr
+
+
+def test_stdin_write_passes_too_large_input_through():
+    data = b"# " + b"x" * (MAX_BYTES + 10) + b"\n"
+    r = subprocess.run([sys.executable, "-m", "autofix", "-", "--write"], input=data, capture_output=True,
+                       timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 2 and r.stdout == data
+    assert b"too large" in r.stderr
+
+
+# --- only regular files are read ------------------------------------------------------------------------------
+
+def test_a_named_fifo_is_refused_at_once(tmp_path):
+    fifo = tmp_path / "c.yaml"
+    os.mkfifo(fifo)
+    r = in_a_process(fifo, timeout=20)
+    assert r.returncode == 2
+    assert f"{fifo}:1:1: error: not a regular file (a FIFO)" in r.stderr
+
+
+def test_a_fifo_with_a_writer_is_neither_read_nor_replaced(tmp_path):
+    fifo = tmp_path / "c.yaml"
+    os.mkfifo(fifo)
+
+    def writer():  # blocks until someone opens the FIFO for reading
+        try:
+            with open(fifo, "w") as f:
+                f.write(BAD)
+        except OSError:
+            pass
+
+    t = threading.Thread(target=writer, daemon=True)
+    t.start()
+    r = in_a_process(fifo, "--write", timeout=20)
+    assert r.returncode == 2 and "not a regular file (a FIFO)" in r.stderr
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # still the FIFO
+    os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # release the writer
+
+
+def test_a_walk_notes_fifos_devices_and_dangling_links_and_goes_on(tmp_path):
+    (tmp_path / "ok.yaml").write_text(BAD)
+    os.mkfifo(tmp_path / "f.yaml")
+    (tmp_path / "zero.yaml").symlink_to("/dev/zero")
+    (tmp_path / "gone.yaml").symlink_to(tmp_path / "nowhere")
+    r = in_a_process(tmp_path, timeout=20)
+    assert r.returncode == 1, r.stderr  # the violation in ok.yaml; the skipped files do not change the exit code
+    err = r.stderr
+    assert f"{tmp_path}/f.yaml:1:1: warning: not a regular file (a FIFO) (skipped)" in err
+    assert f"{tmp_path}/zero.yaml:1:1: warning: not a regular file (a character device) (skipped)" in err
+    assert f"{tmp_path}/gone.yaml:1:1: warning: cannot read: No such file or directory (skipped)" in err
+    assert "ok.yaml:3:1: EP003" in r.stdout
+
+
+def test_a_symlink_to_dev_zero_is_refused(tmp_path):
+    link = tmp_path / "c.yaml"
+    link.symlink_to("/dev/zero")
+    r = in_a_process(link, timeout=20)
+    assert r.returncode == 2 and "not a regular file (a character device)" in r.stderr
+
+
+def test_a_file_over_the_size_limit_is_refused_without_reading_it(tmp_path):
+    p = tmp_path / "big.yaml"
+    with open(p, "wb") as f:
+        f.truncate(MAX_BYTES + 1)  # sparse: nothing is really stored
+    r = run(str(p))
+    assert r.exit_code == 2
+    assert f"{p}:1:1: error: too large ({MAX_BYTES + 1:,} bytes; autofix reads at most {MAX_BYTES:,})" in r.stderr
+
+
+# --- a walk says what it skipped -------------------------------------------------------------------------------
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run as another user")
+def test_a_walk_notes_a_file_and_a_directory_it_cannot_read(shared_dir):
+    tmp_path = shared_dir
+    (tmp_path / "ok.yaml").write_text(GOOD)
+    secret = tmp_path / "secret.sh"
+    secret.write_text(LAUNCH)
+    secret.chmod(0o600)
+    (tmp_path / "locked").mkdir(mode=0o700)
+    code, _, err = as_nobody([str(tmp_path)], Mode.DIFF)
+    assert code == 0, err
+    assert f"{secret}:1:1: warning: cannot read: Permission denied (skipped)" in err
+    assert f"{tmp_path}/locked:1:1: warning: cannot list the directory: Permission denied (skipped)" in err
+
+
+def test_a_walk_notes_a_script_that_launches_sglang_but_is_not_utf8(tmp_path):
+    (tmp_path / "serve.sh").write_bytes(b"# caf\xe9\n" + LAUNCH.encode())
+    (tmp_path / "other.sh").write_bytes(b"# caf\xe9\necho hi\n")  # launches nothing: skipped quietly
+    r = run(str(tmp_path))
+    assert r.exit_code == 0, r.output
+    notes = [line for line in r.stderr.splitlines() if "(skipped)" in line]
+    assert notes == [f"{tmp_path}/serve.sh:1:6: warning: not UTF-8 text (byte 0xe9) (skipped)"]
+
+
+# --- one guard per file: no traceback, the run goes on ---------------------------------------------------------
+
+@pytest.mark.parametrize("exc", [RecursionError("maximum recursion depth exceeded"), MemoryError(), KeyError("x")],
+                         ids=["recursion", "memory", "bug"])
+def test_any_failure_in_one_file_is_exit_2_for_it_and_the_run_goes_on(tmp_path, monkeypatch, exc):
+    bad, good = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    bad.write_text(BAD)
+    good.write_text(BAD)
+    real = autofix.api.fix_source
+
+    def fails_on_a(text, fmt, *, path, **kwargs):
+        if path == str(bad):
+            raise exc
+        return real(text, fmt, path=path, **kwargs)
+
+    monkeypatch.setattr(autofix.runner, "fix_source", fails_on_a)
+    r = run(str(bad), str(good), "--write")
+    assert r.exit_code == 2
+    assert f"{bad}:1:1: error: internal error, nothing written: {type(exc).__name__}" in r.stderr
+    assert "Traceback" not in r.stderr and "--verbose shows the traceback" in r.stderr
+    assert bad.read_text() == BAD and good.read_text() == GOOD  # the next file was still fixed
+    assert "Found 1 violation. Fixed 1 in 1 file; 0 remaining. 1 file could not be checked." in r.stderr
+    verbose = run(str(bad), "--verbose")
+    assert "Traceback (most recent call last)" in verbose.stderr and verbose.exit_code == 2
+
+
+def test_stdin_write_prints_the_text_even_after_an_internal_error(monkeypatch):
+    def boom(*args, **kwargs):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(autofix.runner, "fix_source", boom)
+    r = run("-", "--write", input=BAD)
+    assert r.exit_code == 2 and r.stdout == BAD
+
+
+# --- positions: never 0:0 --------------------------------------------------------------------------------------
+
+def test_no_error_line_has_position_0_0(tmp_path):
+    (tmp_path / "ro.yaml").write_text(BAD)
+    (tmp_path / "ro.yaml").chmod(0o444)
+    cases = [str(tmp_path / "missing.yaml"), str(tmp_path), str(tmp_path / "ro.yaml")]
+    r = run(*cases, "--write")
+    assert r.exit_code == 2
+    assert ":0:0:" not in r.stderr + r.stdout
