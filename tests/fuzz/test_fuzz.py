@@ -1,0 +1,28 @@
+"""The fuzz target in CI: a fixed, derandomized budget (``ci`` profile); longer by hand.
+
+By hand: ``HYPOTHESIS_PROFILE=thorough .venv/bin/python -m pytest tests/fuzz`` (3000
+examples each), or ``python scripts/fuzz.py --minutes 30`` (random, until the time is up).
+"""
+
+from __future__ import annotations
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from tests.fuzz.strategies import inputs, mutated_fixture
+from tests.fuzz.target import check_input
+
+
+@given(inputs, st.booleans())
+@example((b"", "config.yaml"), False)
+@example((b"\xef\xbb\xbf", "serve.sh"), False)
+def test_any_input_exits_0_1_or_2_keeps_its_bytes_and_fixes_clean(case, unsafe):
+    data, name = case
+    check_input(data, name, unsafe)
+
+
+@given(mutated_fixture(), st.booleans())
+def test_mutated_fixtures(case, unsafe):
+    """The same, on real inputs bent out of shape (most still launch SGLang)."""
+    data, name = case
+    check_input(data, name, unsafe)
