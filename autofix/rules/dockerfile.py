@@ -31,11 +31,12 @@ def exec_form_not_json(w: Written) -> Iterator[Violation]:
     array of strings; any other text is silently the shell form, run as
     `/bin/sh -c '["python3", "-m", ...,]'`, whose first word `[python3,` is
     no command: the container exits as it starts (a `RUN` fails the build).
-    BuildKit's build check `JSONArgsRecommended` and hadolint's `DL3025`
-    see only a shell-form `CMD`/`ENTRYPOINT` (that will not pass signals
-    on), not a broken array, and nothing for `RUN`. A valid JSON array that
-    holds a number (`["--tp", 8]`) Docker refuses to build: autofix reports
-    it as an error in the file.
+    BuildKit's build check `JSONArgsRecommended` (a warning that a shell
+    form will not pass signals on, unless a `SHELL` is set) and hadolint's
+    `DL3025` ("use arguments JSON notation") see a shell-form `CMD` or
+    `ENTRYPOINT` here, not a broken array; neither checks `RUN`. A valid
+    JSON array that holds a number (`["--tp", 8]`) Docker refuses to
+    build: autofix reports it as an error in the file.
 
     ## Example
     ```dockerfile
