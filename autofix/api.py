@@ -132,7 +132,8 @@ def fix_source(
     proposals = _Proposals(launches)
     for index, launch in enumerate(launches):
         before = launch.parsed.explicit_for(schema)
-        if launch.parsed.help_index >= 0:  # prints the usage and exits: no server, nothing to resolve
+        if launch.parsed.help_index >= 0 or launch.host is not None:
+            # prints the usage and exits, or its file does not run it (DKR001): no server, nothing to resolve
             outcomes.append(engine.Outcome((), before, (), None))
             continue
         outcome = engine.run(before, schema, level)
@@ -147,6 +148,9 @@ def fix_source(
             outcome = replace(outcome, findings=tuple(
                 f if f.after or (f.violation.code, f.violation.message) in alone else replace(f, after=opened[index])
                 for f in outcome.findings))
+        if written.born[index]:  # the launch exists once a host-stage fix writes it as its file will run it
+            outcome = replace(outcome, findings=tuple(
+                f if f.after else replace(f, after=written.born[index]) for f in outcome.findings))
         outcomes.append(outcome)
     edits, _ = proposals.settle()
     for index, why in proposals.refused.items():  # report the violations, unfixed, and say why
@@ -434,6 +438,8 @@ class _Written:
     remaining: list[Diagnostic]
     conflicts: list[str]
     chain: list[list[Edit]]  # the edits of each pass, oldest first
+    # per launch: the codes of the host-stage fixes it exists by (a Dockerfile exec form made JSON), or ()
+    born: list[tuple[str, ...]] = field(default_factory=list)
 
     def locator(self, original: str) -> Callable[[Location], Location]:
         """Map a location in the corrected text back to ``original``."""
@@ -467,16 +473,18 @@ def _fix_written(text: str, fmt: ModuleType, path: str, schema: Schema, others: 
     conflicts: list[str] = []
     texts = {text}
     launches = fmt.read(current, path, schema)
+    born: list[tuple[str, ...]] = [()] * len(launches)
     checked: list[tuple[Launch, list, bool]] = []  # the last pass's findings on ``current``, and if editable
     for _ in range(engine.MAX_PASSES):
         back = _locator(text, current, chain)
         applied: list[tuple[str, frozenset]] = []
+        host_fixed: list[str] = []  # the codes of the fixes applied to commands their file did not run
         new: list[Diagnostic] = []
         checked = []
         proposals = _Proposals(launches)
         found_by, chosen_by = [], []
         for index, launch in enumerate(launches):
-            found = engine.check_args(Written(launch.entries, launch.parsed, schema, others, fmt.SOURCE))
+            found = engine.check_args(_written(launch, schema, others, fmt))
             chosen = engine.choose_entry_fixes(found, level)
             found_by.append(found)
             chosen_by.append(chosen)
@@ -507,10 +515,15 @@ def _fix_written(text: str, fmt: ModuleType, path: str, schema: Schema, others: 
                 conflicts.append(f"{path}:{loc.line}:{loc.col}: fixes not applied: {refused[index]}")
             applied.extend((v.code, _dests(launch, v) | _fix_dests(launch, f, schema))
                            for v, f, ok in zip(found, chosen, fixed_here) if f and ok)
+            if launch.host is not None:
+                host_fixed.extend(v.code for v, f, ok in zip(found, chosen, fixed_here) if f and ok)
             checked.append((launch, found, editable))
             for k, v in enumerate(found):
-                d = _diagnostic(path, launch, v, level, _causes(fixed, _dests(launch, v)),
-                                fixed_here[k] or (editable and not chosen[k]), back)
+                dests = _dests(launch, v)
+                after = _causes(fixed, dests)
+                if born[index]:  # a launch a host-stage fix made: all it shows appears once that is fixed
+                    after = tuple(dict.fromkeys(born[index] + _causes([f for f in fixed if f[1] & dests], dests)))
+                d = _diagnostic(path, launch, v, level, after, fixed_here[k] or (editable and not chosen[k]), back)
                 key = (v.code, v.message, d.location)
                 if key not in seen:
                     seen.add(key)
@@ -527,6 +540,8 @@ def _fix_written(text: str, fmt: ModuleType, path: str, schema: Schema, others: 
         diagnostics.extend(new)
         if not edits:
             break
+        born = _born(_locator(text, current, chain), launches, born,
+                     _locator(text, candidate, [*chain, edits]), again, tuple(dict.fromkeys(host_fixed)))
         current, launches = candidate, again
         chain.append(edits)
         fixed.extend(applied)
@@ -536,12 +551,38 @@ def _fix_written(text: str, fmt: ModuleType, path: str, schema: Schema, others: 
             break
         texts.add(current)
     if not checked:  # stopped with fixes still coming: what is there now remains, unfixed
-        checked = [(launch, engine.check_args(Written(launch.entries, launch.parsed, schema, others, fmt.SOURCE)),
-                    False) for launch in launches]
+        checked = [(launch, engine.check_args(_written(launch, schema, others, fmt)), False) for launch in launches]
     back = _locator(text, current, chain)
     remaining = [_diagnostic(path, launch, v, level, (), editable, back)
                  for launch, found, editable in checked for v in found]
-    return _Written(current, launches, diagnostics, remaining, conflicts, chain)
+    return _Written(current, launches, diagnostics, remaining, conflicts, chain, born)
+
+
+def _written(launch: Launch, schema: Schema, others: tuple[Schema, ...], fmt: ModuleType) -> Written:
+    """What the argparse-stage (and host) rules read of one launch."""
+    return Written(launch.entries, launch.parsed, schema, others, fmt.SOURCE, launch.host)
+
+
+def _born(back: Callable[[Location], Location], launches: list[Launch], born: list[tuple[str, ...]],
+          back_again: Callable[[Location], Location], again: list[Launch],
+          codes: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Per launch of the re-read text (``again``), the host-stage fixes it exists by.
+
+    A launch that starts where one of ``launches`` did (both placed in the
+    original text by ``back``/``back_again``) keeps that one's (``born``); a
+    new one exists by this pass's host-stage fixes (``codes``: a Dockerfile
+    exec form Docker ran as a shell command, now JSON), if any.
+    """
+    before: dict[Location, tuple[str, ...]] = {}
+    for launch, by in zip(launches, born):
+        if launch.host is None:
+            loc = back(launch.start)
+            before[loc] = tuple(dict.fromkeys(before.get(loc, ()) + by))
+    out = []
+    for launch in again:
+        loc = back_again(launch.start)
+        out.append(before[loc] if loc in before else () if launch.host is not None else codes)
+    return out
 
 
 def _dests(launch: Launch, v) -> frozenset:

@@ -73,9 +73,14 @@ def check(explicit: Mapping[str, Any], schema: Schema, rules: Sequence[Rule] = R
 def check_args(written: Written, rules: Sequence[Rule] = RULES) -> list[Violation]:
     """Every argparse-stage violation in ``written``, rule by rule, entries in order.
 
+    The host rules come first: a command its file does not run as written
+    (``written.host``) gets only theirs, since SGLang never reads its words.
     None for a launch that asks for ``--help``: argparse prints the usage and
     exits there, and no server starts.
     """
+    host = [v for r in rules if r.stage == "host" for v in r.find(written)]
+    if host or written.host is not None:
+        return host
     if written.parsed.help_index >= 0:
         return []
     found: list[Violation] = []

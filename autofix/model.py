@@ -111,7 +111,16 @@ class Rewrite:
         return ((self.flag, self.values), *self.more)
 
 
-EntryOp = Respell | Revalue | Drop | Rewrite
+@dataclass(frozen=True, slots=True)
+class Requote:
+    """Write entry ``entry``, a whole command its file runs as one string (a Dockerfile exec
+    form that is not JSON), as the list of ``words``, in the file's syntax for one (a JSON array)."""
+
+    entry: int
+    words: tuple[str, ...]
+
+
+EntryOp = Respell | Revalue | Drop | Rewrite | Requote
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,22 @@ from autofix.schema import Option, Schema
 
 
 @dataclass(frozen=True, slots=True)
+class NotJson:
+    """A Dockerfile ``CMD``, ``ENTRYPOINT`` or ``RUN`` written as an exec form that is not JSON.
+
+    Docker runs such a text as the shell form (``/bin/sh -c '["python3",
+    ...,]'``), so SGLang never reads the words. ``keyword`` is the
+    instruction; ``errors`` says what keeps the text from being a JSON array
+    of strings (``a trailing comma``), in order; ``words`` are the words the
+    author meant when the text says so beyond doubt, else None.
+    """
+
+    keyword: str
+    errors: tuple[str, ...]
+    words: tuple[str, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
 class Written:
     """One launch's entries, the parse they came from, and the schemas to judge them by.
 
@@ -25,6 +41,8 @@ class Written:
     ``--config`` YAML file (keys become ``--key`` words), ``command`` for a
     command line, or ``recipe`` for a mapping a launcher turns into flags
     (srt-slurm's ``sglang_config``: written as keys, read as a command line).
+    ``host`` is set when the file that holds the launch does not run its
+    words as written (a Dockerfile exec form that is not JSON, ``NotJson``).
     """
 
     entries: tuple[Entry, ...]
@@ -32,6 +50,7 @@ class Written:
     schema: Schema
     others: tuple[Schema, ...] = ()
     source: Literal["config", "command", "recipe"] = "command"
+    host: NotJson | None = None
 
     def refused(self, kind: str) -> Iterator[Entry]:
         """Entries argparse refuses with a problem of ``kind`` (see ``arguments.Problem``).

@@ -15,7 +15,8 @@ launch's words (``launch.parsed.words``) are its argv, so for these formats
 the oracle judges the settings, not autofix's reading of the file. A launch
 with a word that holds an expansion (``$MODEL``, ``$(POD_IP)``,
 ``${PORT:-30000}``) is not sent: its verdict is ``{"ok": null, "skipped":
-reason}``. An srt-slurm launch (``--model-path /model``) is checked on the
+reason}``, and so is a Dockerfile exec form that is not JSON (DKR001): Docker
+runs it as a shell command, and SGLang never starts. An srt-slurm launch (``--model-path /model``) is checked on the
 oracle model its ``--served-model-name`` names, if any. All cases run in one
 oracle batch.
 
@@ -147,6 +148,9 @@ def adapter_launches(path: Path) -> list[dict]:
     adapter = by_name(kind_of(path))
     out = []
     for launch in adapter.read(path.read_bytes().decode("utf-8"), rel(path), load()):
+        if launch.host is not None:
+            out.append({"skip": f"not run: Docker runs this {launch.host.keyword} as a shell command (not JSON)"})
+            continue
         words = launch.parsed.words
         dynamic = [w.text for w in words if w.dynamic]
         if dynamic or launch.parsed.opaque_index >= 0 or launch.parsed.base_unknown:

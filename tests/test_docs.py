@@ -11,18 +11,19 @@ import pytest
 from autofix import engine
 from autofix.api import fix_source
 from autofix.docs import headings, render_all
-from autofix.formats import argv, yaml_config
+from autofix.formats import argv, dockerfile, yaml_config
 from autofix.rules import RULES
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE_BLOCK = re.compile(r"```(yaml|shell)\n(.*?)```", re.S)
+EXAMPLE_BLOCK = re.compile(r"```(yaml|shell|dockerfile)\n(.*?)```", re.S)
+FORMATS = {"yaml": yaml_config, "shell": argv, "dockerfile": dockerfile}
 
 
 def examples(rule) -> tuple[str, str, object]:
     """The rule's example and its "use instead", and the adapter that reads them."""
     doc = inspect.cleandoc(rule.doc)
     (lang, bad), (_, good) = EXAMPLE_BLOCK.findall(doc)[:2]
-    return bad, good, yaml_config if lang == "yaml" else argv
+    return bad, good, FORMATS[lang]
 
 
 @pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])

@@ -16,6 +16,11 @@ parser, plus exact offsets). The words are read the way Docker runs them:
   continuation) it is read as Docker's logical line, each character mapped
   to where it is written, and an edit is made only where it lies within
   one run of the source (not across a line Docker joined);
+- an exec form that is not JSON (``CMD ["python3", ...,]``): Docker runs
+  the text with ``/bin/sh -c``, so it launches nothing; when it names an
+  SGLang launch it is read as a launch without words whose ``host`` says
+  so (``written.NotJson``, what rule DKR001 reports), and its fix writes the
+  words it was meant to hold as the JSON array (``dockerfile_exec``);
 - ``RUN <<EOT`` with nothing else on the line: BuildKit runs the heredoc
   body with the shell (or, with a ``#!`` line, with that interpreter), so the
   body is read as a shell script and edited in place (read only for
@@ -40,14 +45,17 @@ import json
 import re
 from dataclasses import dataclass, replace
 
-from autofix.edits import Edit
+from autofix.arguments import Entry, ParsedArgs
+from autofix.edits import Edit, apply_edits
 from autofix.errors import CannotEdit
-from autofix.formats import LAUNCH, embedded, tokens
+from autofix.formats import LAUNCH, dockerfile_exec, embedded, tokens
 from autofix.formats.dockerfile_syntax import Heredoc, Instruction, instructions
 from autofix.formats.launch import Launch
 from autofix.formats.strings import json_string_view
 from autofix.formats.view import View, identity, read_only
+from autofix.model import Requote
 from autofix.schema import Schema
+from autofix.written import NotJson
 
 NAME = "dockerfile"
 SOURCE = "command"
@@ -260,13 +268,67 @@ def _guard(launch: Launch, make) -> list[Edit]:
     return edits
 
 
+@dataclass(frozen=True, slots=True)
+class _NotJson:
+    """A ``CMD``/``ENTRYPOINT``/``RUN`` written as an exec form that Docker runs as the shell form."""
+
+    ins: Instruction
+    intent: dockerfile_exec.Intent
+
+
+def _not_json(ins: Instruction, locate) -> Launch | None:
+    """The launch-to-be of an exec form that is not JSON and names an SGLang launch, or None."""
+    args = ins.logical[0]
+    if ins.keyword not in _RUNS or ins.heredoc or not LAUNCH.search(args):
+        return None
+    intent = dockerfile_exec.read(args)
+    if intent is None:
+        return None
+    words = intent.words
+    if words is not None and tokens.launch_start(list(words)) is None \
+            and embedded.shell_script_index(list(words)) is None:
+        return None  # the words it means launch no SGLang (``["echo", "sglang.launch_server",]``)
+    at = locate(ins.args_start)  # the ``[``
+    return Launch(ParsedArgs(()), at, _NotJson(ins, intent), (Entry(0, None, (args,), (), at),),
+                  NotJson(ins.keyword, intent.errors, intent.words))
+
+
+def _as_json(ctx: _NotJson, ops) -> list[Edit]:
+    """The edits that write a not-JSON exec form as the JSON array of the words it was meant to hold:
+    each item not written as a JSON string yet, and a comma before the ``]``; nothing else."""
+    words = ctx.intent.words
+    if words is None or [type(op) for op in ops] != [Requote] or ops[0].words != words:
+        raise CannotEdit("Docker runs this instruction as a shell command: only writing it as JSON applies")
+    args, offsets = ctx.ins.logical
+    edits = [Edit(it.start, it.end, json.dumps(it.value, ensure_ascii=False))
+             for it in ctx.intent.items if not it.json]
+    edits += [Edit(k, k + 1, "") for k in ctx.intent.stray]
+    try:
+        again = json.loads(apply_edits(args, edits))
+    except ValueError:
+        again = None
+    if again != list(words):
+        raise CannotEdit(f"the {ctx.ins.keyword} arguments do not read back as the intended JSON array")
+    view = _LogicalView(args, offsets, _no_newline)
+    try:
+        return [view.to_host(e) for e in edits]
+    except CannotEdit:
+        raise CannotEdit(f"an item of the {ctx.ins.keyword} array is cut by a line Docker joins (a continuation "
+                         "or a comment line): write it as JSON by hand") from None
+
+
 def edit(text: str, launch: Launch, ops, schema: Schema) -> list[Edit]:
     """Settings edits for one launch (see ``embedded.edit``)."""
+    if isinstance(launch.ctx, _NotJson):
+        raise CannotEdit("Docker runs this instruction as a shell command: SGLang never reads its settings")
     return _guard(launch, lambda l: embedded.edit(text, l, ops, schema))
 
 
 def edit_entries(text: str, launch: Launch, ops, schema: Schema) -> list[Edit]:
-    """Argparse-stage edits for one launch (see ``embedded.edit_entries``)."""
+    """Argparse-stage edits for one launch (see ``embedded.edit_entries``); for an exec form that is
+    not JSON, ``Requote`` (DKR001's fix) writes it as one."""
+    if isinstance(launch.ctx, _NotJson):
+        return _as_json(launch.ctx, ops)
     return _guard(launch, lambda l: embedded.edit_entries(text, l, ops, schema))
 
 
@@ -298,7 +360,8 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
     launches: list[Launch] = []
     for group, shared in _commands(instructions(text, path)):
         if group[0].form == "shell":
-            launches.extend(_shell_launches(text, group[0], path, schema, locate))
+            broken = _not_json(group[0], locate)
+            launches.extend([broken] if broken else _shell_launches(text, group[0], path, schema, locate))
             continue
         toks = [t for ins in group for t in _tokens(ins)]
         script = embedded.shell_script([t.value for t in toks])

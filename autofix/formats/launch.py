@@ -7,6 +7,7 @@ from typing import Any
 
 from autofix.arguments import Entry, ParsedArgs
 from autofix.model import Location, Violation
+from autofix.written import NotJson
 
 
 @dataclass(slots=True)
@@ -16,13 +17,16 @@ class Launch:
     ``parsed`` holds the settings read from its words; ``start`` is where a
     diagnostic that names no written setting points; ``ctx`` is the
     adapter's own data for building edits; ``entries`` are the settings as
-    written, for the argparse-stage rules.
+    written, for the argparse-stage rules. ``host`` is set for a command
+    its file does not run as written (a Dockerfile exec form that is not
+    JSON): SGLang never reads its words, and it has none here.
     """
 
     parsed: ParsedArgs
     start: Location
     ctx: Any = None
     entries: tuple[Entry, ...] = ()
+    host: NotJson | None = None
 
     def locate(self, violation: Violation) -> Location:
         """Where a diagnostic for ``violation`` points: its entry, or its first written arg."""

@@ -1,20 +1,21 @@
 """The rule registry: every family listed by hand, in SGLang's pipeline order.
 
 The order matters: SGLang stops at its first refusal, so the first violation
-in this order is the one SGLang would report. The argparse-stage families
-come first (argparse reading the words), then the settings checks of
+in this order is the one SGLang would report. Docker's reading of a
+Dockerfile comes before SGLang sees a word; then the argparse-stage
+families (argparse reading the words), then the settings checks of
 ``arg_groups/pipeline.py``.
 """
 
 from __future__ import annotations
 
 from autofix.errors import UnknownRule
-from autofix.rules import config_file, deprecated, ep_dispatch, marlin, options, repeats, values, versions
+from autofix.rules import config_file, deprecated, dockerfile, ep_dispatch, marlin, options, repeats, values, versions
 from autofix.rules.base import Rule
 
-# the --config merger; argparse; then pipeline.py: handle_deprecated_*, handle_eplb_and_dispatch,
-# validate_experimental_sgl_marlin
-FAMILIES = (config_file, versions, options, values, repeats, deprecated, ep_dispatch, marlin)
+# Docker's parser; the --config merger; argparse; then pipeline.py: handle_deprecated_*,
+# handle_eplb_and_dispatch, validate_experimental_sgl_marlin
+FAMILIES = (dockerfile, config_file, versions, options, values, repeats, deprecated, ep_dispatch, marlin)
 
 RULES: tuple[Rule, ...] = tuple(r for family in FAMILIES for r in family.RULES)
 BY_CODE: dict[str, Rule] = {r.code: r for r in RULES}

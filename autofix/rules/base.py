@@ -1,12 +1,16 @@
 """The shape every rule has: a documented check function under a decorator.
 
-Two kinds, by what they read (as ruff splits token and AST rules):
+Three kinds, by what they read (as ruff splits token and AST rules):
 
 * ``@rule``: a check of the *settings* SGLang resolves (``resolve.View``)
   that returns at most one violation; its fixes are ``Set``/``Unset`` ops.
 * ``@arg_rule``: a check of how the settings are *written*
   (``written.Written``), SGLang's argparse and ``--config`` stage; it yields
   one violation per offending entry, with fixes that edit entries in place.
+* ``@host_rule``: a check of how the file that holds a launch hands it
+  over (``written.Written.host``), before SGLang reads a word: a Dockerfile
+  exec form Docker does not read as one. It mirrors the host's code
+  (BuildKit's), not SGLang's.
 """
 
 from __future__ import annotations
@@ -25,9 +29,10 @@ class Rule:
     """A code (``EP003``), a kebab-case name, the dests it reads, its check.
 
     ``sglang_source`` is the ``path:line`` (relative to ``sglang/srt/``, or
-    to the ``sglang`` package for ``utils/...``) of the code it mirrors;
+    to the ``sglang`` package for ``utils/...``) of the code it mirrors (for
+    a ``host`` rule, the host's code, ``buildkit:...``);
     ``doc`` is the check's docstring: the rule's manual. ``stage`` is
-    ``settings`` or ``args``. ``refuses`` is False for rules whose input
+    ``settings``, ``args`` or ``host``. ``refuses`` is False for rules whose input
     SGLang accepts with a warning (deprecations) or silently misreads.
     ``versions`` lists the SGLang versions the rule applies to (empty: all
     versions, for rules driven by the version's own argument table).
@@ -90,5 +95,21 @@ def arg_rule(code: str, name: str, *, sglang_source: str, refuses: bool = True,
         if not fn.__doc__:
             raise TypeError(f"rule {code} has no docstring")
         return Rule(code, name, (), sglang_source, fn, fn.__doc__, stage="args", refuses=refuses, versions=versions)
+
+    return wrap
+
+
+def host_rule(code: str, name: str, *, source: str) -> Callable:
+    """Decorator: turn a documented check of how a file hands a launch over (``Written -> Iterable[Violation]``,
+    reading ``Written.host``) into a ``Rule`` of stage ``host``.
+
+    ``source`` names the host's code it mirrors (``buildkit:<path> (<function>)``): no SGLang line applies,
+    SGLang never starts. It checks launches of every SGLang version.
+    """
+
+    def wrap(fn: Callable[..., Iterable[Violation]]) -> Rule:
+        if not fn.__doc__:
+            raise TypeError(f"rule {code} has no docstring")
+        return Rule(code, name, (), source, fn, fn.__doc__, stage="host", versions=())
 
     return wrap

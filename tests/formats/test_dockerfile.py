@@ -172,8 +172,10 @@ def test_an_entrypoint_two_stages_complete_is_edited_once():
 
 
 def test_broken_exec_json_is_the_shell_form_and_launches_nothing():
+    # Docker runs it with /bin/sh -c: no SGLang words, only what DKR001 reports (tests/formats/test_dockerfile_exec.py)
     text = 'FROM x\nCMD ["python3", "-m", "sglang.launch_server", "--tp", 8\n'
-    assert dockerfile.read(text, "-", load()) == []
+    [launch] = dockerfile.read(text, "-", load())
+    assert launch.parsed.words == () and launch.host is not None and launch.host.words is None
 
 
 def test_sh_c_entrypoint_runs_only_the_first_cmd_word():

@@ -6,7 +6,8 @@ and checks, for every launch: SGLang refuses it exactly when autofix finds a
 violation in it, at the raise site of the first rule that fires; so every
 expected output autofix leaves clean is accepted. Manifest, Dockerfile and
 srt-slurm launches go to SGLang as the words their adapter reads; one with a
-word holding an expansion (``$(POD_IP)``, ``$MODEL``) is recorded as skipped.
+word holding an expansion (``$(POD_IP)``, ``$MODEL``) is recorded as skipped,
+and so is a Dockerfile exec form Docker runs as a shell command (DKR001).
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def autofix_launches(path: Path) -> list[list[str]]:
     text = path.read_bytes().decode("utf-8")
     out = []
     for launch in adapter.read(text, ov.rel(path), schema):
-        written = Written(launch.entries, launch.parsed, schema, others_of(schema), adapter.SOURCE)
+        written = Written(launch.entries, launch.parsed, schema, others_of(schema), adapter.SOURCE, launch.host)
         refused = [v for v in engine.check_args(written) if v.refuses]
         # SGLang's --config reader runs before argparse: its refusals come first
         refused.sort(key=lambda v: v.code not in MERGER_CODES)
