@@ -182,7 +182,8 @@ def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) 
     """Edits for argparse-stage fixes: rename a key, replace a value, remove or rewrite a pair.
 
     Raises ``CannotEdit`` when a pair cannot be removed on its own (it shares
-    its line with another key).
+    its line with another key), came from a merge key, or overrides a merged
+    copy of its key (removing or renaming it would bring that value back).
     """
     ctx: Context = launch.ctx
     off = ctx.offset
@@ -190,6 +191,8 @@ def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) 
     for op in ops:
         pair = ctx.pairs[op.entry]
         _not_merged(pair)
+        if isinstance(op, (Drop, Respell, Rewrite)):
+            _not_over_a_merge(ctx, op.entry)
         if pair.whole is not None and isinstance(op, (Drop, Rewrite)):
             raise CannotEdit(f"{pair.key!r} holds one value per variant of the sweep: fix it by hand")
         if isinstance(op, Drop):
@@ -309,6 +312,16 @@ def _not_merged(pair: Pair) -> None:
     """Raise ``CannotEdit`` for a pair that came from a merge key: its text is the anchor's."""
     if pair.merge is not None:
         raise CannotEdit(f"cannot change {pair.key!r}: {pair.merge.note}")
+
+
+def _not_over_a_merge(ctx: Context, index: int) -> None:
+    """Raise ``CannotEdit`` when pair ``index`` overrides a merged copy of its key: removing or renaming
+    it would bring the merged value back."""
+    pair = ctx.pairs[index]
+    merged = next((p for p in ctx.pairs[:index] if p.merge is not None and p.key == pair.key), None)
+    if merged is not None:
+        raise CannotEdit(f"cannot remove or rename {pair.key!r}: it overrides the value of the merge key "
+                         f"'{merged.merge.written}' at {merged.merge.where}, which would then apply; fix by hand")
 
 
 def _replace_value(text: str, off: int, pair: Pair, value: Any) -> Edit:
