@@ -70,6 +70,8 @@ def compose(text: str, path: str) -> Composed:
         root = loader.get_single_node()
     except yaml.YAMLError as exc:
         raise input_error(exc, text, path) from None
+    except RecursionError:  # only PyYAML's pure-Python composer (no libyaml) recurses, ~2 frames a level
+        raise InputError(path, 1, 1, f"YAML nested too deeply for PyYAML's composer; {_STOP}") from None
     finally:
         loader.dispose()
     return Composed(text, path, (root,) if root is not None else ())
@@ -85,6 +87,8 @@ def compose_all(text: str, path: str) -> Composed:
             nodes.append(loader.get_node())
     except yaml.YAMLError as exc:
         raise input_error(exc, text, path) from None
+    except RecursionError:
+        raise InputError(path, 1, 1, f"YAML nested too deeply for PyYAML's composer; {_STOP}") from None
     finally:
         loader.dispose()
     return Composed(text, path, tuple(nodes))
