@@ -188,11 +188,15 @@ def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) 
     ctx: Context = launch.ctx
     off = ctx.offset
     edits: list[Edit] = []
+    merged: dict[str, int] = {}  # key -> the first pair of it a merge key gives
+    for i, p in enumerate(ctx.pairs):
+        if p.merge is not None:
+            merged.setdefault(p.key, i)
     for op in ops:
         pair = ctx.pairs[op.entry]
         _not_merged(pair)
-        if isinstance(op, (Drop, Respell, Rewrite)):
-            _not_over_a_merge(ctx, op.entry)
+        if isinstance(op, (Drop, Respell, Rewrite)) and merged.get(pair.key, op.entry) < op.entry:
+            _over_a_merge(pair, ctx.pairs[merged[pair.key]])
         if pair.whole is not None and isinstance(op, (Drop, Rewrite)):
             raise CannotEdit(f"{pair.key!r} holds one value per variant of the sweep: fix it by hand")
         if isinstance(op, Drop):
@@ -314,14 +318,11 @@ def _not_merged(pair: Pair) -> None:
         raise CannotEdit(f"cannot change {pair.key!r}: {pair.merge.note}")
 
 
-def _not_over_a_merge(ctx: Context, index: int) -> None:
-    """Raise ``CannotEdit`` when pair ``index`` overrides a merged copy of its key: removing or renaming
-    it would bring the merged value back."""
-    pair = ctx.pairs[index]
-    merged = next((p for p in ctx.pairs[:index] if p.merge is not None and p.key == pair.key), None)
-    if merged is not None:
-        raise CannotEdit(f"cannot remove or rename {pair.key!r}: it overrides the value of the merge key "
-                         f"'{merged.merge.written}' at {merged.merge.where}, which would then apply; fix by hand")
+def _over_a_merge(pair: Pair, merged: Pair) -> None:
+    """Raise ``CannotEdit``: ``pair`` overrides ``merged``, a copy of its key a merge key gives, which
+    removing or renaming it would bring back."""
+    raise CannotEdit(f"cannot remove or rename {pair.key!r}: it overrides the value of the merge key "
+                     f"'{merged.merge.written}' at {merged.merge.where}, which would then apply; fix by hand")
 
 
 def _replace_value(text: str, off: int, pair: Pair, value: Any) -> Edit:
