@@ -83,6 +83,7 @@ SHAPES: dict[str, tuple[str, callable]] = {
     "list-8M": ("c.yaml", lambda: "tp-size: 8\ncuda-graph-bs-decode:\n" + "  - 16\n" * 8_000_000),
     # under the limits: ~100 k values
     "list-100k": ("c.yaml", lambda: "tp-size: 8\ncuda-graph-bs-decode:\n" + "  - 16\n" * 99_000),
+    "list-at-limit": ("c.yaml", lambda: "tp-size: 8\ncuda-graph-bs-decode:\n" + "  - 16\n" * 199_995),
     "keys-50k": ("c.yaml", lambda: "tp-size: 8\n" + "host: 0.0.0.0\n" * 49_000),
     "manifest-2500-docs": ("m.yaml", lambda: "---\n".join(_manifest_doc(i) for i in range(2500))),
     "depth-400": ("c.yaml", lambda: _nested(399)),  # the root mapping is level 1

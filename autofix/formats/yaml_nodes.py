@@ -347,23 +347,30 @@ def _line_col(text: str, index: int) -> tuple[int, int]:
 def _surely_within(text: str) -> bool:
     """Whether the characters of ``text`` alone prove it within both limits (no alias, shallow, small).
 
-    Sound bounds, cheap enough for every file: a document has at most 3
-    values per character (an empty key, an empty value and a mapping from
-    one `?` or `:`); without an alias token nothing expands; every collection
-    needs an indicator of its own (`[`, `{`, `:`, `?`, or `-` before a
-    blank), so its nesting is at most their count; and block collections
+    Sound bounds, cheap enough for every file. Without an alias token
+    nothing expands. Values: a document has at most 3 per character (an
+    empty key, an empty value and a mapping from one `?` or `:`), and at
+    most 4 per indicator (`-`, `:`, `?`, `,`, `[`, `{`): every value is a
+    document's root (one more document needs a `---`) or a child of an
+    entry, and an entry (a `-` item, a `?`/`:` pair, a flow item after a
+    `[`, `{` or `,`) holds at most 3 (a flow pair `[a: b]`). Nesting: every
+    collection needs an indicator of its own (`[`, `{`, `:`, `?`, or `-`
+    before a blank), so it is at most their count; and block collections
     nest by indentation, two levels per column at most (a sequence may sit
     at its parent mapping's column, nothing else), plus one per bracket.
     """
-    n = len(text)
-    if 3 * n + 1 > MAX_YAML_NODES or ("*" in text and re.search(_ALIAS_START, text)):
+    if "*" in text and re.search(_ALIAS_START, text):
         return False
+    n = len(text)
     if n <= MAX_YAML_DEPTH:
-        return True
+        return True  # 3 * 400 + 1 values at most
     count = text.count
     brackets = count("[") + count("{")
     keys = brackets + count(":") + count("?")
-    if keys + count("-") <= MAX_YAML_DEPTH:
+    dashes = count("-")
+    if 3 * n + 1 > MAX_YAML_NODES and 4 * (keys + dashes + count(",")) + 1 > MAX_YAML_NODES:
+        return False
+    if keys + dashes <= MAX_YAML_DEPTH:
         return True
     if keys + sum(map(count, _ENTRY_BLANKS)) + text.endswith("-") <= MAX_YAML_DEPTH:
         return True

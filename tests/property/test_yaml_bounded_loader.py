@@ -131,7 +131,8 @@ def test_an_alias_bomb_is_an_input_error(text):
 def deep(draw) -> str:
     """Nesting past MAX_YAML_DEPTH, flow and block, possibly reached through an alias."""
     depth = draw(st.integers(MAX_YAML_DEPTH + 1, MAX_YAML_DEPTH + 50))
-    opens = draw(st.lists(st.sampled_from(["[", "{k: "]), min_size=depth, max_size=depth))
+    pattern = draw(st.lists(st.sampled_from(["[", "{k: "]), min_size=1, max_size=8))  # repeated: cheap to draw
+    opens = (pattern * depth)[:depth]
     closes = "".join("]" if o == "[" else "}" for o in reversed(opens))
     body = "".join(opens) + "1" + closes
     if draw(st.booleans()):  # half of it anchored, the other half nesting the alias
@@ -188,10 +189,9 @@ def test_the_event_pass_refuses_exactly_what_crosses_the_limits(text, nodes, dep
             yaml_nodes._check_limits(text, "x.yaml")
 
 
-@given(st.text(alphabet="[]{},:?-*&!ab1 \n\t#'\"|>=<", max_size=14), st.integers(1, 4))
-def test_the_character_bound_never_passes_what_crosses_the_limits(text, depth):
-    with mock.patch.object(yaml_nodes, "MAX_YAML_NODES", 3 * 14 + 1), \
-            mock.patch.object(yaml_nodes, "MAX_YAML_DEPTH", depth):
+@given(st.text(alphabet="[]{},:?-*&!ab1 \n\t#'\"|>=<.", max_size=24), st.integers(1, 4), st.integers(5, 80))
+def test_the_character_bounds_never_pass_what_crosses_the_limits(text, depth, nodes):
+    with mock.patch.object(yaml_nodes, "MAX_YAML_NODES", nodes), mock.patch.object(yaml_nodes, "MAX_YAML_DEPTH", depth):
         within = yaml_nodes._surely_within(text)
     try:
         events = list(yaml.parse(text, Loader=yaml.CSafeLoader))
@@ -201,5 +201,28 @@ def test_the_character_bound_never_passes_what_crosses_the_limits(text, depth):
         total, height = _expanded(text)
     except yaml.YAMLError:
         return
+    # the bounds themselves (module docstring of yaml_nodes), then what they decide
+    indicators = sum(text.count(c) for c in "-:?,[{")
+    assert total <= 3 * len(text) + 1 and total <= 4 * indicators + 1
+    assert height <= sum(text.count(c) for c in ":?[{") + sum(text.count(b) for b in yaml_nodes._ENTRY_BLANKS) \
+        + text.endswith("-")
+    assert height <= 2 * (max(map(len, text.split("\n"))) + 1) + text.count("[") + text.count("{")
     if within:
-        assert height <= depth and total <= 3 * len(text) + 1
+        assert height <= depth and total <= nodes
+
+
+_values = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.sampled_from(["", "a", "-", "a b"])),
+                       lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                               st.dictionaries(st.sampled_from(["a", "b", "c-d"]), inner, max_size=3)),
+                       max_leaves=30)
+
+
+@given(_values, st.sampled_from([None, False, True]), st.integers(2, 6), st.integers(20, 80))
+def test_the_character_bounds_hold_for_dumped_structures(value, flow, indent, width):
+    text = yaml.dump(value, default_flow_style=flow, indent=indent, width=width)
+    total, height = _expanded(text)
+    brackets = text.count("[") + text.count("{")
+    assert total <= 4 * sum(text.count(c) for c in "-:?,[{") + 1 and total <= 3 * len(text) + 1
+    assert height <= brackets + text.count(":") + text.count("?") + sum(map(text.count, yaml_nodes._ENTRY_BLANKS)) \
+        + text.endswith("-")
+    assert height <= 2 * (max(map(len, text.split("\n"))) + 1) + brackets
