@@ -151,13 +151,15 @@ def _dollars(view: View) -> tuple[View, frozenset[int]]:
 Reasons = Mapping[int, "str | Merge"]  # id(node) -> "&anchor" it is shared through, or the merge key it came from
 
 
-def _shared(text: str, offset: int, root) -> dict[int, str]:
+def _shared(doc: Composed, root) -> dict[int, str]:
     """The nodes a document reaches more than once (through YAML aliases), and their descendants.
 
     ``id(node) -> "&anchor"``: editing such a node would change every place
     that reads it, and the edit could drop the anchor others refer to. Two
     walks without recursion; each node is entered once.
     """
+    if not doc.aliases:
+        return {}
     seen: dict[int, int] = {}
     order = []
     todo = [root]
@@ -171,7 +173,7 @@ def _shared(text: str, offset: int, root) -> dict[int, str]:
     anchor_re = re.compile(r"&[^\s,\[\]{}]+")
     for node in order:
         if seen[id(node)] > 1 and id(node) not in out:
-            m = anchor_re.match(text, offset + node.start_mark.index)
+            m = anchor_re.match(doc.text, node.start_mark.index)
             _mark(node, m.group() if m else "an anchor", out)
     return out
 
@@ -367,7 +369,7 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
     launches: list[Launch] = []
     doc = yaml_nodes.compose_all(text[offset:], path)
     for root in doc.documents:
-        shared = _shared(text, offset, root)
+        shared = _shared(doc, root)
         services = list(_compose_services(doc, root))
         if services:
             for service, entrypoint, command in services:

@@ -127,11 +127,13 @@ class Composed:
 
     ``documents``: the root node of each document; ``root``: the first, or
     None. Node positions (``start_mark.index``) are offsets into ``text``.
+    ``aliases`` is False when no node can be reached twice (no ``*`` in the text).
     """
 
     def __init__(self, text: str, path: str, documents: tuple[yaml.Node, ...]) -> None:
         self.text, self.path, self.documents = text, path, documents
         self.root = documents[0] if documents else None
+        self.aliases = "*" in text  # else no node is reached twice
         self._merges = "<<" in text or "=" in text  # else no mapping needs flattening
         self._flat: dict[int, tuple[list, dict[int, Merge]]] = {}
         self._constructor: _Constructor | None = None
