@@ -247,3 +247,53 @@ def test_a_star_that_is_no_alias_keeps_the_cheap_path(text):
 def test_the_usual_config_needs_no_event_pass():
     text = "".join(f"key-number-{i}: value-{i}  # a comment: with - dashes\n" for i in range(60))
     assert len(text) > MAX_YAML_DEPTH and yaml_nodes._surely_within(text)
+
+
+def merge_chain(n: int) -> str:
+    """``a0: &a0 {k: 1}``, ``a1: &a1 {<<: *a0}``, ...: each merge nests the mapping it merges one level deeper."""
+    return "a0: &a0 {k: 1}\n" + "".join(f"a{i}: &a{i} {{<<: *a{i - 1}}}\n" for i in range(1, n + 1))
+
+
+def test_a_chain_of_merges_at_the_limit_is_read_and_one_more_is_refused():
+    # the one recursion left, PyYAML's own flatten_mapping along merge keys, is bounded by MAX_YAML_DEPTH:
+    # root (1), a398 (2), ..., a0 (400)
+    text = merge_chain(MAX_YAML_DEPTH - 2)
+    assert yaml_nodes.load(text) == yaml.safe_load(text)
+    doc = yaml_nodes.compose(text, "x.yaml")
+    assert [k.value for k, _ in doc.pairs(doc.value(doc.root, f"a{MAX_YAML_DEPTH - 2}"))] == ["k"]
+    err = refused(merge_chain(MAX_YAML_DEPTH - 1))
+    assert "alias *a398 here" in err.message and "levels deep" in err.message
+
+
+# every YAML adapter reads through the same bounds
+
+ADAPTERS = {
+    "config": ("yaml_config", lambda body: "tp-size: 8\n" + body),
+    "srt-slurm": ("srtslurm", lambda body: "x:\n" + "".join("  " + line + "\n" for line in body.splitlines())
+                  + "backend:\n  sglang_config:\n    decode:\n      tp-size: 8\n"),
+    "manifest": ("manifest", lambda body: body + "spec:\n  containers:\n    - command: [python3, -m, "
+                 "sglang.launch_server]\n      args: [--tp, 8]\n"),
+}
+BODIES = {
+    "bomb": (bomb(), "alias *a4 here"),
+    "recursive": ("r: &r [1, *r]\n", "recursive alias"),
+    "deep": ("d: " + "[" * 100_000 + "\n", "nest"),
+    "block-deep": ("d:\n" + "".join(" " * i + "- \n" for i in range(1, 2000)), "nested more than 400"),
+    "many": ("l:\n" + "- 1\n" * MAX_YAML_NODES, "more than 200,000 YAML values"),
+}
+
+
+@pytest.mark.parametrize("body", BODIES, ids=list(BODIES))
+@pytest.mark.parametrize("adapter", ADAPTERS, ids=list(ADAPTERS))
+def test_every_yaml_adapter_refuses_what_crosses_the_limits(adapter, body):
+    import importlib
+
+    from autofix.schema import load
+
+    module, wrap = ADAPTERS[adapter]
+    fmt = importlib.import_module(f"autofix.formats.{module}")
+    text, message = BODIES[body]
+    with pytest.raises(InputError) as err:
+        fmt.read(wrap(text), "x.yaml", load())
+    assert err.value.line >= 1 and err.value.col >= 1
+    assert message in err.value.message
