@@ -285,7 +285,9 @@ class Entry:
     stray words after it (``--tp_size 8``), or a lone stray word. A YAML
     adapter makes one entry per key, with ``raw`` the loaded value and
     ``ignored`` saying why SGLang never sees a key (``repeated``: a later
-    copy of the key replaces it; ``false``: a store-true key set to false).
+    copy of the key replaces it; ``overridden``: a later layer's copy does,
+    an srt-slurm sweep variant's or an own key over a merge key's; ``false``:
+    a store-true key set to false).
     ``words`` index ``ParsedArgs.words``; ``problem`` is argparse's refusal.
     """
 

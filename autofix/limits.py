@@ -15,11 +15,16 @@ MAX_BYTES = 64 * 1024 * 1024
 
 # YAML values (scalars, lists, mappings) in one file once aliases are
 # expanded: bounds alias bombs ("billion laughs") and the memory of the node
-# tree (~1 KB per value through the whole check).
+# tree (~1 KB per value through the whole check). Checked by
+# formats/yaml_nodes.py before libyaml composes the file (a merge key counts
+# as the alias it is, so merged pairs are bounded too).
 MAX_YAML_NODES = 200_000
 
 # Nesting of YAML collections. SGLang reads --config with yaml.safe_load
 # (PyYAML's pure-Python loader), which fails with RecursionError at about 490
 # levels (measured with the oracle: 487 read, 491 refused); libyaml's C
-# composer, which autofix uses, overflows the C stack far deeper.
+# composer, which autofix uses, overflows the C stack far deeper (PyYAML
+# 6.0.3 segfaults at ~100 000 levels; 6.0.4's libyaml refuses 1000). Counted
+# through aliases too, so that any walk over the composed graph nests at most
+# this deep: well inside Python's default recursion limit of 1000.
 MAX_YAML_DEPTH = 400

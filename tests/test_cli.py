@@ -118,8 +118,14 @@ def test_stdin_shell_launch_with_filename():
         ("tp-size: [8\n", "config.yaml:2:1: error: invalid YAML"),
         ("- tp-size: 8\n", "config.yaml:1:1: error: an SGLang config must be a mapping at the top level, not a list"),
         ("tp-size: 8\n\xff\n", None),
+        ("tp-size: 8\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+         + "".join(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, 9)),
+         "config.yaml:7:10: error: YAML aliases expand to more than 200,000 values (alias *a4 here); "
+         "autofix does not read further"),
+        ("tp-size: 8\ncuda-graph-bs-decode: " + "[" * 450 + "\n",
+         "config.yaml:2:422: error: YAML collections nested more than 400 levels deep"),
     ],
-    ids=["malformed", "list-root", "not-utf8"],
+    ids=["malformed", "list-root", "not-utf8", "alias-bomb", "too-deep"],
 )
 def test_bad_input_exits_2_names_the_position_and_keeps_the_file(tmp_path, text, message):
     p = tmp_path / "config.yaml"

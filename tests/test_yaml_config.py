@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import yaml
 
@@ -9,6 +11,7 @@ from autofix.api import fix_source
 from autofix.edits import apply_edits
 from autofix.errors import CannotEdit, InputError
 from autofix.formats import yaml_config
+from autofix.limits import MAX_YAML_DEPTH
 from autofix.model import Set, Unset
 from autofix.schema import load
 
@@ -178,3 +181,133 @@ def test_a_value_shared_through_an_alias_is_not_changed():
     assert [d.code for d in result.diagnostics] == ["EP003"] and not result.diagnostics[0].fixable
     assert result.output == text
     assert any("shared through the YAML anchor &a" in c for c in result.conflicts)
+
+
+# Bounded reading (autofix/limits.py): alias bombs, recursive aliases, nesting, size
+
+
+def _bomb(levels: int = 9, width: int = 10) -> str:
+    lines = ["x0: &a0 [" + ", ".join(["x"] * width) + "]"]
+    lines += [f"x{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * width) + "]" for i in range(1, levels)]
+    return "tp-size: 8\n" + "\n".join(lines) + "\n"
+
+
+def _refused(text: str) -> InputError:
+    with pytest.raises(InputError) as info:
+        yaml_config.read(text, "c.yaml", SCHEMA)
+    assert info.value.line >= 1 and info.value.col >= 1
+    return info.value
+
+
+def test_an_alias_bomb_is_refused_at_the_alias_that_crosses_the_limit():
+    text = _bomb()
+    err = _refused(text)
+    assert "YAML aliases expand to more than 200,000 values (alias *a4 here)" in err.message
+    at = text.index("*a4")
+    assert (err.line, err.col) == (text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at))
+
+
+def test_a_recursive_alias_is_refused_not_followed():
+    # SGLang reads it as a list holding itself, and argparse refuses the word '[[...]]' (oracle)
+    err = _refused("tp-size: 8\ncuda-graph-bs-decode: &a [*a]\n")
+    assert (err.line, err.col) == (2, 27) and "recursive alias" in err.message
+
+
+def test_nesting_at_the_limit_is_read_and_deeper_is_refused():
+    depth = MAX_YAML_DEPTH - 1  # the root mapping is the first level
+    text = "tp-size: 8\njson-model-override-args: " + "{a: " * depth + "1" + "}" * depth + "\n"
+    [launch] = yaml_config.read(text, "c.yaml", SCHEMA)
+    assert launch.parsed.explicit["json_model_override_args"] == json.dumps(yaml.safe_load(text)
+                                                                            ["json-model-override-args"])
+    err = _refused(text.replace("{a: ", "{a: {a: ", 1).replace("}", "}}", 1))
+    assert (err.line, err.col) == (2, 27 + 4 * depth) and "more than 400 levels" in err.message
+
+
+def test_a_hundred_thousand_levels_are_an_error_with_a_position():
+    err = _refused("tp-size: 8\ncuda-graph-bs-decode: " + "[" * 100_000 + "\n")
+    assert err.line == 2
+
+
+def test_too_many_values_are_refused_where_the_limit_is_crossed():
+    err = _refused("tp-size: 8\n" + "host: 0.0.0.0\n" * 120_000)
+    assert (err.line, err.col) == (100_000, 7)  # the mapping, then two values a line: line 100,000's value
+
+
+def test_a_yaml_error_without_a_mark_still_has_a_position():
+    err = _refused("tp-size: 8\nhost: \x07\n")  # libyaml's reader: a byte offset, no line
+    assert (err.line, err.col) == (2, 7) and "unacceptable character #x0007" in err.message
+    err = _refused("tp-size: 8\nserved-model-name: !!int ''\n")  # a constructor's IndexError
+    assert (err.line, err.col) == (2, 20)
+
+
+# Merge keys, read as SGLang's yaml.safe_load reads them
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [  # the SGLang verdicts and values are the oracle's (tests/oracle/test_yaml_merge_verdicts.py)
+        ("<<: {tp-size: 4, ep-size: 4}\ntp-size: 8\n", {"tp_size": 8, "ep_size": 4}),
+        # a key both mappings of a list write: the second's in PyYAML 6.0.4 (SGLang's in the oracle), the first's in 6.0.3
+        ("<<: [{tp-size: 2}, {tp-size: 4, ep-size: 2}]\n",
+         {"tp_size": yaml.safe_load("<<: [{tp-size: 2}, {tp-size: 4}]")["tp-size"], "ep_size": 2}),
+        ("json-model-override-args: &m {tp-size: 4}\n<<: *m\n",
+         {"json_model_override_args": '{"tp-size": 4}', "tp_size": 4}),
+        ("x: &x {enable-eplb: true}\n<<: *x\n", {"enable_eplb": True}),
+    ],
+)
+def test_merge_keys_are_read_as_sglangs_loader_reads_them(text, expected):
+    assert yaml.safe_load(text) is not None
+    [launch] = yaml_config.read(text, "c.yaml", SCHEMA)
+    assert launch.parsed.explicit == expected
+    keys = [w.text[2:] for w in launch.parsed.words if w.text.startswith("--")]
+    assert keys == [k for k, v in yaml.safe_load(text).items() if v is not False]  # safe_load's dict, in its order
+
+
+MERGED_STATIC = ("<<: {ep-dispatch-algorithm: static}\nmoe-a2a-backend: none\ntp-size: 8\nep-size: 8\n"
+                 "enable-eplb: true\n")
+
+
+def test_a_fix_of_a_merged_setting_is_reported_not_applied():
+    result = fix_source(MERGED_STATIC, yaml_config, path="c.yaml")
+    assert [(d.code, d.location.line, d.fixable) for d in result.diagnostics] == [("EP003", 1, False)]
+    assert result.output == MERGED_STATIC
+    assert result.conflicts == ("c.yaml:1:1: fixes not applied: cannot change 'ep-dispatch-algorithm': the value "
+                                "comes from the merge key '<<: {ep-dispatch-algorithm: static}' at 1:1; fix by hand",)
+
+
+def test_a_merged_setting_through_an_alias_names_the_merge_key():
+    text = "json-model-override-args: &base {ep-dispatch-algorithm: static}\n" + MERGED_STATIC.replace(
+        "<<: {ep-dispatch-algorithm: static}", "<<: *base")
+    result = fix_source(text, yaml_config, path="c.yaml")
+    assert result.output == text
+    assert "the value comes from the merge key '<<: *base' at 2:1; fix by hand" in result.conflicts[0]
+
+
+def test_own_keys_next_to_a_merge_key_are_fixed():
+    text = "<<: {tp-size: 8, moe-a2a-backend: none}\nep-size: 8\nenable-eplb: true\nep-dispatch-algorithm: static\n"
+    assert fix_source(text, yaml_config).output == text.replace("static", "dynamic")
+    overridden = MERGED_STATIC + "ep-dispatch-algorithm: lp\n"  # an own key overrides the merged one
+    assert fix_source(overridden, yaml_config).output == overridden.replace(": lp", ": dynamic")
+
+
+def test_an_own_key_over_a_merged_copy_is_not_removed_or_renamed():
+    # removing or renaming it would bring the merged value back
+    text = "<<: {tp_size: 4}\ntp_size: 8\n"
+    result = fix_source(text, yaml_config, path="c.yaml")
+    assert [(d.code, d.fixable) for d in result.diagnostics] == [("ARG001", False)]
+    assert result.output == text
+    assert "it overrides the value of the merge key '<<: {tp_size: 4}' at 1:1" in result.conflicts[0]
+
+
+def test_a_merged_copy_an_own_key_overrides_is_no_repeat():
+    text = "<<: {tp-size: 4, enable-tf32-matmul: true}\ntp-size: 8\nenable-tf32-matmul: false\n"
+    result = fix_source(text, yaml_config, path="c.yaml")
+    assert [(d.code, d.location.line) for d in result.diagnostics] == [("CFG001", 3)]  # the copy SGLang reads
+
+
+def test_a_key_added_after_a_merge_key_goes_after_its_alias():
+    text = "x-base: &b {tp-size: 4}\n<<: *b\n"
+    out = edited(text, Set("ep_size", 2))
+    assert out == text + "ep-size: 2\n"
+    assert explicit(out) == {"tp_size": 4, "ep_size": 2}
+    assert edited(text.rstrip("\n"), Set("ep_size", 2)) == text + "ep-size: 2"

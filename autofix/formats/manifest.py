@@ -20,23 +20,31 @@ The words are read the way the container receives them:
 - in compose, ``$$`` is a literal ``$``; a single ``$VAR``/``${VAR}`` is
   compose's interpolation, UNKNOWN;
 - a node shared through a YAML alias is read wherever it is used and never
-  edited (``CannotEdit``: an edit would change every user, or drop the anchor).
+  edited (``CannotEdit``: an edit would change every user, or drop the anchor);
+- merge keys are read as YAML 1.1 (and PyYAML's ``safe_load``) reads them: a
+  container mapping may take ``command``/``args`` from ``<<: *defaults``; such
+  words are read, never edited from the mapping that merges them.
+
+The stream is composed by ``yaml_nodes``, within ``autofix.limits``; the
+walks over it are loops, not recursion.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections import ChainMap
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import yaml
 
 from autofix.errors import CannotEdit, InputError
-from autofix.formats import LAUNCH, embedded, tokens
+from autofix.formats import LAUNCH, embedded, tokens, yaml_nodes
 from autofix.formats.launch import Launch
 from autofix.formats.strings import compose_dynamic, compose_word_view, compose_words, content_start, yaml_scalar_view
 from autofix.formats.view import View, read_only, within
-from autofix.formats.yaml_config import mapping_value
+from autofix.formats.yaml_nodes import Composed, Merge
 from autofix.model import Location
 from autofix.schema import Schema
 
@@ -44,65 +52,55 @@ NAME = "manifest"
 SOURCE = "command"
 edit = embedded.edit
 edit_entries = embedded.edit_entries
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _K8S_VAR = re.compile(r"(?<!\$)\$\([A-Za-z_][A-Za-z0-9_]*\)")
 _COMPOSE_VAR = re.compile(r"\$(\{|[A-Za-z_])")
 
 
-def _documents(text: str, path: str, offset: int) -> list:
-    loader = _Loader(text[offset:])
-    try:
-        nodes = []
-        while loader.check_node():
-            nodes.append(loader.get_node())
-        return nodes
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        raise InputError(path, line, col, f"invalid YAML: {exc.problem or exc.context}") from None
-    except yaml.YAMLError as exc:
-        raise InputError(path, 0, 0, f"invalid YAML: {exc}") from None
-    finally:
-        loader.dispose()
+def _alias_at(doc: Composed, offset: int, mapping, key: str) -> int | None:
+    """Where ``key``'s value in ``mapping`` is read through an alias, or None.
 
-
-def _key(node, key: str):
-    """The key node ``key`` of a mapping node, or None."""
-    if isinstance(node, yaml.MappingNode):
-        for k, _ in node.value:
-            if isinstance(k, yaml.ScalarNode) and k.value == key:
-                return k
-    return None
-
-
-def _alias_at(text: str, offset: int, mapping, key: str) -> int | None:
-    """The offset of the ``*alias`` written as ``key``'s value in ``mapping`` (``args: *common``), or None."""
-    k = _key(mapping, key)
-    if k is None:
+    The offset of the ``*alias`` written as its value (``args: *common``),
+    or of the merge key it came from (``<<: *defaults``).
+    """
+    pair = doc.get(mapping, key)
+    if pair is None:
         return None
-    m = re.compile(r"[ \t]*:[ \t]*(\*)[^\s,\[\]{}]+").match(text, offset + k.end_mark.index)
-    return m.start(1) if m else None
+    merge = doc.merge(mapping, pair)
+    if merge is not None:
+        return offset + merge.key.start_mark.index
+    m = re.compile(r"[ \t]*:[ \t]*(\*)[^\s,\[\]{}]+").match(doc.text, pair[0].end_mark.index)
+    return offset + m.start(1) if m else None
 
 
-def _k8s_containers(node):
-    """Every mapping with ``command`` or ``args``, in document order: (mapping, command, args) nodes."""
-    if isinstance(node, yaml.MappingNode):
-        command, args = mapping_value(node, "command"), mapping_value(node, "args")
-        if command is not None or args is not None:
-            yield node, command, args
-        for _, v in node.value:
-            yield from _k8s_containers(v)
-    elif isinstance(node, yaml.SequenceNode):
-        for v in node.value:
-            yield from _k8s_containers(v)
+def _k8s_containers(doc: Composed, root):
+    """Every mapping with ``command`` or ``args``, in document order: (mapping, command, args) nodes.
+
+    A walk in file order without recursion (one iterator per collection
+    being read); a node reached through several aliases is visited each
+    time, which the node limit bounds.
+    """
+    todo = [iter([root])]
+    while todo:
+        for node in todo[-1]:
+            if isinstance(node, yaml.MappingNode):
+                command, args = doc.value(node, "command"), doc.value(node, "args")
+                if command is not None or args is not None:
+                    yield node, command, args
+                todo.append(iter([v for _, v in doc.effective(node)]))
+                break
+            if isinstance(node, yaml.SequenceNode):
+                todo.append(iter(node.value))
+                break
+        else:
+            todo.pop()
 
 
-def _compose_services(root):
-    services = mapping_value(root, "services")
+def _compose_services(doc: Composed, root):
+    services = doc.value(root, "services")
     if not isinstance(services, yaml.MappingNode):
         return
-    for _, service in services.value:
-        entrypoint, command = mapping_value(service, "entrypoint"), mapping_value(service, "command")
+    for _, service in doc.effective(services):
+        entrypoint, command = doc.value(service, "entrypoint"), doc.value(service, "command")
         if entrypoint is not None or command is not None:
             yield service, entrypoint, command
 
@@ -119,8 +117,8 @@ def _render(style: str | None, compose: bool):
         if quote == '"':
             return json.dumps(value, ensure_ascii=False)
         try:
-            plain = yaml.load(f"- {value}\n", Loader=_Loader) == [value]
-        except yaml.YAMLError:
+            plain = yaml_nodes.load(f"- {value}\n") == [value]
+        except InputError:
             plain = False
         return value if plain and value == value.strip() and value else json.dumps(value, ensure_ascii=False)
 
@@ -150,35 +148,54 @@ def _dollars(view: View) -> tuple[View, frozenset[int]]:
     return within(inner, view), frozenset(interpolated)
 
 
-def _shared(text: str, offset: int, root) -> dict[int, str]:
+Reasons = Mapping[int, "str | Merge"]  # id(node) -> "&anchor" it is shared through, or the merge key it came from
+
+
+def _shared(doc: Composed, root) -> dict[int, str]:
     """The nodes a document reaches more than once (through YAML aliases), and their descendants.
 
     ``id(node) -> "&anchor"``: editing such a node would change every place
-    that reads it, and the edit could drop the anchor others refer to.
+    that reads it, and the edit could drop the anchor others refer to. Two
+    walks without recursion; each node is entered once.
     """
+    if not doc.aliases:
+        return {}
     seen: dict[int, int] = {}
     order = []
-
-    def walk(node) -> None:
+    todo = [root]
+    while todo:
+        node = todo.pop()
         seen[id(node)] = seen.get(id(node), 0) + 1
-        if seen[id(node)] > 1:
-            return
-        order.append(node)
-        for child in _children(node):
-            walk(child)
-
-    walk(root)
+        if seen[id(node)] == 1:
+            order.append(node)
+            todo.extend(reversed(_children(node)))
     out: dict[int, str] = {}
-
-    def mark(node, anchor: str) -> None:
-        out.setdefault(id(node), anchor)
-        for child in _children(node):
-            mark(child, anchor)
-
+    anchor_re = re.compile(r"&[^\s,\[\]{}]+")
     for node in order:
         if seen[id(node)] > 1 and id(node) not in out:
-            m = re.match(r"&[^\s,\[\]{}]+", text[offset + node.start_mark.index:])
-            mark(node, m.group() if m else "an anchor")
+            m = anchor_re.match(doc.text, node.start_mark.index)
+            _mark(node, m.group() if m else "an anchor", out)
+    return out
+
+
+def _mark(node, reason, out: dict) -> None:
+    """``out[id(n)] = reason`` for ``node`` and every node under it not marked yet."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if id(n) not in out:
+            out[id(n)] = reason
+            todo.extend(reversed(_children(n)))
+
+
+def _merged(doc: Composed, mapping, keys: tuple[str, ...]) -> dict[int, Merge]:
+    """The nodes under ``keys``' values that ``mapping`` takes from a merge key, with that merge key."""
+    out: dict[int, Merge] = {}
+    for key in keys:
+        pair = doc.get(mapping, key)
+        merge = doc.merge(mapping, pair) if pair is not None else None
+        if merge is not None:
+            _mark(pair[1], merge, out)
     return out
 
 
@@ -190,15 +207,17 @@ def _children(node):
     return []
 
 
-def _alias_reason(node, shared: dict[int, str], what: str) -> str | None:
-    anchor = shared.get(id(node))
-    return None if anchor is None else f"the {what} is shared through a YAML alias ({anchor}); fix it by hand"
+def _alias_reason(node, shared: Reasons, what: str) -> str | None:
+    reason = shared.get(id(node))
+    if isinstance(reason, Merge):
+        return reason.note
+    return None if reason is None else f"the {what} is shared through a YAML alias ({reason}); fix it by hand"
 
 
 _NOT_SCALAR = "this item is not a word but a YAML {} (a template expression?): its value is unknown; fix it by hand"
 
 
-def _tokens(text: str, offset: int, node, compose: bool, shared: dict[int, str],
+def _tokens(text: str, offset: int, node, compose: bool, shared: Reasons,
             alias: Location | None = None) -> list[tokens.Token]:
     """The items of a sequence node as tokens (a scalar node is not a list: none).
 
@@ -272,7 +291,7 @@ def _string_view(text: str, offset: int, node, path: str) -> View:
 
 
 def _launches_of(text: str, offset: int, nodes: list, compose: bool, path: str, schema: Schema, locate,
-                 shared: dict[int, str], aliases: list[int | None] | None = None) -> list[Launch]:
+                 shared: Reasons, aliases: list[int | None] | None = None) -> list[Launch]:
     """The launches written in a container's ``[program-node, arguments-node]``.
 
     Its words are the program node's then the arguments node's: a list's
@@ -342,25 +361,35 @@ def _compose_string(text, offset, node, path, schema, locate, shared) -> list[La
 def read(text: str, path: str, schema: Schema) -> list[Launch]:
     """Every SGLang launch in the manifest's containers, in file order.
 
-    Raises ``InputError`` for invalid YAML or a command string that cannot be read.
+    Raises ``InputError`` for invalid YAML, a stream past ``autofix.limits``,
+    or a command string that cannot be read.
     """
     offset = 1 if text.startswith("\ufeff") else 0
     locate = embedded.locator(text)
     launches: list[Launch] = []
-    for root in _documents(text, path, offset):
-        shared = _shared(text, offset, root)
-        services = list(_compose_services(root))
+    doc = yaml_nodes.compose_all(text[offset:], path)
+    for root in doc.documents:
+        shared = _shared(doc, root)
+        services = list(_compose_services(doc, root))
         if services:
             for service, entrypoint, command in services:
-                aliases = [_alias_at(text, offset, service, k) for k in ("entrypoint", "command")]
-                launches.extend(_launches_of(text, offset, [entrypoint, command], True, path, schema, locate, shared,
-                                             aliases))
+                keys = ("entrypoint", "command")
+                aliases = [_alias_at(doc, offset, service, k) for k in keys]
+                launches.extend(_launches_of(text, offset, [entrypoint, command], True, path, schema, locate,
+                                             _reasons(doc, service, keys, shared), aliases))
             continue
-        for container, command, args in _k8s_containers(root):
-            aliases = [_alias_at(text, offset, container, k) for k in ("command", "args")]
-            launches.extend(_launches_of(text, offset, [command, args], False, path, schema, locate, shared,
-                                         aliases))
+        for container, command, args in _k8s_containers(doc, root):
+            keys = ("command", "args")
+            aliases = [_alias_at(doc, offset, container, k) for k in keys]
+            launches.extend(_launches_of(text, offset, [command, args], False, path, schema, locate,
+                                         _reasons(doc, container, keys, shared), aliases))
     return launches
+
+
+def _reasons(doc: Composed, mapping, keys: tuple[str, ...], shared: dict[int, str]) -> Reasons:
+    """Why the words of ``mapping`` cannot be edited, node by node: a merge key first, then an alias."""
+    merged = _merged(doc, mapping, keys)
+    return ChainMap(merged, shared) if merged else shared
 
 
 def looks_like_config(launches: list[Launch]) -> bool:

@@ -18,6 +18,12 @@ A recipe that sweeps variants (``base:`` plus ``override_*`` and
 ``zip_override_*`` sections, srt-slurm's config overrides) gives a launch
 per role of the base and of every variant; text the base and several
 variants read is edited only when each of them needs that edit.
+
+The recipe is composed by ``yaml_nodes`` (within ``autofix.limits``); merge
+keys are read as srtctl's ``yaml.safe_load`` reads them. A role mapping
+that merges another (``decode: {<<: *prefill, ...}``) reads that mapping's
+text too: its merged keys are never edited from it (``CannotEdit``), and an
+edit there by the launch that owns it must suit every launch that merges it.
 """
 
 from __future__ import annotations
@@ -29,9 +35,10 @@ import yaml
 
 from autofix.arguments import Word, parse_words
 from autofix.errors import CannotEdit, InputError
-from autofix.formats import yaml_config
+from autofix.formats import yaml_config, yaml_nodes
 from autofix.formats.launch import Launch
-from autofix.formats.yaml_config import Context, Pair, _compose, _loc, entries_of_pairs, mapping_value, read_pairs_of
+from autofix.formats.yaml_config import Context, Pair, _loc, entries_of_pairs, read_pairs_of
+from autofix.formats.yaml_nodes import Composed
 from autofix.schema import Schema
 
 NAME = "srt-slurm"
@@ -114,22 +121,24 @@ class RoleContext(Context):
 
     mappings: tuple[tuple[int, int], ...] = ()
     elsewhere: tuple[tuple[int, int], ...] = ()  # other variants' items of zipped lists
+    merged: tuple[tuple[int, int], ...] = ()  # mappings its own merge through merge keys (``<<: *prefill``)
 
     def covers(self, edit) -> bool:
         """Whether ``edit`` changes text this launch reads."""
         if any(a <= edit.start and edit.end <= b for a, b in self.elsewhere):
             return False
+        spans = self.mappings + self.merged
         if edit.start == edit.end:
-            return any(a <= edit.start <= b for a, b in self.mappings)
-        return any(edit.start < b and edit.end > a for a, b in self.mappings)
+            return any(a <= edit.start <= b for a, b in spans)
+        return any(edit.start < b and edit.end > a for a, b in spans)
 
 
-def _roles(section) -> dict[str, tuple[Any, Any]]:
+def _roles(doc: Composed, section) -> dict[str, tuple[Any, Any]]:
     """role -> (role key node, mapping node or None for ``role: null``) of a section's backend.sglang_config."""
-    roles = mapping_value(mapping_value(section, "backend"), "sglang_config")
+    roles = doc.value(doc.value(section, "backend"), "sglang_config")
     if not isinstance(roles, yaml.MappingNode):
         return {}
-    return {str(k.value): (k, v if isinstance(v, yaml.MappingNode) else None) for k, v in roles.value}
+    return {str(k.value): (k, v if isinstance(v, yaml.MappingNode) else None) for k, v in doc.pairs(roles)}
 
 
 def read(text: str, path: str, schema: Schema) -> list[Launch]:
@@ -140,36 +149,35 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
     every role of every variant: an ``override_*`` section deep-merged over
     the base, or each variant ``i`` of a ``zip_override_*`` section, whose
     list leaves give variant ``i`` their item ``i`` (one item: every
-    variant). Raises ``InputError`` for invalid YAML or zipped lists of
-    different lengths. A recipe without ``sglang_config`` has no launches.
+    variant). Raises ``InputError`` for invalid YAML, a recipe past
+    ``autofix.limits``, or zipped lists of different lengths. A recipe
+    without ``sglang_config`` has no launches.
     """
     offset = 1 if text.startswith("\ufeff") else 0
-    loader, root = _compose(text[offset:], path)
+    doc = yaml_nodes.compose(text[offset:], path)
+    root = doc.root
     newline = "\r\n" if "\r\n" in text else "\n"
     launches = []
-    try:
-        base = mapping_value(root, "base")
-        for key_node, mapping in _roles(base if base is not None else root).values():
-            if mapping is not None:  # `decode: null`: srtctl starts no worker from it
-                launches.append(_launch(loader, key_node, [(mapping, None)], offset, newline, path, schema))
-        if base is not None:
-            launches.extend(_variants(loader, root, _roles(base), offset, newline, path, schema))
-    finally:
-        loader.dispose()
+    base = doc.value(root, "base")
+    for key_node, mapping in _roles(doc, base if base is not None else root).values():
+        if mapping is not None:  # `decode: null`: srtctl starts no worker from it
+            launches.append(_launch(doc, key_node, [(mapping, None)], offset, newline, path, schema))
+    if base is not None:
+        launches.extend(_variants(doc, root, _roles(doc, base), offset, newline, path, schema))
     return launches
 
 
-def _variants(loader, root, base_roles, offset, newline, path, schema) -> list[Launch]:
+def _variants(doc: Composed, root, base_roles, offset, newline, path, schema) -> list[Launch]:
     out = []
-    for name_node, section in root.value:
+    for name_node, section in doc.effective(root):
         name = str(name_node.value)
         if name.startswith("override_"):
             count, zipped = 1, False
         elif name.startswith("zip_override_"):
-            count, zipped = _zip_count(section, path), True
+            count, zipped = _zip_count(doc, section, path), True
         else:
             continue
-        own = _roles(section)
+        own = _roles(doc, section)
         for i in range(count):
             for role in [*base_roles, *(r for r in own if r not in base_roles)]:
                 base_key, base_map = base_roles.get(role, (None, None))
@@ -178,23 +186,24 @@ def _variants(loader, root, base_roles, offset, newline, path, schema) -> list[L
                     continue  # `role: null` deletes the role
                 layers = [(m, z) for m, z in ((base_map, None), (mapping, i if zipped else None)) if m is not None]
                 if layers:
-                    out.append(_launch(loader, key_node or base_key, layers, offset, newline, path, schema))
+                    out.append(_launch(doc, key_node or base_key, layers, offset, newline, path, schema))
     return out
 
 
-def _zip_count(section, path: str) -> int:
+def _zip_count(doc: Composed, section, path: str) -> int:
     """How many variants a ``zip_override_*`` section makes: the length its list leaves share (1 broadcasts)."""
     lengths: dict[int, Any] = {}
-
-    def walk(node) -> None:
-        if isinstance(node, yaml.MappingNode):
-            for _, v in node.value:
-                if isinstance(v, yaml.SequenceNode):
-                    lengths.setdefault(len(v.value), v)
-                else:
-                    walk(v)
-
-    walk(section)
+    # a walk in file order without recursion: one iterator per mapping being read, the innermost last
+    todo = [iter(doc.effective(section))] if isinstance(section, yaml.MappingNode) else []
+    while todo:
+        for _, v in todo[-1]:
+            if isinstance(v, yaml.SequenceNode):
+                lengths.setdefault(len(v.value), v)
+            elif isinstance(v, yaml.MappingNode):
+                todo.append(iter(doc.effective(v)))
+                break
+        else:
+            todo.pop()
     many = sorted(n for n in lengths if n != 1)
     if len(many) > 1:
         node = lengths[many[1]]
@@ -203,19 +212,20 @@ def _zip_count(section, path: str) -> int:
     return many[0] if many else 1
 
 
-def _layer_pairs(loader, mapping, index: int | None, path: str) -> list[tuple]:
-    """(key, value, key node, value node, whole list or None) of a layer; a zipped list gives variant ``index``'s item."""
+def _layer_pairs(doc: Composed, mapping, index: int | None, path: str) -> list[tuple]:
+    """(key, value, key node, value node, whole list or None, merge key or None) of a layer;
+    a zipped list gives variant ``index``'s item."""
     out = []
-    for key, value, knode, vnode in read_pairs_of(loader, mapping, path):
+    for key, value, knode, vnode, merge in read_pairs_of(doc, mapping, path):
         whole = None
         if index is not None and isinstance(vnode, yaml.SequenceNode) and vnode.value:
             whole, vnode = vnode, vnode.value[0 if len(vnode.value) == 1 else index]
-            value = loader.construct_object(vnode, deep=True)
-        out.append((key, value, knode, vnode, whole))
+            value = doc.construct(vnode)
+        out.append((key, value, knode, vnode, whole, merge))
     return out
 
 
-def _launch(loader, role_node, layers, offset: int, newline: str, path: str, schema: Schema) -> Launch:
+def _launch(doc: Composed, role_node, layers, offset: int, newline: str, path: str, schema: Schema) -> Launch:
     """One launch from role mappings merged in order (a later layer's key wins; its ``null`` deletes the key)."""
     role_loc = _loc(role_node.start_mark)
     words = [Word("--model-path", role_loc), Word("/model", role_loc)]
@@ -224,33 +234,36 @@ def _launch(loader, role_node, layers, offset: int, newline: str, path: str, sch
         words += [Word("--disaggregation-mode", role_loc), Word(mode, role_loc)]
     # srtctl writes the flags in sorted key order (a repeated key: its last value, as a dict keeps it),
     # so `tp-size` comes before `tp_size` whatever the file order: entries follow that order too
-    read_pairs = sorted(((key, value, knode, vnode, whole, layer)
+    read_pairs = sorted(((key, value, knode, vnode, whole, layer, merge)
                          for layer, (mapping, index) in enumerate(layers)
-                         for key, value, knode, vnode, whole in _layer_pairs(loader, mapping, index, path)),
+                         for key, value, knode, vnode, whole, merge in _layer_pairs(doc, mapping, index, path)),
                         key=lambda pair: pair[0])
     last = {key: i for i, (key, *_) in enumerate(read_pairs)}
     spans: dict[int, tuple[int, ...]] = {}
     for key in sorted(last):
         i = last[key]
-        _, value, knode, vnode, _, _ = read_pairs[i]
+        _, value, knode, vnode, *_ = read_pairs[i]
         start = len(words)
         words.extend(_words_for(key, value, knode, vnode, i))
         spans[i] = tuple(range(start, len(words)))
     pairs = []
-    for i, (key, value, knode, vnode, whole, _) in enumerate(read_pairs):
+    for i, (key, value, knode, vnode, whole, _, merge) in enumerate(read_pairs):
         m = schema.match(flag_of(key))
-        pairs.append(Pair(key, knode, vnode, value, m.option.dest if m.option else None, spans.get(i, ()), whole))
+        pairs.append(Pair(key, knode, vnode, value, m.option.dest if m.option else None, spans.get(i, ()), whole,
+                          merge))
     parsed = parse_words(schema, words)
     entries = entries_of_pairs(pairs, parsed, last, _words_for, flag_of)
     # a key the next layer sets again is overridden, not repeated (ARG007 is about one mapping)
     entries = tuple(replace(e, ignored="overridden") if e.ignored == "repeated"
                     and read_pairs[e.index][5] < read_pairs[last[read_pairs[e.index][0]]][5] else e for e in entries)
     mappings = tuple((offset + m.start_mark.index, offset + m.end_mark.index) for m, _ in layers)
+    merged = tuple((offset + n.start_mark.index, offset + n.end_mark.index)
+                   for m, _ in layers for n in doc.merged_mappings(m))
     elsewhere = tuple((offset + item.start_mark.index, offset + item.end_mark.index)
                       for p in pairs if p.whole is not None and len(p.whole.value) > 1
                       for item in p.whole.value if item is not p.value_node)
-    return Launch(parsed, role_loc, RoleContext(offset, layers[-1][0], tuple(pairs), newline, mappings, elsewhere),
-                  entries)
+    return Launch(parsed, role_loc, RoleContext(offset, layers[-1][0], tuple(pairs), newline, mappings, elsewhere,
+                                                merged), entries)
 
 
 def looks_like_config(launches: list[Launch]) -> bool:

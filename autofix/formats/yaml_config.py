@@ -5,7 +5,11 @@ Read exactly as SGLang 0.5.23 reads them (``ConfigArgumentMerger`` in
 loader, YAML 1.1), then every key becomes the word ``--<key>`` verbatim and
 its value is converted to words; the words are then read like a command line.
 Node positions come from the same PyYAML parse, so edits land on the bytes
-the values came from.
+the values came from. The text is composed by ``yaml_nodes`` (within
+``autofix.limits``), merge keys read as ``yaml.safe_load`` reads them: a
+merged pair is a setting like any other, but is never edited in place (its
+text is the anchor's, which other keys may read): its fix is reported, not
+applied. A merged pair that an own key overrides is ``overridden``.
 """
 
 from __future__ import annotations
@@ -21,13 +25,14 @@ import yaml
 from autofix.arguments import Entry, ParsedArgs, Word, parse_words
 from autofix.edits import Edit, merge_deletions
 from autofix.errors import CannotEdit, InputError
+from autofix.formats import yaml_nodes
 from autofix.formats.launch import Launch
+from autofix.formats.yaml_nodes import Composed, Merge
 from autofix.model import Drop, EntryOp, Location, Op, Respell, Revalue, Rewrite, Unset
 from autofix.schema import Schema
 
 NAME = "yaml"
 SOURCE = "config"  # what the argparse-stage rules see (``written.Written.source``)
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +47,7 @@ class Pair:
     words: tuple[int, ...]
     # an srt-slurm sweep's zipped list when ``value_node`` is the one item a variant reads
     whole: Any = None
+    merge: Merge | None = None  # the merge key (``<<: *base``) the pair came from
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,37 +62,6 @@ class Context:
 
 def _loc(mark) -> Location:
     return Location(mark.line + 1, mark.column + 1)
-
-
-def _compose(text: str, path: str):
-    try:
-        loader = _Loader(text)
-        try:
-            root = loader.get_single_node()
-            return loader, root
-        except Exception:
-            loader.dispose()
-            raise
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise InputError(path, line, col, f"invalid YAML: {problem}") from None
-    except yaml.YAMLError as exc:
-        raise InputError(path, 0, 0, f"invalid YAML: {exc}") from None
-
-
-def mapping_value(node, key: str):
-    """The value node of scalar key ``key`` in a YAML mapping node (the first such key).
-
-    None when ``node`` is not a ``yaml.MappingNode`` (None included) or has no such key.
-    """
-    if not isinstance(node, yaml.MappingNode):
-        return None
-    for k, v in node.value:
-        if isinstance(k, yaml.ScalarNode) and k.value == key:
-            return v
-    return None
 
 
 def _words_for(key: str, value: Any, key_node, value_node, index: int, store_true_keys) -> list[Word]:
@@ -118,36 +93,38 @@ def _config_keys(schema: Schema, support: str) -> frozenset[str]:
 
 
 def read(text: str, path: str, schema: Schema) -> list[Launch]:
-    """One launch: the file's settings. Raises ``InputError`` for bad YAML or a non-mapping root."""
+    """One launch: the file's settings.
+
+    Raises ``InputError`` for bad YAML, a non-mapping root, or a file past ``autofix.limits``.
+    """
     offset = 1 if text.startswith("\ufeff") else 0
-    loader, root = _compose(text[offset:], path)
-    try:
-        if isinstance(root, yaml.ScalarNode) and root.tag == "tag:yaml.org,2002:null":
-            root = None  # "---" and nothing else: safe_load gives None, SGLang reads {}
-        if root is not None and not isinstance(root, yaml.MappingNode):
-            kind = {yaml.SequenceNode: "a list", yaml.ScalarNode: "a scalar"}.get(type(root), "not a mapping")
-            raise InputError(
-                path, root.start_mark.line + 1, root.start_mark.column + 1,
-                f"an SGLang config must be a mapping at the top level, not {kind}",
-            )
-        store_true_keys = _config_keys(schema, "store_true")
-        read_pairs = read_pairs_of(loader, root, path)
-        # PyYAML builds a dict: a repeated key keeps its first position and its last value.
-        last = {key: i for i, (key, *_) in enumerate(read_pairs)}
-        words: list[Word] = []
-        spans: dict[int, tuple[int, ...]] = {}
-        for key in dict.fromkeys(k for k, *_ in read_pairs):
-            i = last[key]
-            _, value, knode, vnode = read_pairs[i]
-            start = len(words)
-            words.extend(_words_for(key, value, knode, vnode, i, store_true_keys))
-            spans[i] = tuple(range(start, len(words)))
-        pairs = []
-        for i, (key, value, knode, vnode) in enumerate(read_pairs):
-            m = schema.match(f"--{key}")
-            pairs.append(Pair(key, knode, vnode, value, m.option.dest if m.option else None, spans.get(i, ())))
-    finally:
-        loader.dispose()
+    doc = yaml_nodes.compose(text[offset:], path)
+    root = doc.root
+    if isinstance(root, yaml.ScalarNode) and root.tag == "tag:yaml.org,2002:null":
+        root = None  # "---" and nothing else: safe_load gives None, SGLang reads {}
+    if root is not None and not isinstance(root, yaml.MappingNode):
+        kind = {yaml.SequenceNode: "a list", yaml.ScalarNode: "a scalar"}.get(type(root), "not a mapping")
+        raise InputError(
+            path, root.start_mark.line + 1, root.start_mark.column + 1,
+            f"an SGLang config must be a mapping at the top level, not {kind}",
+        )
+    store_true_keys = _config_keys(schema, "store_true")
+    read_pairs = read_pairs_of(doc, root, path)
+    # PyYAML builds a dict: a repeated key keeps its first position and its last value.
+    last = {key: i for i, (key, *_) in enumerate(read_pairs)}
+    words: list[Word] = []
+    spans: dict[int, tuple[int, ...]] = {}
+    for key in dict.fromkeys(k for k, *_ in read_pairs):
+        i = last[key]
+        _, value, knode, vnode, _ = read_pairs[i]
+        start = len(words)
+        words.extend(_words_for(key, value, knode, vnode, i, store_true_keys))
+        spans[i] = tuple(range(start, len(words)))
+    pairs = []
+    for i, (key, value, knode, vnode, merge) in enumerate(read_pairs):
+        m = schema.match(f"--{key}")
+        pairs.append(Pair(key, knode, vnode, value, m.option.dest if m.option else None, spans.get(i, ()),
+                          merge=merge))
     parsed = parse_words(schema, words)
     newline = "\r\n" if "\r\n" in text else "\n"
     start = _loc(root.start_mark) if root is not None else Location(1, 1)
@@ -155,23 +132,20 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
     return [Launch(parsed, start, Context(offset, root, tuple(pairs), newline), entries)]
 
 
-def read_pairs_of(loader, node, path: str) -> list[tuple[str, Any, Any, Any]]:
-    """(key, value, key node, value node) of every pair of a mapping node, in file order.
+def read_pairs_of(doc: Composed, node, path: str) -> list[tuple[str, Any, Any, Any, Merge | None]]:
+    """(key, value, key node, value node, merge key or None) of every pair of a mapping node, in the order
+    ``yaml.safe_load`` reads them (merged pairs first; ``node`` None: none).
 
     Raises ``InputError`` for a value that does not construct or a key that is not a string.
     """
     out = []
-    for knode, vnode in node.value if node is not None else ():
-        try:
-            key = loader.construct_object(knode, deep=True)
-            value = loader.construct_object(vnode, deep=True)
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None) or knode.start_mark
-            raise InputError(path, mark.line + 1, mark.column + 1, f"invalid YAML: {exc}") from None
+    for pair in doc.pairs(node) if node is not None else ():
+        knode, vnode = pair
+        key, value = doc.construct(knode), doc.construct(vnode)
         if not isinstance(key, str):
             raise InputError(path, knode.start_mark.line + 1, knode.start_mark.column + 1,
                              f"config keys must be strings, not {type(key).__name__} {key!r}")
-        out.append((key, value, knode, vnode))
+        out.append((key, value, knode, vnode, doc.merge(node, pair)))
     return out
 
 
@@ -196,7 +170,9 @@ def entries_of_pairs(pairs: list[Pair], parsed: ParsedArgs, last: dict[str, int]
             shadow = words_for(p.key, p.value, p.key_node, p.value_node, i)
             values = tuple(w.text for w in shadow[1:])
             problem, dest = None, p.dest
-            ignored = "repeated" if last[p.key] != i else "false" if p.value is False else "empty"
+            # a merged copy an own key (or a later merge) overrides is what merge keys are for
+            ignored = ("overridden" if p.merge is not None else "repeated") if last[p.key] != i \
+                else "false" if p.value is False else "empty"
         out.append(Entry(i, flag_of(p.key), values, p.words, _loc(p.key_node.start_mark), dest, problem,
                          raw=p.value, ignored=ignored))
     return tuple(out)
@@ -206,13 +182,21 @@ def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) 
     """Edits for argparse-stage fixes: rename a key, replace a value, remove or rewrite a pair.
 
     Raises ``CannotEdit`` when a pair cannot be removed on its own (it shares
-    its line with another key).
+    its line with another key), came from a merge key, or overrides a merged
+    copy of its key (removing or renaming it would bring that value back).
     """
     ctx: Context = launch.ctx
     off = ctx.offset
     edits: list[Edit] = []
+    merged: dict[str, int] = {}  # key -> the first pair of it a merge key gives
+    for i, p in enumerate(ctx.pairs):
+        if p.merge is not None:
+            merged.setdefault(p.key, i)
     for op in ops:
         pair = ctx.pairs[op.entry]
+        _not_merged(pair)
+        if isinstance(op, (Drop, Respell, Rewrite)) and merged.get(pair.key, op.entry) < op.entry:
+            _over_a_merge(pair, ctx.pairs[merged[pair.key]])
         if pair.whole is not None and isinstance(op, (Drop, Rewrite)):
             raise CannotEdit(f"{pair.key!r} holds one value per variant of the sweep: fix it by hand")
         if isinstance(op, Drop):
@@ -259,8 +243,8 @@ def render_scalar(value: Any, quote: str | None = None) -> str:
     if quote == '"' and '"' not in text and "\\" not in text and "\n" not in text:
         return f'"{text}"'
     try:
-        plain_ok = yaml.load(f"k: {text}\n", Loader=_Loader) == {"k": text}
-    except yaml.YAMLError:
+        plain_ok = yaml_nodes.load(f"k: {text}\n") == {"k": text}
+    except InputError:
         plain_ok = False
     if plain_ok and text == text.strip() and text:
         return text
@@ -311,6 +295,7 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
             continue
         inert = [p for p in ctx.pairs if p.dest == op.dest and not p.words and isinstance(p.value, bool)]
         if inert and op.value is True:
+            _not_merged(inert[-1])
             vnode = inert[-1].value_node
             edits.append(Edit(off + vnode.start_mark.index, off + vnode.end_mark.index, "true"))
             continue
@@ -327,8 +312,22 @@ def _yaml_values(values: tuple) -> str:
     return render_scalar(values[0] if len(values) == 1 else list(values))
 
 
+def _not_merged(pair: Pair) -> None:
+    """Raise ``CannotEdit`` for a pair that came from a merge key: its text is the anchor's."""
+    if pair.merge is not None:
+        raise CannotEdit(f"cannot change {pair.key!r}: {pair.merge.note}")
+
+
+def _over_a_merge(pair: Pair, merged: Pair) -> None:
+    """Raise ``CannotEdit``: ``pair`` overrides ``merged``, a copy of its key a merge key gives, which
+    removing or renaming it would bring back."""
+    raise CannotEdit(f"cannot remove or rename {pair.key!r}: it overrides the value of the merge key "
+                     f"'{merged.merge.written}' at {merged.merge.where}, which would then apply; fix by hand")
+
+
 def _replace_value(text: str, off: int, pair: Pair, value: Any) -> Edit:
     """Replace the value written for ``pair`` (a scalar, a block scalar or an alias)."""
+    _not_merged(pair)
     vnode, knode = pair.value_node, pair.key_node
     if vnode.start_mark.index < knode.end_mark.index:  # `*alias`: the node is the anchored one
         m = re.compile(r"\s*:\s*(\*[^\s,\]}#]+)").match(text, off + knode.end_mark.index)
@@ -371,6 +370,7 @@ def _alias_used(text: str, name: str) -> bool:
 
 
 def _delete_pair(text: str, off: int, p: Pair) -> Edit:
+    _not_merged(p)
     if p.whole is not None:
         raise CannotEdit(f"{p.key!r} holds one value per variant of the sweep: remove it by hand")
     start = off + p.key_node.start_mark.index
@@ -408,9 +408,11 @@ def _append_lines(text: str, ctx: Context, lines: list[str]) -> Edit:
         if text.endswith("\n"):
             return Edit(at, at, body + nl)
         return Edit(at, at, nl + body)
-    last_key, last_value = root.value[-1]
+    last_key, last_value = root.value[-1]  # the last pair written (a merge key's too)
     indent = " " * last_key.start_mark.column
     end = off + last_value.end_mark.index
+    if last_value.start_mark.index < last_key.end_mark.index:  # `key: *alias`: the node is written earlier
+        end = off + yaml_nodes.alias_end(text[off:], last_key)
     at = end if text[end - 1 : end] == "\n" else _line_end(text, end)
     block = nl.join(indent + line for line in lines)
     if at == len(text) and not text.endswith("\n"):

@@ -60,7 +60,8 @@ def refused_config_key(w: Written) -> Iterator[Violation]:
         return
     for e in w.entries:
         option = w.schema.by_flag.get(e.flag)  # the reader matches keys exactly, not by prefix
-        if option is None or option.config_file != "refused" or option.deprecated or e.ignored == "repeated":
+        if option is None or option.config_file != "refused" or option.deprecated \
+                or e.ignored in ("repeated", "overridden"):  # a copy the reader never sees
             continue
         key = w.spelling(e.flag)
         kind = "an --x/--no-x switch" if option.kind == "boolean_optional" else "a multi-value option" \

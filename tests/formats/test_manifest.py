@@ -258,3 +258,97 @@ def test_a_nested_list_item_is_an_unknown_word_never_edited():
     assert out == text.replace("enable_metrics", "enable-metrics")
     with pytest.raises(CannotEdit, match="not a word but a YAML list"):
         manifest.edit_entries(text, launch, [Drop(1)], SCHEMA)
+
+
+# Bounded reading (autofix/limits.py) and merge keys
+
+
+def _bomb(levels: int, width: int) -> str:
+    lines = ["  a0: &a0 [" + ", ".join(["x"] * width) + "]"]
+    lines += [f"  a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * width) + "]" for i in range(1, levels)]
+    return "x-bomb:\n" + "\n".join(lines) + "\n"
+
+
+def _container(args: str) -> str:
+    return f"spec:\n  containers:\n    - name: s\n      command: [python3, -m, sglang.launch_server]\n      args: {args}\n"
+
+
+def test_an_alias_bomb_in_args_is_refused_at_its_alias():
+    from autofix.errors import InputError
+
+    text = _bomb(25, 2) + _container("*a24")  # 2 ** 25 words, in constant memory but exponential time before
+    with pytest.raises(InputError) as err:
+        manifest.read(text, "m.yaml", SCHEMA)
+    assert "YAML aliases expand to more than 200,000 values (alias *a14 here)" in err.value.message
+    assert err.value.line == text[:text.index("*a14")].count("\n") + 1  # where a15 names it
+
+
+def test_a_recursive_alias_in_args_is_refused():
+    from autofix.errors import InputError
+
+    with pytest.raises(InputError, match="recursive alias"):
+        manifest.read(_container("&a [--model-path, m, *a]"), "m.yaml", SCHEMA)
+
+
+def test_nesting_at_the_limit_is_read_in_a_manifest_and_deeper_is_refused():
+    from autofix.errors import InputError
+    from autofix.limits import MAX_YAML_DEPTH
+
+    depth = MAX_YAML_DEPTH - 2  # the document and its `metadata` mapping
+    text = "metadata: {x: " + "[" * depth + "1" + "]" * depth + "}\n" + _container("[--model-path, m, --tp, 8]")
+    assert explicit(text) == [{"model_path": "m", "tp_size": 8}]
+    with pytest.raises(InputError, match="more than 400 levels") as err:
+        manifest.read(text.replace("[", "[[", 1).replace("]", "]]", 1), "m.yaml", SCHEMA)
+    assert (err.value.line, err.value.col) == (1, 15 + depth)
+
+
+def test_a_big_alias_use_within_the_limit_is_read_in_every_place():
+    items = "[" + ", ".join(["--enable-metrics"] * 1000) + "]"
+    text = "x: &many " + items + "\n" + _container("*many") + "    - command: [python3, -m, sglang.launch_server]\n" \
+        "      args: *many\n"
+    assert explicit(text) == [{"enable_metrics": True}] * 2
+
+
+K8S_MERGE = """spec:
+  containers:
+    - &server
+      name: a
+      command: [python3, -m, sglang.launch_server]
+      args: [--model-path, m, --enable_metrics]
+    - <<: *server
+      name: b
+      args: [--model-path, m, --tp-size, "2", --enable_metrics]
+"""
+
+
+def test_a_container_that_merges_another_reads_its_command_from_the_merge():
+    assert explicit(K8S_MERGE) == [{"model_path": "m"}, {"model_path": "m", "tp_size": 2}]
+    result = fix_source(K8S_MERGE, manifest, path="m.yaml")
+    # b's own args are fixed; a's are read by b's merge too (shared through &server), so reported only
+    assert result.output == K8S_MERGE.replace('"2", --enable_metrics', '"2", --enable-metrics')
+    assert [(d.code, d.location.line, d.fixable) for d in result.diagnostics] == \
+        [("ARG001", 6, False), ("ARG001", 9, True)]
+    assert any("shared through a YAML alias (&server)" in c for c in result.conflicts)
+
+
+COMPOSE_MERGE = """x-sglang: &sglang
+  image: lmsysorg/sglang
+  entrypoint: [python3, -m, sglang.launch_server]
+  command: [--model-path, m, --enable_metrics]
+services:
+  a:
+    <<: *sglang
+  b:
+    <<: *sglang
+    command: [--model-path, m, --tp-size, "2", --enable_metrics]
+"""
+
+
+def test_a_compose_service_reads_merged_words_and_does_not_edit_them():
+    assert explicit(COMPOSE_MERGE) == [{"model_path": "m"}, {"model_path": "m", "tp_size": 2}]
+    result = fix_source(COMPOSE_MERGE, manifest, path="m.yaml")
+    assert result.output == COMPOSE_MERGE.replace('"2", --enable_metrics', '"2", --enable-metrics')
+    assert [(d.code, d.location.line, d.fixable) for d in result.diagnostics] == \
+        [("ARG001", 4, False), ("ARG001", 10, True)]
+    assert ["m.yaml:7:5: fixes not applied: the value comes from the merge key '<<: *sglang' at 7:5; fix by hand"] \
+        == [c for c in result.conflicts if "merge key" in c]  # the note points at the merge key

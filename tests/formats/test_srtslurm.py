@@ -134,3 +134,88 @@ def test_a_fix_never_empties_a_role_mapping():
     result = fix_source(text, srtslurm, path="r.yaml")
     assert result.output == text and [d.code for d in result.diagnostics] == ["VER001"]
     assert any("leave the role empty" in c for c in result.conflicts)
+
+
+# Bounded reading (autofix/limits.py) and merge keys in role mappings
+
+
+def _bomb(levels: int = 9, width: int = 10) -> str:
+    lines = ["  a0: &a0 [" + ", ".join(["x"] * width) + "]"]
+    lines += [f"  a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * width) + "]" for i in range(1, levels)]
+    return "x-anchors:\n" + "\n".join(lines) + "\n"
+
+
+def test_an_alias_bomb_in_a_role_mapping_is_refused_at_its_alias():
+    from autofix.errors import InputError
+
+    text = _bomb() + recipe("tp-size: 8\nx: *a8")
+    with pytest.raises(InputError) as err:
+        srtslurm.read(text, "r.yaml", SCHEMA)
+    assert "YAML aliases expand to more than 200,000 values (alias *a4 here)" in err.value.message
+    assert err.value.line == 7  # where a5 names a4 the first time
+
+
+def test_a_recursive_alias_in_a_role_mapping_is_refused():
+    from autofix.errors import InputError
+
+    with pytest.raises(InputError, match="recursive alias") as err:
+        srtslurm.read(recipe("tp-size: 8\ncuda-graph-bs-decode: &a [1, *a]"), "r.yaml", SCHEMA)
+    assert (err.value.line, err.value.col) == (7, 36)
+
+
+def test_nesting_at_the_limit_is_read_in_a_role_and_deeper_is_refused():
+    from autofix.errors import InputError
+    from autofix.limits import MAX_YAML_DEPTH
+
+    depth = MAX_YAML_DEPTH - 4  # root, backend, sglang_config and the role are the first four levels
+    body = "tp-size: 8\njson-model-override-args: " + "{a: " * depth + "1" + "}" * depth
+    [launch] = srtslurm.read(recipe(body), "r.yaml", SCHEMA)
+    assert launch.parsed.explicit["tp_size"] == 8
+    with pytest.raises(InputError, match="more than 400 levels") as err:
+        srtslurm.read(recipe(body.replace("{a: ", "{a: {a: ", 1) + "}"), "r.yaml", SCHEMA)
+    assert err.value.line == 7
+
+
+ROLES = """name: x
+backend:
+  type: sglang
+  sglang_config:
+    prefill: &p
+      tp-size: 8
+      ep-size: 8
+      moe-a2a-backend: none
+      enable-eplb: true
+      ep-dispatch-algorithm: static
+    decode:
+      <<: *p
+      tp-size: 4
+      ep-size: 4
+"""
+
+
+def test_a_role_that_merges_another_reads_it_as_srtctls_safe_load_does():
+    import yaml
+
+    prefill, decode = srtslurm.read(ROLES, "r.yaml", SCHEMA)
+    loaded = yaml.safe_load(ROLES)["backend"]["sglang_config"]
+    for launch, role in ((prefill, "prefill"), (decode, "decode")):
+        flags = [w.text for w in launch.parsed.words[4:] if w.text.startswith("--")]
+        assert flags == ["--" + k for k in sorted(loaded[role])]
+    assert decode.parsed.explicit["tp_size"] == 4 and decode.parsed.explicit["ep_dispatch_algorithm"] == "static"
+    assert not [e for e in decode.entries if e.ignored == "repeated"]  # the merged copies are overridden
+
+
+def test_a_fix_of_merged_text_is_reported_from_both_roles_and_made_in_neither():
+    result = fix_source(ROLES, srtslurm, path="r.yaml")
+    assert [(d.code, d.location.line, d.fixable) for d in result.diagnostics] == [("EP003", 10, False)]
+    assert result.output == ROLES
+    notes = " ".join(result.conflicts)
+    assert "the value comes from the merge key '<<: *p' at 12:7; fix by hand" in notes  # decode's
+    assert "need them otherwise" in notes  # prefill's: decode reads that text too
+
+
+def test_an_own_key_next_to_a_merge_key_is_fixed():
+    text = ROLES.replace("      ep-dispatch-algorithm: static\n", "").replace("ep-size: 4\n", "ep-size: 4\n"
+                                                                              "      ep-dispatch-algorithm: static\n")
+    result = fix_source(text, srtslurm, path="r.yaml")
+    assert result.output == text.replace("static", "dynamic")
