@@ -48,6 +48,8 @@ def main() -> int:
                 prop()
             except Exception as exc:  # noqa: BLE001 - report whatever hypothesis found, shrunk
                 print(f"FAILED after {tried + count[0]} inputs: {type(exc).__name__}: {exc}", file=sys.stderr)
+                for note in getattr(exc, "__notes__", ()):  # hypothesis: the shrunk falsifying example
+                    print(note, file=sys.stderr)
                 return 1
             tried += count[0]
         print(f"round {rounds}: {tried} inputs so far, no failure", file=sys.stderr)
