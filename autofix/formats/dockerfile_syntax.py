@@ -212,6 +212,11 @@ def instructions(text: str, path: str = "-") -> list[Instruction]:
         starts.pop()
 
     escape = _escape_char(lines, path)
+    nul = text.find("\x00")
+    if nul >= 0:  # the binding hands BuildKit a C string: it would read only the text before it
+        line = text.count("\n", 0, nul) + 1
+        raise InputError(path, line, nul - starts[line - 1] + 1,
+                         "a NUL character: BuildKit's parser, as autofix runs it, stops reading there")
 
     try:
         commands = dockerfile.parse_string(text)
@@ -220,7 +225,7 @@ def instructions(text: str, path: str = "-") -> list[Instruction]:
         if message.startswith("file with no instructions"):
             return []
         line = _error_line(dockerfile, text, message)
-        raise InputError(path, line, 1 if line else 0, f"Docker cannot parse this Dockerfile: {message}") from None
+        raise InputError(path, line or 1, 1, f"Docker cannot parse this Dockerfile: {message}") from None
 
     out = []
     for cmd in commands:

@@ -407,3 +407,13 @@ def test_heredoc_bodies_are_located():
     assert (b.name, text[b.start:b.end], b.chomp) == ("B", "\tb\n", True)
     (empty,) = runs[1].heredocs
     assert empty.start == empty.end == text.rindex("EOT")
+
+
+def test_a_nul_character_is_refused_where_it_stands():
+    # found by the fuzz target: the binding passes BuildKit a C string, which ends at the NUL, so the
+    # instructions after it were never seen and ours disagreed with BuildKit's (an internal error)
+    text = "FROM x\nCMD python3 -m sglang.launch_server \x00--tp 8\n"
+    with pytest.raises(InputError) as exc:
+        instructions(text, "Dockerfile")
+    assert (exc.value.line, exc.value.col) == (2, 37)
+    assert "NUL character" in exc.value.message
