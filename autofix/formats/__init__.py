@@ -44,7 +44,7 @@ def detect(path: str, text: str) -> ModuleType | None:
         if is_yaml(path) or not LAUNCH.search(text):
             return by_name("yaml")
     if LAUNCH.search(text):
-        return by_name("shell")  # imports bashlex, whose parser tables cost ~80 ms
+        return by_name("shell")
     return None
 
 

@@ -1,10 +1,13 @@
 """Shell scripts and command lines that launch SGLang.
 
 Every ``python[3] -m sglang.launch_server ...`` and ``sglang serve ...``
-command in the text is one launch. The text is tokenised by bashlex (a port
-of bash's own parser), which gives every word its unquoted value and its
-span, and handles backslash continuations, quotes, comments, env-var
-prefixes, pipelines and compound commands.
+command in the text is one launch. ``shell_syntax`` reads the script as bash
+does (tree-sitter-bash's grammar, with bash's own word boundaries and quote
+removal): simple commands wherever they stand (pipelines, ``&&`` lists,
+``case`` arms, ``if`` bodies, ``$(...)``), continuations, quotes, comments,
+env-var prefixes and redirections; a heredoc's body is data. A script bash
+would not run (an unterminated quote, an unclosed ``if``) is an
+``InputError`` at the place bash stops reading it, and nothing is edited.
 
 ``read`` gives each launch's own words; ``config_argument`` finds its
 ``--config FILE`` the way SGLang's merger does, and ``autofix.merge`` puts
@@ -18,22 +21,17 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import bashlex
-import bashlex.errors
-
 from autofix.arguments import Word, entries_of, parse_words
 from autofix.edits import Edit, line_col, merge_deletions
 from autofix.errors import CannotEdit, InputError
-from autofix.formats import LAUNCH, embedded
+from autofix.formats import embedded, shell_syntax
 from autofix.formats.launch import Launch
-from autofix.formats.strings import shell_word_view
-from autofix.formats.view import View
+from autofix.formats.shell_syntax import ShellSyntaxError, ShellWord
 from autofix.model import Drop, EntryOp, Location, Op, Respell, Revalue, Rewrite, Unset
 from autofix.schema import Schema
 
 NAME = "shell"
 SOURCE = "command"  # what the argparse-stage rules see (``written.Written.source``)
-_EXPANSIONS = {"parameter", "commandsubstitution", "processsubstitution"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,149 +47,45 @@ def _location(text: str, index: int) -> Location:
     return Location(*line_col(text, index))
 
 
-def _is_dynamic(node) -> bool:
-    return any(getattr(p, "kind", None) in _EXPANSIONS for p in getattr(node, "parts", ()) or ())
-
-
-class _Commands(bashlex.ast.nodevisitor):
-    def __init__(self) -> None:
-        self.commands: list = []
-
-    def visitcommand(self, node, parts):
-        """Collect every simple command, however deeply nested."""
-        self.commands.append(node)
-
-
-def _masked(text: str) -> str:
-    """``text`` with what bashlex cannot parse replaced by text of the same length it can.
-
-    An arithmetic expansion ``$((...))`` (bashlex raises NotImplementedError)
-    becomes a parameter expansion ``${___}``, so its word is read as a shell
-    expansion (UNKNOWN), as it is at launch. A command substitution holding
-    only a comment, the `` `# note` `` people put between continued flags
-    (bashlex fails on it), becomes spaces: it expands to nothing. Quotes are
-    followed so that the same characters inside single quotes stay literal.
-    Offsets and line breaks are kept, so spans still index ``text``.
-    """
-    out = list(text)
-    i, n, quote = 0, len(text), None
-    while i < n:
-        c = text[i]
-        if c == "\\" and quote != "'":
-            i += 2
-            continue
-        if quote == "'":
-            quote = None if c == "'" else quote
-        elif c in "'\"" and (quote is None or quote == c):
-            quote = None if quote == c else c
-        elif text.startswith("$((", i):
-            end = _arithmetic_end(text, i + 3)
-            if end is not None:
-                out[i:end] = "${" + "_" * (end - i - 3) + "}"
-                i = end
-                continue
-        elif c == "`" and quote is None:
-            end = text.find("`", i + 1)
-            if end > 0 and text[i + 1:end].lstrip().startswith("#") and "\n" not in text[i:end]:
-                out[i:end + 1] = " " * (end + 1 - i)
-                i = end + 1
-                continue
-        i += 1
-    return "".join(out)
-
-
-def _arithmetic_end(text: str, i: int) -> int | None:
-    """The index just past the ``))`` closing an arithmetic expansion whose body starts at ``i``."""
-    depth = 0
-    while i < len(text):
-        c = text[i]
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            if depth == 0:
-                return i + 2 if text.startswith("))", i) else None
-            depth -= 1
-        elif c == "\n":
-            return None
-        i += 1
-    return None
-
-
-def _commands(text: str, path: str, locate) -> list[tuple[int, object]]:
-    """(offset, command node) for every simple command; falls back to per-line parsing."""
-    text = _masked(text)
-    try:
-        trees = bashlex.parse(text)
-        offsets = [0] * len(trees)
-    except (bashlex.errors.ParsingError, NotImplementedError, AttributeError, IndexError, TypeError):
-        trees, offsets = [], []
-        for start, chunk in _launch_chunks(text):
-            try:
-                parsed = bashlex.parse(chunk)
-            except (bashlex.errors.ParsingError, NotImplementedError, AttributeError, IndexError, TypeError) as exc:
-                pos = getattr(exc, "position", 0) or 0
-                loc = locate(start + min(pos, len(chunk)))
-                raise InputError(path, loc.line, loc.col, f"cannot read the shell command: {exc}") from None
-            trees.extend(parsed)
-            offsets.extend([start] * len(parsed))
-    out = []
-    for off, tree in zip(offsets, trees):
-        v = _Commands()
-        v.visit(tree)
-        out.extend((off, c) for c in v.commands)
-    return out
-
-
-def _launch_chunks(text: str):
-    """The logical lines (backslash continuations joined) that mention SGLang."""
-    lines = text.splitlines(keepends=True)
-    i, pos = 0, 0
-    while i < len(lines):
-        start, chunk = pos, lines[i]
-        while chunk.rstrip("\r\n").endswith("\\") and i + 1 < len(lines):
-            i += 1
-            chunk += lines[i]
-        pos = start + len(chunk)
-        i += 1
-        if LAUNCH.search(chunk):
-            yield start, chunk
-
-
-def _unquote(source: str, fallback: str) -> str:
-    """The word as the program receives it.
-
-    bashlex finds the words and their spans, but its quote removal drops
-    double quotes inside single quotes (``'{"a": 1}'`` becomes ``{a: 1}``);
-    the standard library's POSIX tokeniser unquotes the word's own text.
-    """
-    try:
-        parts = shlex.split(source, comments=False, posix=True)
-    except ValueError:
-        return fallback
-    return parts[0] if len(parts) == 1 else fallback
-
-
-def _launch_args(words: list) -> tuple[int, bool] | None:
+def _launch_args(values: list[str]) -> tuple[int, bool] | None:
     """Index of the first SGLang argument in a command's words, and whether it is ``sglang serve``."""
-    texts = [w.word for w in words]
-    for i, t in enumerate(texts):
+    for i, t in enumerate(values):
         if t.rsplit("/", 1)[-1] in embedded.DATA_COMMANDS:
             return None  # `echo python3 -m sglang.launch_server ...` prints the words, it runs nothing
-        if t == "-m" and i + 1 < len(texts) and texts[i + 1] == "sglang.launch_server":
+        if t == "-m" and i + 1 < len(values) and values[i + 1] == "sglang.launch_server":
             return i + 2, False
-        if t.rsplit("/", 1)[-1] == "sglang" and i + 1 < len(texts) and texts[i + 1] == "serve":
+        if t.rsplit("/", 1)[-1] == "sglang" and i + 1 < len(values) and values[i + 1] == "serve":
             return i + 2, True
     return None
 
 
+def _without_line_end(text: str, word: ShellWord, value: str) -> tuple[int, str]:
+    """The word's end and value without the carriage returns of a CRLF line ending after it.
+
+    Bash reads them as part of the word (SGLang gets ``8\\r``); autofix
+    reads the value the author wrote, and keeps the ``\\r`` out of its edits.
+    A ``\\r`` escaped by a backslash (a backslash before ``\\r\\n``: the
+    word is ``\\r``, ARG006 says why) and a word of nothing else are kept.
+    """
+    e = word.end
+    while e > word.start and text[e - 1] == "\r":
+        e -= 1
+    run = len(text[word.start:e]) - len(text[word.start:e].rstrip("\\"))
+    if run % 2:
+        e += 1  # the first CR is escaped: a character of the word
+    if e == word.start or e == word.end or word.pieces[-1].quoting or word.pieces[-1].end != word.end:
+        return word.end, value
+    return e, value[: len(value) - (word.end - e)]
+
+
 def read(text: str, path: str, schema: Schema, locate: Callable[[int], Location] | None = None,
          dynamic: Callable[[int, int], bool] | None = None) -> list[Launch]:
-    """Every SGLang launch in ``text``, in order. Raises ``InputError`` when it cannot be tokenised.
+    """Every SGLang launch in ``text``, in order.
 
     ``locate(offset)`` gives the location of a text offset for messages (by
     default its line and column in ``text``; a script inside another file's
     string passes the host file's). ``dynamic(start, end)`` says whether the
-    word ``text[start:end]`` is unknown (default: it holds a shell expansion;
+    word ``text[start:end]`` is unknown (default: bash expands part of it;
     a compose string, which no shell runs, passes its own rule).
 
     A shell that runs a script (``bash -lc "<script>"``, ``sh -c '...'``)
@@ -199,126 +93,62 @@ def read(text: str, path: str, schema: Schema, locate: Callable[[int], Location]
     quotes removed as bash removes them, so a ``$VAR`` in double quotes stays
     an expansion), and its launches are edited inside the word
     (``Launch.ctx`` is then an ``embedded.Embedded``).
+
+    Raises ``InputError`` (at ``locate``'s position of the place bash stops
+    reading) for a script bash would not run.
     """
     locate = locate or (lambda i: _location(text, i))
+    try:
+        commands = shell_syntax.commands(text)
+    except ShellSyntaxError as exc:
+        loc = locate(exc.offset)
+        raise InputError(path, loc.line, loc.col, f"cannot read the shell script: {exc.message}") from None
     launches = []
-    for off, cmd in _commands(text, path, locate):
-        words = [p for p in cmd.parts if p.kind == "word"]
-        found = _launch_args(words)
+    for cmd in commands:
+        values = [shell_syntax.value(text, w) for w in cmd.words]
+        found = _launch_args(values)
         if found is None:
-            launches.extend(_script_launches(text, off, words, path, schema, locate))
+            launches.extend(_script_launches(text, cmd, values, path, schema, locate))
             continue
         first, serve = found
-        args = words[first:]
         out: list[Word] = []
         spans: list[tuple[int, int]] = []
-        i = 0
-        while i < len(args):
-            w = args[i]
-            if serve and (w.word == "--model-type" or w.word.startswith("--model-type=")):
-                i += 2 if w.word == "--model-type" else 1  # taken by `sglang serve` itself
+        i = first
+        while i < len(cmd.words):
+            w, v = cmd.words[i], values[i]
+            if serve and (v == "--model-type" or v.startswith("--model-type=")):
+                i += 2 if v == "--model-type" else 1  # taken by `sglang serve` itself
                 continue
-            s, e = off + w.pos[0], off + w.pos[1]
-            while e > s and text[e - 1] == "\r":  # CRLF script: the \r is not ours to edit
-                e -= 1
-            if serve and not out and not w.word.startswith("-"):
+            e, v = _without_line_end(text, w, v)
+            s = w.start
+            if serve and not out and not v.startswith("-"):
                 out.append(Word("--model-path", locate(s), None))  # cli/serve.py:62
                 spans.append((-1, -1))
-            out.append(Word(_unquote(text[s:e], w.word), locate(s), len(spans),
-                            _is_dynamic(w) if dynamic is None else dynamic(s, e)))
+            out.append(Word(v, locate(s), len(spans), w.dynamic if dynamic is None else dynamic(s, e)))
             spans.append((s, e))
             i += 1
-        head = off + words[first - 1].pos[1]
+        program = cmd.words[first - 1]
+        head = _without_line_end(text, program, values[first - 1])[0]
         end = max([e for _, e in spans] + [head])
-        start = locate(off + cmd.pos[0])
         parsed = parse_words(schema, out)
-        launches.append(Launch(parsed, start, Context(tuple(spans), end, head), entries_of(parsed)))
+        launches.append(Launch(parsed, locate(cmd.start), Context(tuple(spans), end, head), entries_of(parsed)))
     return launches
 
 
-def _script_launches(text: str, off: int, words: list, path: str, schema: Schema, locate) -> list[Launch]:
+def _script_launches(text: str, cmd: shell_syntax.Command, values: list[str], path: str, schema: Schema,
+                     locate) -> list[Launch]:
     """The launches of the script a shell command (``bash -c "<script>"``) runs, read inside its word.
 
     The shell may follow a wrapper and its options (``srun --nodes 1 bash -c``,
     ``docker run img sh -c``), not a command that prints its words
     (``embedded.shell_script``).
     """
-    values = [w.word for w in words]
     script = embedded.shell_script_index(values)
     if script is None:
         return []
-    w = words[script]
-    start, end = off + w.pos[0], off + w.pos[1]
-    try:
-        view = shell_word_view(text, start, end)
-    except CannotEdit:
-        view = _ansi_c_view(text, start, end)
-        if view is None:
-            return []
+    view = shell_syntax.view(text, cmd.words[script])
     found = read(view.text, path, schema, lambda i: locate(view.offsets[i]))
     return [embedded.nested(launch, view, sys.modules[__name__]) for launch in found]
-
-
-_ANSI_C = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
-           "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
-
-
-def _ansi_c_view(text: str, start: int, end: int) -> View | None:
-    """The word ``$'...'`` (ANSI-C quoting, the whole word) as the program receives it, or None.
-
-    Escapes are decoded as bash decodes them (``\\n``, ``\\t``, ``\\'``,
-    ``\\\\``, octal ``\\nnn``, ``\\xHH``, ``\\uHHHH``, ``\\UHHHHHHHH``,
-    ``\\cx``; an unknown escape keeps its backslash). An edit is written
-    back in the same quoting: a backslash, a single quote and a line break
-    are escaped.
-    """
-    word = text[start:end]
-    if not (word.startswith("$'") and word.endswith("'") and len(word) >= 3):
-        return None
-    chars: list[str] = []
-    offsets: list[int] = []
-    i, stop = start + 2, end - 1
-    while i < stop:
-        at, c = i, text[i]
-        if c == "'":
-            return None  # the quote closes before the word ends: more than one part
-        if c != "\\" or i + 1 >= stop:
-            chars.append(c)
-            offsets.append(at)
-            i += 1
-            continue
-        e = text[i + 1]
-        if e in _ANSI_C:
-            ch, i = _ANSI_C[e], i + 2
-        elif e in "01234567":
-            j = i + 1
-            while j < min(i + 4, stop) and text[j] in "01234567":
-                j += 1
-            ch, i = chr(int(text[i + 1:j], 8) & 0xFF), j
-        elif e in "xuU":
-            width = {"x": 2, "u": 4, "U": 8}[e]
-            j = i + 2
-            while j < min(i + 2 + width, stop) and text[j] in "0123456789abcdefABCDEF":
-                j += 1
-            if j == i + 2:
-                ch, i = "\\" + e, i + 2
-            elif int(text[i + 2:j], 16) > sys.maxunicode:
-                return None
-            else:
-                ch, i = chr(int(text[i + 2:j], 16)), j
-        elif e == "c" and i + 2 < stop:
-            ch, i = chr(ord(text[i + 2]) & 0x1F), i + 3
-        else:
-            ch, i = "\\" + e, i + 2
-        for k in ch:
-            chars.append(k)
-            offsets.append(at)
-    offsets.append(stop)
-
-    def encode(piece: str) -> str:
-        return piece.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n")
-
-    return View("".join(chars), tuple(offsets), encode)
 
 
 def _quote(value) -> str:

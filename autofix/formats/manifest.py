@@ -347,7 +347,7 @@ def _compose_string(text, offset, node, path, schema, locate, shared) -> list[La
     Read and edited as a command line; a ``$`` that came from ``$$`` is a
     literal character, a ``$VAR``/``${VAR}`` that compose fills in is unknown.
     """
-    from autofix.formats import argv  # bashlex's tables: only when a compose string is read
+    from autofix.formats import argv  # the shell grammar: only when a compose string is read
 
     view, interpolated = _dollars(_string_view(text, offset, node, path))
     reason = _alias_reason(node, shared, "string")

@@ -428,7 +428,12 @@ def json_string_view(text: str, start: int, end: int) -> View:
 _SHELL_SAFE = re.compile(r"[A-Za-z0-9_\-./,:@+=%^]")
 
 
-def _word_view(chars: list[str], offsets: list[int], final: int, styles: set[str], encoders: dict) -> View:
+def word_view(chars: list[str], offsets: list[int], final: int, styles: set[str], encoders: dict) -> View:
+    """A shell word's decoded ``chars`` as a ``View`` (``offsets`` per character, then ``final``).
+
+    ``encoders`` maps each quoting style to its encoder; a word written in
+    more than one style (``styles``) cannot be edited: its encoder raises ``CannotEdit``.
+    """
     if len(styles) > 1:
         def encode(piece: str) -> str:
             raise CannotEdit("this word mixes quoting styles: edit it by hand")
@@ -437,89 +442,23 @@ def _word_view(chars: list[str], offsets: list[int], final: int, styles: set[str
     return View("".join(chars), (*offsets, final), encode)
 
 
-def _bash_single(piece: str) -> str:
+def bash_single_quoted(piece: str) -> str:
+    """Replacement text inside single quotes; raises ``CannotEdit`` for a ``'``."""
     if "'" in piece:
         raise CannotEdit("a ' cannot be written inside a single-quoted shell word")
     return piece
 
 
-def _bash_double(piece: str) -> str:
+def bash_double_quoted(piece: str) -> str:
+    """Replacement text inside double quotes: ``\\`` ``"`` ``$`` and a backquote escaped."""
     return re.sub(r'([\\"$`])', r"\\\1", piece)
 
 
-def _bash_bare(piece: str) -> str:
+def bash_unquoted(piece: str) -> str:
+    """Replacement text outside quotes: every character but the safe ones escaped; raises ``CannotEdit`` for a line break."""
     if "\n" in piece or "\r" in piece:
         raise CannotEdit("a line break cannot be written in an unquoted shell word")
     return "".join(ch if _SHELL_SAFE.match(ch) else "\\" + ch for ch in piece)
-
-
-def shell_word_view(text: str, start: int, end: int) -> View:
-    """The shell word ``text[start:end]`` as the program receives it (bash's quote removal).
-
-    Single quotes hold their text as is; in double quotes a backslash escapes
-    ``"`` ``\\`` ``$`` `````` and a line break (which then reads as nothing),
-    and stays otherwise; unquoted, a backslash escapes any character. An
-    expansion (``$VAR``, ``$(cmd)``) is kept as written: the reader of the
-    decoded text sees it. Offsets: an escape maps to its backslash; the last
-    offset is the end of the last part's content (before a closing quote),
-    so an insertion at the end stays inside the quotes. ``encode`` writes in
-    the word's quoting (single quotes refuse ``'``); a word that mixes
-    quoting styles cannot be edited. Raises ``CannotEdit`` for ``$'...'``
-    and ``$"..."`` quoting and for unterminated quotes.
-    """
-    chars: list[str] = []
-    offsets: list[int] = []
-    styles: set[str] = set()
-    pending: list[int] = []  # a backslash-newline: the next character owns it
-
-    def emit(ch: str, at: int) -> None:
-        chars.append(ch)
-        offsets.append(pending.pop() if pending else at)
-
-    i, final = start, end
-    while i < end:
-        ch = text[i]
-        if ch == "$" and i + 1 < end and text[i + 1] in "'\"":
-            raise CannotEdit("$'...' and $\"...\" quoting are not read")
-        if ch == "'":
-            styles.add("'")
-            j = text.find("'", i + 1, end)
-            if j < 0:
-                raise CannotEdit("an unterminated single quote")
-            for k in range(i + 1, j):
-                emit(text[k], k)
-            final, i = j, j + 1
-        elif ch == '"':
-            styles.add('"')
-            i += 1
-            while i < end and text[i] != '"':
-                if text[i] == "\\" and i + 1 < end and text[i + 1] in '"\\$`\n':
-                    if text[i + 1] == "\n":
-                        pending[:] = pending or [i]
-                    else:
-                        emit(text[i + 1], i)
-                    i += 2
-                else:
-                    emit(text[i], i)
-                    i += 1
-            if i >= end:
-                raise CannotEdit("an unterminated double quote")
-            final, i = i, i + 1
-        elif ch == "\\" and i + 1 < end:
-            styles.add("")
-            if text[i + 1] == "\n":
-                pending[:] = pending or [i]
-            else:
-                emit(text[i + 1], i)
-            i += 2
-            final = i
-        else:
-            styles.add("")
-            emit(ch, i)
-            i += 1
-            final = i
-    return _word_view(chars, offsets, pending[0] if pending else final, styles,
-                      {"'": _bash_single, '"': _bash_double, "": _bash_bare})
 
 
 def _dollars(encode):
@@ -607,7 +546,7 @@ def compose_word_view(text: str, start: int, end: int) -> View:
             final = i
     if quote is not None:
         raise CannotEdit("an unterminated quote")
-    return _word_view(chars, offsets, final, styles, {"'": _dollars(_bash_single), '"': _dollars(_compose_double),
+    return word_view(chars, offsets, final, styles, {"'": _dollars(bash_single_quoted), '"': _dollars(_compose_double),
                                                       "": _dollars(_compose_bare)})
 
 

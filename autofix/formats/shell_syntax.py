@@ -1,0 +1,800 @@
+"""Bash's syntax for the shell reader: a script's simple commands and their words, as bash reads them.
+
+``commands(text)`` parses the script with tree-sitter-bash and gives every
+simple command bash may run (nested ones too: in ``$(...)``, pipelines,
+``case`` arms, functions) with its words: their spans in ``text``, and the
+pieces each is made of (unquoted text, double-/single-/ANSI-C-quoted text,
+expansions), from which ``value`` does bash's quote removal and ``view``
+maps the decoded word back to the text. Everything is linear in the size of
+the text, and the tree is walked with an explicit stack (no recursion).
+
+tree-sitter-bash is a grammar for editors, not bash itself; where it reads a
+script differently from bash, this module reads it as bash does:
+
+- ``\\r``, ``\\v`` and ``\\f`` are ordinary characters for bash (only space,
+  tab and newline separate), whitespace for tree-sitter-bash. The parser is
+  given the text with ``\\x01`` (a plain word character for both) in their
+  place, so a CRLF line's ``\\r`` stays in its last word, ``\\`` before
+  ``\\r\\n`` escapes the ``\\r`` (no continuation), a CR-only script is one
+  line, and a heredoc delimiter line ``EOF\\r`` is not ``EOF``.
+- A backslash that is the script's last byte (or is followed only by the
+  final newline) is dropped by bash; the parser gets a space there.
+- Words: bash splits only at unquoted blanks and operators;
+  tree-sitter-bash also splits at an escaped blank, a line continuation and
+  before some ``$``. Words are rebuilt from the nodes *and* the text
+  between them.
+- A ``#`` inside a word (``x#y`` as a command name) starts no comment in
+  bash; tree-sitter-bash reads one. It is hidden from the parser.
+- A comment right inside backquotes (`` `# note` ``) ends at the closing
+  backquote in bash, which cuts the backquoted text out first; tree-sitter
+  reads it to the end of the line. The parser gets ``:`` there instead.
+- A heredoc ends at a line that *is* its delimiter (after the leading tabs
+  of ``<<-``); tree-sitter-bash also ends it at a line that starts with it
+  (``EOF `` ``EOFX``). Such a line is hidden from the parser and the text
+  parsed again. A heredoc whose delimiter never comes is not an error: bash
+  warns and reads the rest of the file as its data.
+- Bash refuses what tree-sitter-bash accepts: a reserved word that closes a
+  construct (``fi``, ``done``, ``esac``, ``}``, ...) where a command starts,
+  and ``;;`` outside ``case``.
+
+What tree-sitter-bash cannot parse (an ERROR or MISSING node) raises
+``ShellSyntaxError`` at the first such place: an unterminated quote, an
+unclosed ``if``, and also the few constructs bash accepts that this grammar
+does not (``<>`` redirections, two heredocs on one line; see the README).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import sys
+from dataclasses import dataclass
+
+import tree_sitter
+import tree_sitter_bash
+
+from autofix.errors import CannotEdit
+from autofix.formats.strings import bash_double_quoted, bash_single_quoted, bash_unquoted, word_view
+from autofix.formats.view import View
+
+# Characters bash reads as ordinary that tree-sitter-bash reads as blanks, and what the parser sees instead.
+_ORDINARY_BLANKS = str.maketrans({"\r": "\x01", "\v": "\x01", "\f": "\x01"})
+_HIDDEN = "\x01"
+# Node types whose value is only known when the script runs.
+_EXPANSIONS = frozenset({"simple_expansion", "expansion", "command_substitution", "process_substitution",
+                         "arithmetic_expansion", "brace_expression"})
+# Children of a command that are not its words: env-var prefixes and redirections (with their targets).
+_NOT_WORDS = frozenset({"variable_assignment", "variable_assignments", "file_redirect", "herestring_redirect",
+                        "heredoc_redirect"})
+# Unquoted text pieces: leaf nodes whose text is the word's own.
+_LEAVES = frozenset({"word", "number", "extglob_pattern", "$", "{", "}", "variable_name", "=", "+="})
+# An env-var assignment as bash reads one: a name (an array element too), then = or +=.
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
+_BARE_PREFIX = re.compile(r"[^\s'\"$`\\]*")  # the start of a word, up to its first quote, expansion or escape
+# Reserved words that close or continue a construct: where a command starts, bash stops with
+# "syntax error near unexpected token" (tree-sitter-bash reads a command of that name).
+_CLOSERS = frozenset({"then", "else", "elif", "fi", "do", "done", "esac", "}", "in", "]]"})
+_CASE_ENDS = frozenset({";;", ";&", ";;&"})
+# Tokens bash reads as reserved words (or the test command) only when they are a whole word.
+_RESERVED_TOKENS = frozenset({"[", "[[", "{", "}"})
+_REPAIR_PASSES = 16  # parses after repairs, at most (each pass repairs every place it finds)
+_BLANKS = " \t"
+_BEFORE_COMMENT = " \t\n;&|()<>`"  # a `#` after one of these starts a comment (it starts a word)
+# Unquoted brace expansion: {a,b} or {1..3} (one word becomes several).
+_BRACES = re.compile(r"\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}")
+_GLOB = re.compile(r"[*?]|\[[^\]]*\]")
+_LINE = re.compile(r"[^\n]+")
+
+_PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+
+
+class ShellSyntaxError(Exception):
+    """The script is not one bash (or autofix's bash grammar) reads: ``offset`` into the text, and why."""
+
+    def __init__(self, offset: int, message: str) -> None:
+        super().__init__(message)
+        self.offset = offset
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A run of a word's text read one way.
+
+    ``quoting`` is ``""`` (unquoted), ``'"'``, ``"'"`` or ``"$'"`` (ANSI-C);
+    ``kind`` is ``"text"`` (decoded by the quoting's rules), ``"expansion"``
+    (a ``$VAR``, ``$(...)``, glob...: kept as written, its value unknown) or
+    ``"nothing"`` (a command substitution that runs no command: expands to
+    the empty string). ``start``/``end`` span the content, quotes excluded.
+    """
+
+    start: int
+    end: int
+    quoting: str
+    kind: str = "text"
+
+
+@dataclass(frozen=True, slots=True)
+class ShellWord:
+    """One word of a simple command: its span in the text (quotes included) and its pieces, in order."""
+
+    start: int
+    end: int
+    pieces: tuple[Piece, ...]
+
+    @property
+    def dynamic(self) -> bool:
+        """Whether bash computes part of it when the script runs (an expansion, a glob, ``~``, braces)."""
+        return any(p.kind == "expansion" for p in self.pieces)
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A simple command: its span (env-var prefixes and redirections included) and its words."""
+
+    start: int
+    end: int
+    words: tuple[ShellWord, ...]
+
+
+def commands(text: str) -> list[Command]:
+    """Every simple command of the script ``text``, in document order (an outer command before the ones inside it).
+
+    A heredoc's body is data, and so is a command substitution that runs
+    nothing (`` `# note` ``). Raises ``ShellSyntaxError`` (its offset into
+    ``text``) for a script bash would not run, or that tree-sitter-bash
+    cannot parse.
+    """
+    base = _parse_text(text)
+    applied: set[tuple[int, int, str]] = set()  # (start, end, text the parser gets there), offsets of ``text``
+    source, at = base, _Offsets(base, (), len(text))
+    for _ in range(_REPAIR_PASSES):
+        root = _PARSER.parse(source.encode("utf-8")).root_node
+        repairs = set(_repairs(root, text, base, at)) - applied
+        if not repairs:  # the tree is read as bash reads the text, or as near as the repairs get
+            return _read_tree(root, text, at)
+        applied |= repairs
+        source, at = _repaired(base, applied, len(text))
+    raise ShellSyntaxError(min(applied)[0], "autofix cannot read this as bash does (too many places "
+                                            "tree-sitter-bash reads otherwise)")
+
+
+def _parse_text(text: str) -> str:
+    """``text`` as tree-sitter-bash is first given it, read by it as bash reads ``text`` (see the module doc).
+
+    The same characters at the same offsets, and a final newline if there
+    is none (bash reads a last line without one alike; tree-sitter-bash
+    does not end a heredoc at the end of the file otherwise).
+    """
+    source = text.translate(_ORDINARY_BLANKS)
+    body = source[:-1] if source.endswith("\n") else source
+    run = len(body) - len(body.rstrip("\\"))
+    if run % 2:  # an unescaped backslash before the end of the file: bash drops it
+        body = body[:-1] + " "
+    return body + "\n"
+
+
+def _repaired(base: str, repairs: set[tuple[int, int, str]], length: int):
+    """The parse text with ``repairs`` made: (text, ``_Offsets`` from it back to the script's offsets).
+
+    A repair replaces ``base[start:end]`` by text of the same length, or
+    inserts a blank at ``start == end``.
+    """
+    chars = list(base)
+    blanks = sorted(start for start, end, fill in repairs if start == end)
+    for start, end, fill in sorted(repairs):
+        if start < end:
+            chars[start:end] = fill
+    pieces, inserted, prev = [], [], 0
+    for k in blanks:
+        pieces.append("".join(chars[prev:k]))
+        inserted.append(k + len(inserted))  # where the blank is in the parse text
+        pieces.append(" ")
+        prev = k
+    pieces.append("".join(chars[prev:]))
+    source = "".join(pieces)
+    return source, _Offsets(source, tuple(inserted), length)
+
+
+class _Offsets:
+    """Offsets into the script from the UTF-8 byte offsets tree-sitter gives in the parse text.
+
+    The parse text has the script's characters (some replaced) at their
+    offsets, but for ``inserted`` blanks (their offsets in the parse text)
+    and a final newline; offsets past the script's ``length`` are its end.
+    """
+
+    def __init__(self, source: str, inserted: tuple[int, ...], length: int) -> None:
+        self.length = length
+        self.inserted = inserted
+        self.ascii = source.isascii()
+        self.bytes_at: list[int] = []  # byte offset of each non-ASCII character
+        self.extra: list[int] = []  # bytes beyond one, in the non-ASCII characters up to this one
+        if not self.ascii:
+            extra = 0
+            for m in re.finditer(r"[^\x00-\x7f]", source):
+                self.bytes_at.append(m.start() + extra)
+                extra += len(m.group().encode("utf-8")) - 1
+                self.extra.append(extra)
+
+    def char(self, byte: int) -> int:
+        """The script offset of a parse-text byte offset that starts a character."""
+        i = byte
+        if not self.ascii:
+            k = bisect.bisect_left(self.bytes_at, byte)
+            i = byte - (self.extra[k - 1] if k else 0)
+        if self.inserted:
+            i -= bisect.bisect_left(self.inserted, i)
+        return min(i, self.length)
+
+
+def _span(node, at: _Offsets) -> tuple[int, int]:
+    return at.char(node.start_byte), at.char(node.end_byte)
+
+
+def _preorder(root, descend=None):
+    """Every node under ``root`` (itself included) in document order, parents first; iterative.
+
+    The children of a node for which ``descend(node)`` is false are left out.
+    """
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        if node.child_count and (descend is None or descend(node)):
+            stack.extend(reversed(node.children))
+
+
+def _repairs(root, text: str, base: str, at: _Offsets) -> list[tuple[int, int, str]]:
+    """Edits of the parse text (start, end, text; offsets of ``text``) where tree-sitter-bash reads ``text`` unlike bash.
+
+    A ``#`` inside a word starts no comment; ``--k=v`` is no assignment
+    (``--k`` is no shell name); a comment just inside an
+    opening backquote ends at the closing one; a heredoc's delimiter ends
+    at an operator and its body where bash ends it (a ``;`` or ``&`` after
+    it is read as ``|``: the same commands); ``[`` is the test
+    command only as a word of its own (``["python3",`` is a word). The
+    text is the same length as the span, or one blank inserted at ``start == end``.
+    """
+    out: list[tuple[int, int, str]] = []
+    previous = None  # the last leaf before the node being visited
+    for node in _preorder(root):
+        kind = node.type
+        if kind == "heredoc_start":
+            out.extend(_heredoc_repairs(node, text, at))
+        elif kind == "comment":
+            start, end = _span(node, at)
+            if start and text[start - 1] not in _BEFORE_COMMENT:
+                out.append((start, start + 1, _HIDDEN))  # `x#y`: a `#` inside a word starts no comment
+            elif root.has_error and _opens_backquote(previous):
+                close = text.find("`", start, end)
+                if close > start:  # `:` (runs nothing): the grammar reads `` ` ` `` as no command word
+                    out.append((start, close, ":" * (close - start)))
+        elif kind == "ERROR" and _after_heredoc(node):
+            a, b = _span(node, at)
+            if text[a:b] in (";", "&"):  # `cat <<EOF; next`: the grammar takes only `|` `&&` `||` there
+                out.append((a, b, "|"))
+        elif kind == "variable_assignment":
+            a, b = _span(node, at)
+            if not _ASSIGNMENT.match(text, a):  # `--k=v`: no shell name, so a word (the parser reads an assignment)
+                m = _BARE_PREFIX.match(text, a, b)
+                out.extend((k, k + 1, _HIDDEN) for k in range(a, m.end()) if text[k] == "=")
+        elif kind in _RESERVED_TOKENS and not node.child_count and not node.is_missing and node.parent is not None \
+                and node.parent.type in ("test_command", "compound_statement", "ERROR"):
+            a, b = _span(node, at)
+            if b < len(base) and base[b] not in " \t\n;&|()<>":  # ``base``: with bash's blanks, a final newline
+                out.append((a, b, _HIDDEN * (b - a)))  # `["python3",` `{\r`: a word that starts with `[`, `{`
+        if not node.child_count:
+            previous = node
+    return out
+
+
+def _after_heredoc(node) -> bool:
+    """Whether ``node`` is on a heredoc's command line, inside its ``heredoc_redirect`` (or a redirection there)."""
+    parent = node.parent
+    while parent is not None and parent.type == "file_redirect":
+        parent = parent.parent
+    return parent is not None and parent.type == "heredoc_redirect"
+
+
+def _opens_backquote(leaf) -> bool:
+    """Whether ``leaf`` is a backquote that opens a command substitution (not one that closes it)."""
+    if leaf is None or leaf.type != "`":
+        return False
+    parent = leaf.parent
+    return parent is not None and (parent.type == "ERROR" or leaf.prev_sibling is None)
+
+
+def _heredoc_repairs(start, text: str, at: _Offsets) -> list[tuple[int, int, str]]:
+    """Repairs for the heredoc ``start`` opens (a ``heredoc_start`` node, in a ``heredoc_redirect`` or an ERROR).
+
+    Its delimiter word ends at an unquoted operator (``<<EOF;``): the
+    parser gets a blank before it (tree-sitter-bash reads ``EOF;`` as the
+    delimiter). Its body: bash takes the lines after the command line up to
+    the first that *is* the delimiter (the end of the file if none is) as
+    data, before it reads anything in them; tree-sitter-bash parses
+    expansions inside the body (an unclosed ``$(`` runs past the delimiter)
+    and ends it at a line that only starts with the delimiter. When it ends
+    it elsewhere than bash, the body is hidden from the parser (every
+    character but line breaks made ``\\x01``): it cannot end early or late.
+    """
+    a, b = _span(start, at)
+    word = text[a:_delimiter_end(text, a)]
+    if a + len(word) < b:
+        return [(a + len(word), a + len(word), " ")]
+    b = a + len(word)  # the parser may leave a trailing \r out of the word
+    out = []
+    after = len(text[b:]) - len(text[b:].lstrip(" \t")) + b
+    if after < len(text) and text[after] in ";&" and not text.startswith(("&&", "&>", ";;", ";&"), after):
+        out.append((after, after + 1, "|"))  # `cat <<EOF; next`: the grammar takes only `|` `&&` `||` there
+    siblings = start.parent.children if start.parent is not None else []
+    k = next(i for i, c in enumerate(siblings) if c == start)
+    dash = k > 0 and siblings[k - 1].type == "<<-"
+    body = next((c for c in siblings[k + 1:] if c.type in ("heredoc_body", "heredoc_end")), None)
+    if body is not None:
+        first = text.rfind("\n", 0, at.char(body.start_byte)) + 1
+    else:
+        first = text.find("\n", b) + 1
+        if first == 0:
+            return out
+    end = _heredoc_end(text, first, _delimiter(word), dash)
+    found = next((c for c in siblings[k + 1:] if c.type == "heredoc_end" and not c.is_missing), None)
+    parsed = len(text) if found is None else text.rfind("\n", 0, at.char(found.start_byte)) + 1
+    if parsed != end or body is None or start.parent.type != "heredoc_redirect":
+        out.extend((m.start(), m.end(), _HIDDEN * (m.end() - m.start())) for m in _LINE.finditer(text, first, end))
+    elif found is not None:
+        line_end = text.find("\n", end)
+        line_end = len(text) if line_end < 0 else line_end
+        stop = at.char(found.end_byte)
+        if stop < line_end:  # `<<'EOF'\r` ends at `EOF\r`: the parser matched `EOF`, the \r must not be a word
+            out.append((stop, line_end, " " * (line_end - stop)))
+    return out
+
+
+def _delimiter_end(text: str, start: int) -> int:
+    """The end of the heredoc delimiter word at ``start``: its first unquoted blank, line break or operator."""
+    i, quote = start, None
+    while i < len(text):
+        c = text[i]
+        if quote is not None:
+            if c == quote:
+                quote = None
+            elif c == "\\" and quote == '"':
+                i += 1
+        elif c == "\\":
+            i += 1
+        elif c in "'\"":
+            quote = c
+        elif c in " \t\n;&|<>()":
+            return i
+        i += 1
+    return len(text)
+
+
+def _heredoc_end(text: str, first: int, delimiter: str, dash: bool) -> int:
+    """Where bash's delimiter line starts, for a heredoc body from ``first`` (the end of the text if none)."""
+    i = first
+    while i < len(text):
+        j = text.find("\n", i)
+        j = len(text) if j < 0 else j
+        line = text[i:j]
+        if (line.lstrip("\t") if dash else line) == delimiter:
+            return i
+        i = j + 1
+    return len(text)
+
+
+def _delimiter(word: str) -> str:
+    """A heredoc's delimiter word after quote removal (bash expands nothing in it)."""
+    out, i, quote = [], 0, None
+    while i < len(word):
+        c = word[i]
+        if quote == "'":
+            quote = None if c == "'" else quote
+            out.append(c) if quote else None
+        elif c == "\\" and i + 1 < len(word) and (quote is None or word[i + 1] in '"\\$`'):
+            out.append(word[i + 1])
+            i += 1
+        elif c in "'\"" and quote in (None, c):
+            quote = None if quote == c else c
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _read_tree(root, text: str, at: _Offsets) -> list[Command]:
+    """The commands of a repaired tree; raises ``ShellSyntaxError`` at its first error."""
+    if root.has_error:
+        _raise_first_error(root, text, at)
+    found: list[Command] = []
+    for node in _preorder(root, lambda n: _runs(n, text, at)):
+        kind = node.type
+        if kind == "command":
+            found.extend(_commands_of(node, text, at))
+        elif kind in _CASE_ENDS and (node.parent is None or node.parent.type != "case_item"):
+            start = at.char(node.start_byte)
+            raise ShellSyntaxError(start, f"syntax error near unexpected token `{kind}'")
+
+    return found
+
+
+def _runs(node, text: str, at: _Offsets) -> bool:
+    """Whether the commands under ``node`` are read: not in a heredoc's body, nor in `` `# note` ``.
+
+    A heredoc's body is data, and is read as such even where bash expands a
+    ``$(...)`` in an unquoted one: where the parser misreads a body it is
+    hidden from it, and the launches in it would be found or not by chance.
+    """
+    if node.type == "heredoc_body":
+        return False
+    return node.type not in ("command_substitution", "``") or _runs_a_command(node, text[slice(*_span(node, at))])
+
+
+def _check_backquotes(node, at: _Offsets) -> None:
+    """Raise ``ShellSyntaxError`` for `` `a` `b` `` in a backquoted substitution ``node``.
+
+    The parser reads the closing backquote, the blanks and the next opening
+    one as one token (meant for empty backquotes): one substitution where
+    bash has two, and words that are not bash's.
+    """
+    if node.type != "command_substitution" or not node.child_count or node.children[0].type != "`":
+        return
+    for n in _preorder(node):
+        if n.type == "``":
+            raise ShellSyntaxError(at.char(n.start_byte), "autofix cannot read two backquoted commands with only "
+                                   "blanks between them (`a` `b`): write them as $(a) $(b)")
+
+
+def _raise_first_error(root, text: str, at: _Offsets) -> None:
+    """Raise ``ShellSyntaxError`` for the first ERROR or MISSING node (a heredoc without its end is none)."""
+    for node in _preorder(root):
+        if not node.has_error:
+            continue  # nothing below it either
+        if node.is_missing and node.type != "heredoc_end":
+            at = at.char(node.start_byte)
+            where = "unexpected end of file" if not text[at:].strip() else "syntax error"
+            raise ShellSyntaxError(at, f"{where}: expected `{node.type}'")
+        if node.type == "ERROR":
+            start, end = _span(node, at)
+            at = start + len(text[start:end]) - len(text[start:end].lstrip())
+            raise ShellSyntaxError(at, _error_message(text, at, end))
+
+
+_OPENERS = {"'": "'", '"': '"', "`": "`", "$'": "'", '$"': '"', "$((": "))", "$(": ")", "${": "}", "(": ")"}
+
+
+def _error_message(text: str, at: int, end: int) -> str:
+    """Bash's words for a syntax error at ``at`` (an ERROR node reaching ``end``)."""
+    if not text[end:].strip():
+        for opener in sorted(_OPENERS, key=len, reverse=True):
+            if text.startswith(opener, at):
+                return f"unexpected end of file while looking for the `{_OPENERS[opener]}' matching `{opener}'"
+    token = re.match(r"[^\s]{1,20}", text[at:])
+    return f"syntax error near `{token.group() if token else text[at:at + 1]}'"
+
+
+def _commands_of(node, text: str, at: _Offsets) -> list[Command]:
+    """The simple command(s) a ``command`` node holds, their words rebuilt from its children and the text between them.
+
+    Bash's word boundaries: an unquoted blank, a redirection or an env-var
+    assignment ends a word; text tree-sitter-bash left between two nodes
+    (an escaped blank, a continuation) belongs to the words around it, and
+    a concatenation is split where bash splits it (tree-sitter-bash may
+    span a blank with one). An unquoted line break it left inside ends the
+    command there: what follows is the next command. Raises
+    ``ShellSyntaxError`` for a reserved word that cannot start a command.
+    """
+    start, end = _span(node, at)
+    found: list[Command] = []
+    words: list[ShellWord] = []
+    pieces: list[Piece] = []
+    bounds = [0, 0, start]  # the open word's start and end, the open command's start
+
+    def close() -> None:
+        if pieces and not all(p.kind == "nothing" and not p.quoting for p in pieces):
+            words.append(_word(bounds[0], bounds[1], pieces, text))  # `# note` in backquotes is no word
+        pieces.clear()
+
+    def finish(prefixed: bool) -> None:
+        close()
+        if words and not prefixed:
+            _check_command_word(words[0], text)
+        if words or not found:
+            found.append(Command(bounds[2], words[-1].end if words else end, tuple(words)))
+        words.clear()
+
+    def extend(new: list[Piece], a: int, b: int) -> None:
+        if not pieces:
+            bounds[0] = a
+            if not words and found:
+                bounds[2] = a  # the first word of a command that follows a line break
+        bounds[1] = b
+        pieces.extend(new)
+
+    prefixed = node.child_count > 0 and node.children[0].type != "command_name"
+    pos = start
+    for child in node.children:
+        if child.type in _NOT_WORDS and not _a_word_after_all(child, text, at):
+            close()
+            pos = at.char(child.end_byte)
+            continue
+        for unit in _units(child):
+            a, b = _span(unit, at)
+            bare = unit.type in _LEAVES and not unit.child_count
+            for piece in _unquoted(text, pos, b if bare else a):  # a leaf's text too: it may hold a blank
+                if piece is None:
+                    close()
+                elif piece == "\n":
+                    finish(prefixed)
+                    prefixed = False
+                else:
+                    extend([piece], piece.start, piece.end)
+            if not bare:
+                if text.startswith('"', a):
+                    _drop_translation_mark(pieces, a, text)
+                extend(_unit_pieces(unit, text, at), a, b)
+            pos = b
+    finish(prefixed)
+    found[-1] = Command(found[-1].start, end, found[-1].words)
+    return found
+
+
+def _check_command_word(word: ShellWord, text: str) -> None:
+    """Raise ``ShellSyntaxError`` when a command's first word is a reserved word that closes a construct (``fi``)."""
+    written = text[word.start:word.end]
+    if len(word.pieces) == 1 and not word.pieces[0].quoting and written in _CLOSERS:
+        raise ShellSyntaxError(word.start, f"syntax error near unexpected token `{written}'")
+
+
+def _a_word_after_all(node, text: str, at: _Offsets) -> bool:
+    """Whether an env-var assignment the parser read (``--k=v``) is a word to bash: its name is no shell name."""
+    if node.type != "variable_assignment":
+        return False
+    a = at.char(node.start_byte)
+    return not _ASSIGNMENT.match(text, a)
+
+
+def _units(node) -> list:
+    """The nodes a word node is made of: a concatenation's (a command name's, a false assignment's) parts, else itself."""
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if n.type in ("concatenation", "command_name", "variable_assignment") and n.child_count:
+            stack.extend(reversed(n.children))
+        else:
+            out.append(n)
+    return out
+
+
+_UNQUOTED_RUN = re.compile(r"(?P<blank>[ \t]+)|(?P<newline>\n)|\\\n|(?P<word>(?:[^ \t\n\\]+|\\[\s\S])+|\\)")
+
+
+def _unquoted(text: str, start: int, end: int):
+    """Unquoted text of a command (between nodes, or a leaf's): a ``Piece`` for word text, None for a
+    blank, ``"\\n"`` for a line break (which ends the command).
+
+    A continuation (backslash-newline) is nothing: it neither separates nor adds.
+    """
+    for m in _UNQUOTED_RUN.finditer(text, start, end):
+        if m.lastgroup == "blank":
+            yield None
+        elif m.lastgroup == "newline":
+            yield "\n"
+        elif m.lastgroup == "word":
+            yield Piece(m.start(), m.end(), "")
+
+
+def _unit_pieces(node, text: str, at: _Offsets) -> list[Piece]:
+    """The pieces of one part of a word (unquoted text, a quoted string, an expansion)."""
+    a, b = _span(node, at)
+    kind = node.type
+    if kind in ("string", "translated_string"):
+        inner = node if kind == "string" else next((c for c in node.children if c.type == "string"), None)
+        if inner is None:
+            return [Piece(a, b, "", "expansion")]
+        return _string_pieces(inner, *_span(inner, at), text, at)
+    if kind == "raw_string":
+        return [Piece(a + 1, b - 1, "'")]
+    if kind == "ansi_c_string":
+        return [Piece(a + 2, b - 1, "$'")]
+    _check_backquotes(node, at)
+    if kind in ("command_substitution", "``") and not _runs_a_command(node, text[a:b]):
+        return [Piece(a, b, "", "nothing")]
+    return [Piece(a, b, "", "expansion")]  # an expansion, or a node this reader does not know: unknown
+
+
+def _drop_translation_mark(pieces: list[Piece], at: int, text: str) -> None:
+    """Drop the ``$`` of ``$"..."`` (a string bash translates: in the C locale, itself) from the piece before it."""
+    if not pieces:
+        return
+    last = pieces[-1]
+    if last.quoting or last.kind != "text" or last.end != at or at == 0 or text[at - 1] != "$":
+        return
+    run = len(text[last.start:at - 1]) - len(text[last.start:at - 1].rstrip("\\"))
+    if run % 2:
+        return  # `\\$"..."`: an escaped, literal `$`
+    pieces[-1] = Piece(last.start, at - 1, "")
+    if last.start == at - 1:
+        pieces.pop()
+
+
+def _runs_a_command(node, source: str) -> bool:
+    """Whether a command substitution (``source``, as written) holds anything but comments and blanks.
+
+    Backquotes are read from the text (a comment in them is hidden from the parser).
+    """
+    if source.startswith("`"):
+        return any(line.strip(" \t") and not line.strip(" \t").startswith("#") for line in source[1:-1].split("\n"))
+    return any(c.is_named and c.type != "comment" for c in node.children)
+
+
+def _string_pieces(node, start: int, end: int, text: str, at: _Offsets) -> list[Piece]:
+    """A double-quoted string's pieces: its text (uncovered text too) and its expansions."""
+    out: list[Piece] = []
+    pos = start + 1
+    stop = end - 1
+    for c in node.children:
+        a, b = _span(c, at)
+        if c.type == '"':
+            continue
+        if a > pos:
+            out.append(Piece(pos, a, '"'))
+        _check_backquotes(c, at)
+        if c.type in ("string_content", "$"):
+            out.append(Piece(a, b, '"'))
+        elif c.type in ("command_substitution", "``") and not _runs_a_command(c, text[a:b]):
+            out.append(Piece(a, b, '"', "nothing"))
+        else:
+            out.append(Piece(a, b, '"', "expansion"))
+        pos = b
+    if stop > pos or not out:
+        out.append(Piece(pos, max(pos, stop), '"'))
+    return out
+
+
+def _word(start: int, end: int, pieces: list[Piece], text: str) -> ShellWord:
+    """A word from its pieces; unquoted text that bash expands (``~``, a glob, braces) becomes an expansion."""
+    pieces = list(pieces)
+    first = pieces[0]
+    if first.quoting == "" and first.kind == "text" and text.startswith("~", first.start):
+        pieces[0] = Piece(first.start, first.end, "", "expansion")  # tilde expansion: $HOME or a user's home
+    bare = "".join(_unquoted_mask(text, p) for p in pieces)
+    if _BRACES.search(bare) or _GLOB.search(bare):
+        pieces = [Piece(p.start, p.end, p.quoting, "expansion" if p.quoting == "" and p.kind == "text" else p.kind)
+                  for p in pieces]
+    return ShellWord(start, end, tuple(pieces))
+
+
+def _unquoted_mask(text: str, piece: Piece) -> str:
+    """The piece's text where bash may expand it (unquoted, unescaped), other characters as ``_``."""
+    if piece.quoting or piece.kind != "text":
+        return "_"
+    return re.sub(r"\\(.)", "__", text[piece.start:piece.end], flags=re.DOTALL)
+
+
+def value(text: str, word: ShellWord) -> str:
+    """The word as the program receives it (bash's quote removal); an expansion stays as written."""
+    return "".join(_decode(text, p) for p in word.pieces)
+
+
+_UNQUOTED_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_DOUBLE_ESCAPE = re.compile(r'\\([$`"\\\n])')
+
+
+def _decode(text: str, piece: Piece) -> str:
+    raw = text[piece.start:piece.end]
+    if piece.kind == "nothing":
+        return ""
+    if piece.kind == "expansion" or piece.quoting == "'":
+        return raw
+    if piece.quoting == "":
+        return _UNQUOTED_ESCAPE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), raw)
+    if piece.quoting == '"':
+        return _DOUBLE_ESCAPE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), raw)
+    return "".join(ch for ch, _ in _ansi_c(text, piece.start, piece.end))
+
+
+def view(text: str, word: ShellWord) -> View:
+    """The word as the program receives it, each character mapped to where it is written in ``text``.
+
+    An escape maps to its backslash; a continuation (backslash-newline)
+    belongs to the character after it; the last offset is the end of the
+    last piece's content (before a closing quote), so an insertion at the
+    end stays inside the quotes. ``encode`` writes in the word's quoting
+    (``\\"`` and ``\\$`` in double quotes; single quotes refuse ``'``; ANSI-C
+    escapes in ``$'...'``); a word that mixes quoting styles cannot be edited.
+    Linear: runs without escapes are copied whole.
+    """
+    chars: list[str] = []  # decoded text, in runs
+    offsets: list[int] = []
+    pending = [-1]  # where a continuation starts (-1: none): the next character owns it
+
+    def run(i: int, j: int) -> None:
+        if i < j:
+            chars.append(text[i:j])
+            if pending[0] >= 0:
+                offsets.append(pending[0])
+                offsets.extend(range(i + 1, j))
+                pending[0] = -1
+            else:
+                offsets.extend(range(i, j))
+
+    def one(ch: str, at: int) -> None:
+        chars.append(ch)
+        offsets.extend([pending[0] if pending[0] >= 0 else at] * len(ch))
+        pending[0] = -1
+
+    for p in word.pieces:
+        if p.kind == "nothing":
+            continue
+        if p.kind == "expansion" or p.quoting == "'":
+            run(p.start, p.end)
+        elif p.quoting == "$'":
+            for ch, at in _ansi_c(text, p.start, p.end):
+                one(ch, at)
+        else:
+            i = p.start
+            for m in (_DOUBLE_ESCAPE if p.quoting else _UNQUOTED_ESCAPE).finditer(text, p.start, p.end):
+                run(i, m.start())
+                if m.group(1) == "\n":
+                    pending[0] = pending[0] if pending[0] >= 0 else m.start()
+                else:
+                    one(m.group(1), m.start())
+                i = m.end()
+            run(i, p.end)
+    final = pending[0] if pending[0] >= 0 else word.pieces[-1].end
+    styles = {p.quoting for p in word.pieces if p.kind != "nothing"}
+    return word_view(chars, offsets, final, styles, {"'": bash_single_quoted, '"': bash_double_quoted,
+                                                      "": bash_unquoted, "$'": _ansi_c_encode})
+
+
+_ANSI_C = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
+           "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+
+
+def _ansi_c(text: str, start: int, stop: int):
+    """(character, offset of what wrote it) for the body ``text[start:stop]`` of a ``$'...'`` word.
+
+    Escapes are decoded as bash decodes them (``\\n``, ``\\t``, ``\\'``,
+    ``\\\\``, octal ``\\nnn``, ``\\xHH``, ``\\uHHHH``, ``\\UHHHHHHHH``,
+    ``\\cx``; an unknown escape keeps its backslash).
+    """
+    i = start
+    while i < stop:
+        at, c = i, text[i]
+        if c != "\\" or i + 1 >= stop:
+            yield c, at
+            i += 1
+            continue
+        e = text[i + 1]
+        if e in _ANSI_C:
+            ch, i = _ANSI_C[e], i + 2
+        elif e in "01234567":
+            j = i + 1
+            while j < min(i + 4, stop) and text[j] in "01234567":
+                j += 1
+            ch, i = chr(int(text[i + 1:j], 8) & 0xFF), j
+        elif e in "xuU":
+            width = {"x": 2, "u": 4, "U": 8}[e]
+            j = i + 2
+            while j < min(i + 2 + width, stop) and text[j] in "0123456789abcdefABCDEF":
+                j += 1
+            code = int(text[i + 2:j], 16) if j > i + 2 else None
+            if code is None:
+                ch, i = "\\" + e, i + 2
+            elif code > sys.maxunicode or 0xD800 <= code < 0xE000:
+                ch, i = "\ufffd", j  # bash writes bytes that are no UTF-8 text
+            else:
+                ch, i = chr(code), j
+        elif e == "c" and i + 2 < stop:
+            ch, i = chr(ord(text[i + 2]) & 0x1F), i + 3
+        else:
+            ch, i = "\\" + e, i + 2
+        for k in ch:
+            yield k, at
+
+
+def _ansi_c_encode(piece: str) -> str:
+    """Replacement text inside ``$'...'``: a backslash, a single quote and a line break escaped."""
+    return piece.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n")
