@@ -10,6 +10,7 @@ context wrapped in ``Embedded`` so that edits go back through the same
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from types import ModuleType
@@ -34,7 +35,7 @@ class Embedded:
 
 def locator(text: str) -> Callable[[int], Location]:
     """``offset -> Location`` (1-based line and column) for ``text``."""
-    starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def locate(i: int) -> Location:
         line = bisect.bisect_right(starts, i) - 1

@@ -31,6 +31,7 @@ walks over it are loops, not recursion.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from collections import ChainMap
@@ -53,7 +54,7 @@ SOURCE = "command"
 edit = embedded.edit
 edit_entries = embedded.edit_entries
 _K8S_VAR = re.compile(r"(?<!\$)\$\([A-Za-z_][A-Za-z0-9_]*\)")
-_COMPOSE_VAR = re.compile(r"\$(\{|[A-Za-z_])")
+_COMPOSE_DOLLAR = re.compile(r"\$\$|\$(?=[{A-Za-z_])")  # a literal `$` written `$$`, or one compose interpolates
 
 
 def _alias_at(doc: Composed, offset: int, mapping, key: str) -> int | None:
@@ -132,18 +133,20 @@ def _dollars(view: View) -> tuple[View, frozenset[int]]:
     single ``$VAR`` or ``${VAR}``): a word holding one is unknown, a ``$``
     that came from ``$$`` is a literal character.
     """
-    text, offsets, interpolated, i = [], [], set(), 0
-    while i < len(view.text):
-        offsets.append(i)
-        if view.text.startswith("$$", i):
-            step = 2
-        else:
-            step = 1
-            if _COMPOSE_VAR.match(view.text, i):
-                interpolated.add(len(text))
-        text.append(view.text[i])
-        i += step
-    offsets.append(len(view.text))
+    source = view.text
+    text, offsets, interpolated, i, n = [], [], set(), 0, 0
+    for m in _COMPOSE_DOLLAR.finditer(source):  # the text between two `$` is copied whole
+        text.append(source[i:m.start()])
+        offsets.extend(range(i, m.start()))
+        n += m.start() - i
+        if m.group() != "$$":
+            interpolated.add(n)
+        text.append("$")
+        offsets.append(m.start())
+        n += 1
+        i = m.end()
+    text.append(source[i:])
+    offsets.extend(range(i, len(source) + 1))
     inner = View("".join(text), tuple(offsets), lambda piece: piece.replace("$", "$$"))
     return within(inner, view), frozenset(interpolated)
 
@@ -350,11 +353,12 @@ def _compose_string(text, offset, node, path, schema, locate, shared) -> list[La
     from autofix.formats import argv  # the shell grammar: only when a compose string is read
 
     view, interpolated = _dollars(_string_view(text, offset, node, path))
+    marks = sorted(interpolated)  # a word [s, e) is unknown when one of them is in it
     reason = _alias_reason(node, shared, "string")
     if reason:
         view = read_only(view, reason)
     found = argv.read(view.text, path, schema, lambda i: locate(view.offsets[i]),
-                      lambda s, e: any(i in interpolated for i in range(s, e)))
+                      lambda s, e: bisect.bisect_left(marks, s) < bisect.bisect_left(marks, e))
     return [embedded.nested(launch, view, argv) for launch in found]
 
 

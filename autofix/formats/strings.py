@@ -97,6 +97,18 @@ class _Out:
         self.offsets.append(at if self.pending is None else self.pending)
         self.pending = None
 
+    def emit_run(self, text: str, start: int, end: int) -> None:
+        """``text[start:end]`` as written, each character at its own offset (``emit`` in bulk)."""
+        if start >= end:
+            return
+        self.chars.extend(text[start:end])
+        if self.pending is not None:
+            self.offsets.append(self.pending)
+            start, self.pending = start + 1, None
+            self.offsets.extend(range(start, end))
+        else:
+            self.offsets.extend(range(start, end))
+
     def breaks(self, n: int, first: int, rest: list[int]) -> None:
         """``n`` decoded line breaks: the first at ``first``, the others at ``rest[j]``.
 
@@ -151,9 +163,14 @@ def _fold(out: _Out, text: str, i: int, end: int, escaped_at: int | None = None)
     return i
 
 
+# What ends a run of characters a scalar holds as written, per style (plain, single-, double-quoted).
+_FLOW_SPECIAL = {None: re.compile(r"[ \t\r\n]"), "'": re.compile(r"[ \t\r\n']"), '"': re.compile(r'[ \t\r\n\\]')}
+
+
 def _flow(text: str, start: int, end: int, style: str | None) -> _Out:
-    """Decode ``text[start:end]``: a plain scalar, or the inside of a quoted one."""
+    """Decode ``text[start:end]``: a plain scalar, or the inside of a quoted one (linear: runs are copied whole)."""
     out = _Out()
+    special = _FLOW_SPECIAL[style]
     i = start
     while i < end:
         ch = text[i]
@@ -164,8 +181,7 @@ def _flow(text: str, start: int, end: int, style: str | None) -> _Out:
             if j < end and text[j] in "\r\n":
                 i = _fold(out, text, i, end)
                 continue
-            for k in range(i, j):  # whitespace inside a line is kept
-                out.emit(text[k], k)
+            out.emit_run(text, i, j)  # whitespace inside a line is kept
             i = j
         elif ch == "'" and style == "'":
             out.emit("'", i)
@@ -184,8 +200,10 @@ def _flow(text: str, start: int, end: int, style: str | None) -> _Out:
             else:
                 raise CannotEdit(f"unknown escape \\{nxt} in a double-quoted YAML string")
         else:
-            out.emit(ch, i)
-            i += 1
+            m = special.search(text, i + 1, end)
+            j = m.start() if m else end
+            out.emit_run(text, i, j)
+            i = j
     return out
 
 
@@ -378,11 +396,11 @@ def yaml_scalar_view(text: str, node: yaml.ScalarNode, offset: int = 0) -> Scala
     out = _flow(text, start, end, None)
     out.start_not[0] += _PLAIN_START + _BLANK  # indicators and spaces only matter at the start ...
     out.end_not[len(out.chars)] += _BLANK  # ... and trailing spaces are dropped
-    for k, ch in enumerate(out.chars):
-        if ch == "#":
-            out.end_not[k] += _BLANK  # " #" starts a comment
-        elif ch == ":":
-            out.start_not[k + 1] += _BLANK  # ": " is a mapping value
+    for m in re.finditer("[#:]", "".join(out.chars)):
+        if m.group() == "#":
+            out.end_not[m.start()] += _BLANK  # " #" starts a comment
+        else:
+            out.start_not[m.start() + 1] += _BLANK  # ": " is a mapping value
     return out.view(end, _plain_encode, node.value)
 
 
@@ -476,6 +494,11 @@ def _compose_bare(piece: str) -> str:
 _COMPOSE_STOP = ";&|<>"
 
 
+# One compose word: unquoted characters, a backslash and what it escapes, a quoted run (to the end if unclosed).
+_COMPOSE_WORD = re.compile(r"""(?:[^ \t\r\n;&|<>'"\\]+|\\[\s\S]?|'[^']*'?|"(?:[^"\\]+|\\[\s\S]?)*"?)+""")
+_COMPOSE_BLANKS = re.compile(r"[ \t\r\n]*")
+
+
 def compose_words(text: str) -> list[tuple[int, int]]:
     """The spans of the words compose splits a ``command``/``entrypoint`` string into.
 
@@ -486,26 +509,16 @@ def compose_words(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     i, n = 0, len(text)
     while i < n:
-        while i < n and text[i] in " \t\r\n":
-            i += 1
+        i = _COMPOSE_BLANKS.match(text, i).end()
         if i >= n or text[i] in _COMPOSE_STOP:
             break
-        start, quote = i, None
-        while i < n:
-            ch = text[i]
-            if quote == "'":
-                quote = None if ch == "'" else quote
-            elif ch == "\\":
-                i += 1
-            elif quote == '"':
-                quote = None if ch == '"' else quote
-            elif ch in "'\"":
-                quote = ch
-            elif ch in " \t\r\n" or ch in _COMPOSE_STOP:
-                break
-            i += 1
-        spans.append((start, min(i, n)))
+        end = _COMPOSE_WORD.match(text, i).end()
+        spans.append((i, end))
+        i = end
     return spans
+
+
+_COMPOSE_SPECIAL = re.compile(r"""[$\\'"]""")
 
 
 def compose_word_view(text: str, start: int, end: int) -> View:
@@ -539,9 +552,11 @@ def compose_word_view(text: str, start: int, end: int) -> View:
             continue
         else:
             styles.add("" if quote is None else quote)
-            chars.append(ch)
-            offsets.append(i)
-            i += 1
+            m = _COMPOSE_SPECIAL.search(text, i + 1, end)
+            j = m.start() if m else end
+            chars.extend(text[i:j])  # a run of ordinary characters, as written
+            offsets.extend(range(i, j))
+            i = j
         if quote is None:
             final = i
     if quote is not None:

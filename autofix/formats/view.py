@@ -60,7 +60,7 @@ def within(inner: View, outer: View) -> View:
     is encoded by ``inner`` then by ``outer``, each with its own checks: a
     script in a shell word in a YAML string, a compose string's ``$$``.
     """
-    offsets = tuple(outer.offsets[i] for i in inner.offsets)
+    offsets = tuple(map(outer.offsets.__getitem__, inner.offsets))
     return _Within(inner.text, offsets, lambda piece: outer.encode(inner.encode(piece)), inner, outer)
 
 
