@@ -98,7 +98,7 @@ def test_each_launch_is_fixed_on_its_own():
     assert result.output == text.replace("static &", "dynamic &")
 
 
-def test_unparsable_script_falls_back_to_the_launch_lines():
+def test_a_heredoc_ends_at_its_delimiter_line_whatever_its_body_holds():
     text = "case $x in a) echo ;; esac\ncat <<EOF\n$(weird\nEOF\npython -m sglang.launch_server --ep-dispatch-algorithm lp\n"
     assert launches(text)[-1] == {"ep_dispatch_algorithm": "lp"}
 

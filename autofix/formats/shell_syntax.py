@@ -2,45 +2,55 @@
 
 ``commands(text)`` parses the script with tree-sitter-bash and gives every
 simple command bash may run (nested ones too: in ``$(...)``, pipelines,
-``case`` arms, functions) with its words: their spans in ``text``, and the
-pieces each is made of (unquoted text, double-/single-/ANSI-C-quoted text,
-expansions), from which ``value`` does bash's quote removal and ``view``
-maps the decoded word back to the text. Everything is linear in the size of
-the text, and the tree is walked with an explicit stack (no recursion).
+``case`` arms, functions; not in a heredoc's body, which is data) with its
+words: their spans in ``text``, and the pieces each is made of (unquoted
+text, double-/single-/ANSI-C-quoted text, expansions), from which ``value``
+does bash's quote removal and ``view`` maps the decoded word back to the
+text. It is linear in the size of the text, and trees are walked with an
+explicit stack (no recursion, however deep ``$( $( ... ) )`` nests).
 
-tree-sitter-bash is a grammar for editors, not bash itself; where it reads a
-script differently from bash, this module reads it as bash does:
+tree-sitter-bash is a grammar for editors, not bash. Where it reads a
+script otherwise than bash, the parser is given a *repaired* text (the
+script's characters at their offsets, some replaced, a blank inserted here
+and there) and the script parsed again, until no repair is left to make;
+node offsets are mapped back to the script. What the repairs cover (each
+found by ``tests/property/test_shell_vs_bash.py``, which runs bash itself):
 
 - ``\\r``, ``\\v`` and ``\\f`` are ordinary characters for bash (only space,
-  tab and newline separate), whitespace for tree-sitter-bash. The parser is
-  given the text with ``\\x01`` (a plain word character for both) in their
-  place, so a CRLF line's ``\\r`` stays in its last word, ``\\`` before
-  ``\\r\\n`` escapes the ``\\r`` (no continuation), a CR-only script is one
-  line, and a heredoc delimiter line ``EOF\\r`` is not ``EOF``.
-- A backslash that is the script's last byte (or is followed only by the
-  final newline) is dropped by bash; the parser gets a space there.
-- Words: bash splits only at unquoted blanks and operators;
-  tree-sitter-bash also splits at an escaped blank, a line continuation and
-  before some ``$``. Words are rebuilt from the nodes *and* the text
-  between them.
-- A ``#`` inside a word (``x#y`` as a command name) starts no comment in
-  bash; tree-sitter-bash reads one. It is hidden from the parser.
+  tab and newline separate), blanks for the grammar: the parser gets
+  ``\\x01`` there. A CRLF line's ``\\r`` stays in its last word, ``\\``
+  before ``\\r\\n`` escapes the ``\\r`` (no continuation), a CR-only script
+  is one line, and a heredoc delimiter line ``EOF\\r`` is not ``EOF``.
+- A backslash that is the script's last byte (or followed only by the final
+  newline) is dropped by bash; the parser gets a blank, and a final newline.
+- ``#`` starts a comment only at the start of a word (``x#y`` is a word);
+  ``--k=v`` is a word, not an assignment (``--k`` is no shell name);
+  ``[``, ``{`` and ``}`` are reserved only as whole words (``["python3",``
+  and ``{\\r`` are words).
 - A comment right inside backquotes (`` `# note` ``) ends at the closing
-  backquote in bash, which cuts the backquoted text out first; tree-sitter
-  reads it to the end of the line. The parser gets ``:`` there instead.
-- A heredoc ends at a line that *is* its delimiter (after the leading tabs
-  of ``<<-``); tree-sitter-bash also ends it at a line that starts with it
-  (``EOF `` ``EOFX``). Such a line is hidden from the parser and the text
-  parsed again. A heredoc whose delimiter never comes is not an error: bash
-  warns and reads the rest of the file as its data.
-- Bash refuses what tree-sitter-bash accepts: a reserved word that closes a
-  construct (``fi``, ``done``, ``esac``, ``}``, ...) where a command starts,
-  and ``;;`` outside ``case``.
+  backquote (bash cuts the backquoted text out first); the parser gets
+  ``:`` there.
+- A heredoc's delimiter word ends at an operator (``<<EOF;``, ``<<EOF>f``:
+  a blank is inserted), ``;``/``&`` after it are read as ``|`` (the same
+  commands), and its body ends at the first line that *is* the delimiter
+  (after the tabs of ``<<-``; the end of the file if none is: bash warns,
+  no error). Where the grammar ends it elsewhere (a line that only starts
+  with the delimiter, an unclosed ``$(`` in the body) the body is hidden
+  from the parser.
 
-What tree-sitter-bash cannot parse (an ERROR or MISSING node) raises
-``ShellSyntaxError`` at the first such place: an unterminated quote, an
-unclosed ``if``, and also the few constructs bash accepts that this grammar
-does not (``<>`` redirections, two heredocs on one line; see the README).
+Words are rebuilt from the nodes *and* the text between them, as bash
+splits them: at unquoted blanks, redirections and assignments, and at an
+unquoted line break (which ends the command), not at an escaped blank, a
+continuation or a ``$"..."``. Bash refuses what the grammar takes: a
+reserved word that closes a construct (``fi``, ``done``, ``}``...) where a
+command starts, ``;;`` outside ``case``.
+
+What the grammar still cannot parse (an ERROR or MISSING node) raises
+``ShellSyntaxError`` at the first such place: where an unterminated quote
+or an unclosed construct opens, else where the parser stopped. A few
+constructs bash accepts are refused that way (a ``<>`` redirection, two
+heredocs on one line, ``cat <<EOF > f; next``, `` `a` `b` `` which the
+grammar reads as one substitution).
 """
 
 from __future__ import annotations
@@ -60,9 +70,6 @@ from autofix.formats.view import View
 # Characters bash reads as ordinary that tree-sitter-bash reads as blanks, and what the parser sees instead.
 _ORDINARY_BLANKS = str.maketrans({"\r": "\x01", "\v": "\x01", "\f": "\x01"})
 _HIDDEN = "\x01"
-# Node types whose value is only known when the script runs.
-_EXPANSIONS = frozenset({"simple_expansion", "expansion", "command_substitution", "process_substitution",
-                         "arithmetic_expansion", "brace_expression"})
 # Children of a command that are not its words: env-var prefixes and redirections (with their targets).
 _NOT_WORDS = frozenset({"variable_assignment", "variable_assignments", "file_redirect", "herestring_redirect",
                         "heredoc_redirect"})
@@ -75,6 +82,8 @@ _BARE_PREFIX = re.compile(r"[^\s'\"$`\\]*")  # the start of a word, up to its fi
 # "syntax error near unexpected token" (tree-sitter-bash reads a command of that name).
 _CLOSERS = frozenset({"then", "else", "elif", "fi", "do", "done", "esac", "}", "in", "]]"})
 _CASE_ENDS = frozenset({";;", ";&", ";;&"})
+# Tokens that close what an earlier token opened (a MISSING one at the end of the file: point at the opener).
+_CLOSING = frozenset({")", "}", "]", "]]", "))", "`", '"', "'", "fi", "done", "esac", "then", "do"})
 # Tokens bash reads as reserved words (or the test command) only when they are a whole word.
 _RESERVED_TOKENS = frozenset({"[", "[[", "{", "}"})
 _REPAIR_PASSES = 16  # parses after repairs, at most (each pass repairs every place it finds)
@@ -84,6 +93,7 @@ _BEFORE_COMMENT = " \t\n;&|()<>`"  # a `#` after one of these starts a comment (
 _BRACES = re.compile(r"\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}")
 _GLOB = re.compile(r"[*?]|\[[^\]]*\]")
 _LINE = re.compile(r"[^\n]+")
+_HEREDOC_BLANKS = re.compile(r"[ \t]*")
 
 _PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
 
@@ -246,15 +256,11 @@ def _preorder(root, descend=None):
 
 
 def _repairs(root, text: str, base: str, at: _Offsets) -> list[tuple[int, int, str]]:
-    """Edits of the parse text (start, end, text; offsets of ``text``) where tree-sitter-bash reads ``text`` unlike bash.
+    """Edits of the parse text where tree-sitter-bash reads ``text`` unlike bash (the module doc lists them).
 
-    A ``#`` inside a word starts no comment; ``--k=v`` is no assignment
-    (``--k`` is no shell name); a comment just inside an
-    opening backquote ends at the closing one; a heredoc's delimiter ends
-    at an operator and its body where bash ends it (a ``;`` or ``&`` after
-    it is read as ``|``: the same commands); ``[`` is the test
-    command only as a word of its own (``["python3",`` is a word). The
-    text is the same length as the span, or one blank inserted at ``start == end``.
+    Each is ``(start, end, fill)`` in offsets of ``text``: ``fill`` is as
+    long as ``text[start:end]``, or one blank inserted at ``start == end``.
+    ``base`` is the first parse text (bash's blanks, a final newline).
     """
     out: list[tuple[int, int, str]] = []
     previous = None  # the last leaf before the node being visited
@@ -324,7 +330,7 @@ def _heredoc_repairs(start, text: str, at: _Offsets) -> list[tuple[int, int, str
         return [(a + len(word), a + len(word), " ")]
     b = a + len(word)  # the parser may leave a trailing \r out of the word
     out = []
-    after = len(text[b:]) - len(text[b:].lstrip(" \t")) + b
+    after = _HEREDOC_BLANKS.match(text, b).end()
     if after < len(text) and text[after] in ";&" and not text.startswith(("&&", "&>", ";;", ";&"), after):
         out.append((after, after + 1, "|"))  # `cat <<EOF; next`: the grammar takes only `|` `&&` `||` there
     siblings = start.parent.children if start.parent is not None else []
@@ -390,8 +396,10 @@ def _delimiter(word: str) -> str:
     while i < len(word):
         c = word[i]
         if quote == "'":
-            quote = None if c == "'" else quote
-            out.append(c) if quote else None
+            if c == "'":
+                quote = None
+            else:
+                out.append(c)
         elif c == "\\" and i + 1 < len(word) and (quote is None or word[i + 1] in '"\\$`'):
             out.append(word[i + 1])
             i += 1
@@ -415,7 +423,6 @@ def _read_tree(root, text: str, at: _Offsets) -> list[Command]:
         elif kind in _CASE_ENDS and (node.parent is None or node.parent.type != "case_item"):
             start = at.char(node.start_byte)
             raise ShellSyntaxError(start, f"syntax error near unexpected token `{kind}'")
-
     return found
 
 
@@ -428,7 +435,7 @@ def _runs(node, text: str, at: _Offsets) -> bool:
     """
     if node.type == "heredoc_body":
         return False
-    return node.type not in ("command_substitution", "``") or _runs_a_command(node, text[slice(*_span(node, at))])
+    return node.type not in ("command_substitution", "``") or _runs_a_command(node, text, at)
 
 
 def _check_backquotes(node, at: _Offsets) -> None:
@@ -448,20 +455,23 @@ def _check_backquotes(node, at: _Offsets) -> None:
 
 def _raise_first_error(root, text: str, at: _Offsets) -> None:
     """Raise ``ShellSyntaxError`` for the first ERROR or MISSING node (a heredoc without its end is none)."""
-    for node in _preorder(root):
-        if not node.has_error:
-            continue  # nothing below it either
+    for node in _preorder(root, lambda n: n.has_error):  # no error below a node without one
         if node.is_missing and node.type != "heredoc_end":
-            at = at.char(node.start_byte)
-            where = "unexpected end of file" if not text[at:].strip() else "syntax error"
-            raise ShellSyntaxError(at, f"{where}: expected `{node.type}'")
+            where = at.char(node.start_byte)
+            parent = node.parent
+            if text[where:].strip() or node.type not in _CLOSING or parent is None or not parent.child_count:
+                raise ShellSyntaxError(where, "unexpected end of file" if not text[where:].strip()
+                                       else f"syntax error: expected `{node.type}'")
+            opener = _span(parent.children[0], at)  # at the end of the file: point at what is not closed
+            raise ShellSyntaxError(opener[0], f"unexpected end of file: no `{node.type}' closes this "
+                                              f"`{text[slice(*opener)]}'")
         if node.type == "ERROR":
             start, end = _span(node, at)
             at = start + len(text[start:end]) - len(text[start:end].lstrip())
             raise ShellSyntaxError(at, _error_message(text, at, end))
 
 
-_OPENERS = {"'": "'", '"': '"', "`": "`", "$'": "'", '$"': '"', "$((": "))", "$(": ")", "${": "}", "(": ")"}
+_OPENERS = {"'": "'", '"': '"', "`": "`", "$'": "'", '$"': '"', "$((": "))", "$(": ")", "${": "}"}
 
 
 def _error_message(text: str, at: int, end: int) -> str:
@@ -599,7 +609,7 @@ def _unit_pieces(node, text: str, at: _Offsets) -> list[Piece]:
     if kind == "ansi_c_string":
         return [Piece(a + 2, b - 1, "$'")]
     _check_backquotes(node, at)
-    if kind in ("command_substitution", "``") and not _runs_a_command(node, text[a:b]):
+    if kind in ("command_substitution", "``") and not _runs_a_command(node, text, at):
         return [Piece(a, b, "", "nothing")]
     return [Piece(a, b, "", "expansion")]  # an expansion, or a node this reader does not know: unknown
 
@@ -619,12 +629,14 @@ def _drop_translation_mark(pieces: list[Piece], at: int, text: str) -> None:
         pieces.pop()
 
 
-def _runs_a_command(node, source: str) -> bool:
-    """Whether a command substitution (``source``, as written) holds anything but comments and blanks.
+def _runs_a_command(node, text: str, at: _Offsets) -> bool:
+    """Whether a command substitution holds anything but comments and blanks.
 
     Backquotes are read from the text (a comment in them is hidden from the parser).
     """
-    if source.startswith("`"):
+    a = at.char(node.start_byte)
+    if text.startswith("`", a):
+        source = text[a:at.char(node.end_byte)]
         return any(line.strip(" \t") and not line.strip(" \t").startswith("#") for line in source[1:-1].split("\n"))
     return any(c.is_named and c.type != "comment" for c in node.children)
 
@@ -643,7 +655,7 @@ def _string_pieces(node, start: int, end: int, text: str, at: _Offsets) -> list[
         _check_backquotes(c, at)
         if c.type in ("string_content", "$"):
             out.append(Piece(a, b, '"'))
-        elif c.type in ("command_substitution", "``") and not _runs_a_command(c, text[a:b]):
+        elif c.type in ("command_substitution", "``") and not _runs_a_command(c, text, at):
             out.append(Piece(a, b, '"', "nothing"))
         else:
             out.append(Piece(a, b, '"', "expansion"))

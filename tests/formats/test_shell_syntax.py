@@ -1,0 +1,223 @@
+"""The shell reader reads a script as bash does (``formats/shell_syntax.py`` under ``formats/argv.py``).
+
+Each case was checked with bash (``bash -n`` for the verdict; a stub
+command recording its argv for the words). The numbered sections are the
+bugs of the bashlex reader: (1) quadratic time, (2) scripts bash runs that
+it refused, (3) launches bash never runs that it edited. The last section
+holds the places where tree-sitter-bash reads otherwise than bash and
+``shell_syntax`` repairs its reading. ``tests/property/test_shell_vs_bash.py``
+compares with bash itself on generated scripts.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from autofix.api import fix_source
+from autofix.errors import InputError
+from autofix.formats import argv, manifest, shell_syntax
+from autofix.model import UNKNOWN
+from autofix.schema import load
+
+SCHEMA = load()
+LAUNCH = "python3 -m sglang.launch_server"
+
+
+def launches(text: str) -> list[dict]:
+    return [launch.parsed.explicit for launch in argv.read(text, "s.sh", SCHEMA)]
+
+
+def refusal(text: str) -> InputError:
+    with pytest.raises(InputError) as caught:
+        argv.read(text, "s.sh", SCHEMA)
+    return caught.value
+
+
+def words(text: str) -> list[list[str]]:
+    """Each simple command's words, as the program receives them."""
+    return [[shell_syntax.value(text, w) for w in c.words] for c in shell_syntax.commands(text)]
+
+
+# 1. A huge word is read in linear time (timed by bench/bench_shell.py, not here).
+
+BIG = "x" * 1_000_000
+
+
+@pytest.mark.parametrize("text", [
+    f"{LAUNCH} --model-path {BIG} --tp 2\n",
+    f'{LAUNCH} --model-path "{BIG}" --tp 2\n',
+    f'bash -c "{LAUNCH} --model-path {BIG} --tp 2"\n',
+], ids=["plain", "quoted", "bash-c"])
+def test_a_one_megabyte_word_is_read_whole(text):
+    assert launches(text) == [{"model_path": BIG, "tp_size": 2}]
+
+
+@pytest.mark.parametrize("text", [
+    f'apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - name: s\n      command: [sh, -c, "{LAUNCH} --model-path {BIG} --tp 2"]\n',
+    f"services:\n  s:\n    command: {LAUNCH} --model-path {BIG} --tp 2\n",
+], ids=["k8s-sh-c", "compose-string"])
+def test_a_one_megabyte_word_in_a_manifest_is_read_whole(text):
+    assert [launch.parsed.explicit for launch in manifest.read(text, "m.yaml", SCHEMA)] == \
+        [{"model_path": BIG, "tp_size": 2}]
+
+
+# 2. Scripts bash runs are read.
+
+
+def test_a_launch_in_a_case_arm_is_read():
+    text = f'case "$1" in big) {LAUNCH} --model-path m --tp 8 ;; *) echo no ;; esac\n'
+    assert launches(text) == [{"model_path": "m", "tp_size": 8}]
+
+
+def test_a_launch_in_a_case_arm_is_fixed_in_place():
+    text = f'case "$1" in\n  big)\n    {LAUNCH} --model-path m --enable_metrics\n    ;;\n  *) echo no ;;\nesac\n'
+    result = fix_source(text, argv, path="s.sh")
+    assert [(d.code, d.location.line, d.location.col) for d in result.diagnostics] == [("ARG001", 3, 52)]
+    assert result.output == text.replace("--enable_metrics", "--enable-metrics")
+
+
+@pytest.mark.parametrize("end", [" \\", "\\", " \\\n"])
+def test_a_backslash_at_the_end_of_the_file_is_dropped(end):
+    text = f"{LAUNCH} --model-path m --tp 8{end}"
+    assert launches(text) == [{"model_path": "m", "tp_size": 8}]
+    broken = f"{LAUNCH} --model-path m --enable_metrics{end}"
+    assert fix_source(broken, argv, path="s.sh").output == broken.replace("enable_metrics", "enable-metrics")
+
+
+def test_an_escaped_backslash_at_the_end_of_the_file_stays():
+    assert words(f"{LAUNCH} --model-path m\\\\") == [["python3", "-m", "sglang.launch_server", "--model-path", "m\\"]]
+
+
+# 3. Launches bash never runs are neither read nor edited.
+
+
+def test_a_launch_after_an_unterminated_quote_is_an_input_error_at_the_quote():
+    text = f"echo 'oops\n{LAUNCH} --model-path m --enable_metrics\n"
+    error = refusal(text)
+    assert (error.path, error.line, error.col) == ("s.sh", 1, 6)
+    assert error.message == "cannot read the shell script: unexpected end of file while looking for the `'' matching `''"
+    with pytest.raises(InputError):
+        fix_source(text, argv, path="s.sh")
+
+
+@pytest.mark.parametrize(("text", "line", "col"), [
+    ('echo "oops\n', 1, 6),
+    ("echo $(oops\n", 1, 6),  # what is not closed: where it opens
+    ("x=`oops\n", 1, 3),
+    ("echo $'oops\n", 1, 6),
+    (f"if true; then\n  {LAUNCH} --tp 2\n", 1, 1),
+    (f"{LAUNCH} --tp 2\nfi\n", 2, 1),
+    (f"{LAUNCH} --tp 2\n  done\n", 2, 3),
+    (";;\n", 1, 1),
+    (f"{LAUNCH} --tp 2 ;; echo\n", 1, 40),
+    ("{ a\n", 1, 1),
+    (f'bash -c "echo \'oops; {LAUNCH} --tp 2"\n', 1, 15),  # the script's own error, at its place in the host text
+])
+def test_a_script_bash_refuses_is_an_input_error_at_a_real_position(text, line, col):
+    error = refusal(text)
+    assert (error.line, error.col) == (line, col), error
+
+
+def test_a_launch_in_an_unterminated_heredoc_is_data():
+    text = f"cat <<EOF\nhello\n{LAUNCH} --model-path m --enable_metrics\n"
+    assert launches(text) == []
+    result = fix_source(text, argv, path="s.sh")
+    assert (result.diagnostics, result.output) == ((), text)
+
+
+HEREDOCS = ["cat <<EOF\n{L}\nEOF\n", "cat <<'EOF'\n{L}\nEOF\n", "cat <<-EOF\n\t{L}\n\tEOF\n",
+            "cat <<EOF\n$(weird\n{L}\nEOF\n"]
+# The delimiter ends at an operator: in a CRLF script it is `EOF`, and no line `EOF\r` ends it.
+OPERATOR_AFTER = ['cat <<"E;F";x\n{L}\nE;F\n', "cat <<EOF; echo done\n{L}\nEOF\n", "cat <<EOF>out\n{L}\nEOF\n"]
+
+
+@pytest.mark.parametrize("heredoc", HEREDOCS + OPERATOR_AFTER)
+def test_a_heredoc_body_is_data_up_to_its_delimiter_line(heredoc):
+    text = heredoc.replace("{L}", f"{LAUNCH} --tp 1") + f"{LAUNCH} --tp 2\n"
+    assert launches(text) == [{"tp_size": 2}]
+    crlf = text.replace("\n", "\r\n")
+    assert launches(crlf) == ([{"tp_size": 2}] if heredoc in HEREDOCS else [])  # `EOF\r` ends `<<EOF\r`
+
+
+def test_a_line_that_only_starts_with_the_delimiter_does_not_end_the_heredoc():
+    text = f"cat <<EOF\nx\nEOF \n{LAUNCH} --tp 1\nEOFX\n{LAUNCH} --tp 2\n"
+    assert launches(text) == []
+
+
+def test_a_cr_only_script_is_one_comment_line():
+    assert launches(f"# x\r{LAUNCH} --model-path m --enable_metrics\r") == []
+    assert launches(f"echo x\r{LAUNCH} --tp 2\r") == []  # one `echo` command: it prints the words
+
+
+@pytest.mark.parametrize("separator", ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"])
+def test_only_a_line_feed_ends_a_line(separator):
+    # str.splitlines ends lines at these; bash reads them as word characters
+    assert launches(f"# note{separator}{LAUNCH} --tp 2\n") == []
+    assert words(f"p a{separator}b c\n") == [["p", f"a{separator}b", "c"]]
+    error = refusal(f"echo a{separator}b 'oops\n")
+    assert (error.line, error.col) == (1, 10)
+
+
+def test_a_crlf_line_keeps_its_carriage_return_out_of_the_value():
+    # bash passes `8\r`; the value is read as written and the \r kept out of edits (ARG006 names a lone `\r`)
+    text = f"{LAUNCH} --model-path m --tp 8\r\n"
+    assert launches(text) == [{"model_path": "m", "tp_size": 8}]
+    assert words(text)[0][-1] == "8\r"
+
+
+# Bash's words where tree-sitter-bash reads others (every expectation is bash's own output).
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("p a\\ b", ["a b"]),
+    ("p \\ x", [" x"]),
+    ("p a\\\tb", ["a\tb"]),
+    ("p ab\\\ncd", ["abcd"]),
+    ('p $"loc" a$"x"', ["loc", "ax"]),
+    ('p "a"\\ b', ["a b"]),
+    ("p { {", ["{", "{"]),
+    ("p x#y", ["x#y"]),
+    ("p --k=v=w", ["--k=v=w"]),
+    ("p `# c` x", ["x"]),
+    ('p "a`# x`b" c`#`d', ["ab", "cd"]),
+    ("p 'a\"b' \"a'b\" $'a\\tb' \"\\$x\" '\\$x'", ['a"b', "a'b", "a\tb", "$x", "\\$x"]),
+    ("p \"\" ''", ["", ""]),
+    ("p a\x0bb c\x0cd", ["a\x0bb", "c\x0cd"]),
+])
+def test_words_are_bash_s(text, expected):
+    assert words(text + "\n")[0] == ["p", *expected]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ('["python3", "-m", 8', [["[python3,", "-m,", "8"]]),  # a word that starts with `[`: no test command
+    ("x#y z", [["x#y", "z"]]),
+    ("--k=v p", [["--k=v", "p"]]),  # `--k` is no shell name: a word, not an assignment
+    ("A=1 B+=2 c[1]=3 p x=1", [["p", "x=1"]]),
+    ("p \\\r\nq", [["p", "\r"], ["q"]]),  # `\` escapes the \r: no continuation
+    ("p \\\r\n\\\\\r", [["p", "\r"], ["\\\r"]]),
+    ("p\n  {\r", [["p"], ["{\r"]]),  # `{\r` is a word, not a brace group
+    ("cat <<EOF; echo done\nx\nEOF", [["cat"], ["echo", "done"]]),
+])
+def test_commands_are_bash_s(text, expected):
+    assert words(text + "\n") == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("p ~/x", True), ("p x*", True), ("p {a,b}", True), ("p $((1+2))", True), ('p "$V"', True),
+    ("p '~/x'", False), ("p '*'", False), ('p "{a,b}"', False), ("p '$V'", False), ("p \\$V", False),
+])
+def test_what_bash_expands_is_unknown(text, expected):
+    [command] = shell_syntax.commands(text + "\n")
+    assert command.words[1].dynamic is expected
+
+
+def test_two_backquoted_commands_with_only_blanks_between_are_refused():
+    # tree-sitter-bash reads `a` `b` as one substitution: refused rather than misread
+    error = refusal(f"{LAUNCH} --tp `a` `b`\n")
+    assert (error.line, error.col, "write them as $(a) $(b)" in error.message) == (1, 40, True)
+    assert launches(f"{LAUNCH} --tp $(a) --ep `b`\n") == [{"tp_size": UNKNOWN, "ep_size": UNKNOWN}]
+
+
+def test_deep_nesting_is_no_recursion_error():
+    text = f"{LAUNCH} --model-path m --port " + "$(echo " * 5000 + "x" + ")" * 5000 + " --tp 2\n"
+    assert launches(text) == [{"model_path": "m", "port": UNKNOWN, "tp_size": 2}]
