@@ -24,9 +24,11 @@ found by ``tests/property/test_shell_vs_bash.py``, which runs bash itself):
 - A backslash that is the script's last byte (or followed only by the final
   newline) is dropped by bash; the parser gets a blank, and a final newline.
 - ``#`` starts a comment only at the start of a word (``x#y`` is a word);
-  ``--k=v`` is a word, not an assignment (``--k`` is no shell name);
+  ``--k=v`` is a word, not an assignment (``--k`` is no shell name), and
+  so is ``x@y`` or ``--tp%x`` where a command starts;
   ``[``, ``{`` and ``}`` are reserved only as whole words (``["python3",``
-  and ``{\\r`` are words).
+  and ``{\\r`` are words), and ``[`` is a command like any other (the
+  grammar refuses ``[ "$OP" "$L" ]``, which has no operator it knows).
 - A comment right inside backquotes (`` `# note` ``) ends at the closing
   backquote (bash cuts the backquoted text out first); the parser gets
   ``:`` there.
@@ -56,6 +58,7 @@ grammar reads as one substitution).
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 import sys
 from dataclasses import dataclass
@@ -92,6 +95,8 @@ _BEFORE_COMMENT = " \t\n;&|()<>`"  # a `#` after one of these starts a comment (
 # Unquoted brace expansion: {a,b} or {1..3} (one word becomes several).
 _BRACES = re.compile(r"\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}")
 _GLOB = re.compile(r"[*?]|\[[^\]]*\]")
+# A `$` the parser left as text before what bash expands (`{$V`: it splits `$` from `V`).
+_BARE_EXPANSION = re.compile(r"\$[A-Za-z0-9_{(@*#?!$-]|`")
 _LINE = re.compile(r"[^\n]+")
 _HEREDOC_BLANKS = re.compile(r"[ \t]*")
 
@@ -272,7 +277,7 @@ def _repairs(root, text: str, base: str, at: _Offsets) -> list[tuple[int, int, s
             start, end = _span(node, at)
             if start and text[start - 1] not in _BEFORE_COMMENT:
                 out.append((start, start + 1, _HIDDEN))  # `x#y`: a `#` inside a word starts no comment
-            elif root.has_error and _opens_backquote(previous):
+            elif _opens_backquote(previous):
                 close = text.find("`", start, end)
                 if close > start:  # `:` (runs nothing): the grammar reads `` ` ` `` as no command word
                     out.append((start, close, ":" * (close - start)))
@@ -280,6 +285,11 @@ def _repairs(root, text: str, base: str, at: _Offsets) -> list[tuple[int, int, s
             a, b = _span(node, at)
             if text[a:b] in (";", "&"):  # `cat <<EOF; next`: the grammar takes only `|` `&&` `||` there
                 out.append((a, b, "|"))
+        elif kind == "variable_name" and _in_error(node):
+            b = at.char(node.end_byte)
+            following = node.next_sibling or node.parent.next_sibling
+            if following is not None and at.char(following.start_byte) == b < len(text):
+                out.append((b, b + 1, _HIDDEN))  # `x@y` `--tp%x` as a command word: no name and an operator
         elif kind == "variable_assignment":
             a, b = _span(node, at)
             if not _ASSIGNMENT.match(text, a):  # `--k=v`: no shell name, so a word (the parser reads an assignment)
@@ -290,9 +300,16 @@ def _repairs(root, text: str, base: str, at: _Offsets) -> list[tuple[int, int, s
             a, b = _span(node, at)
             if b < len(base) and base[b] not in " \t\n;&|()<>":  # ``base``: with bash's blanks, a final newline
                 out.append((a, b, _HIDDEN * (b - a)))  # `["python3",` `{\r`: a word that starts with `[`, `{`
+            elif kind == "[" and node.parent.type == "ERROR":
+                out.append((a, b, _HIDDEN))  # `[ "$OP" "$L" ]`: to bash the command `[` and its words
         if not node.child_count:
             previous = node
     return out
+
+
+def _in_error(node) -> bool:
+    """Whether ``node`` is a child of an ERROR node."""
+    return node.parent is not None and node.parent.type == "ERROR"
 
 
 def _after_heredoc(node) -> bool:
@@ -336,7 +353,8 @@ def _heredoc_repairs(start, text: str, at: _Offsets) -> list[tuple[int, int, str
     siblings = start.parent.children if start.parent is not None else []
     k = next(i for i, c in enumerate(siblings) if c == start)
     dash = k > 0 and siblings[k - 1].type == "<<-"
-    body = next((c for c in siblings[k + 1:] if c.type in ("heredoc_body", "heredoc_end")), None)
+    own = list(itertools.takewhile(lambda c: c.type not in ("heredoc_start", "<<", "<<-"), siblings[k + 1:]))
+    body = next((c for c in own if c.type in ("heredoc_body", "heredoc_end")), None)
     if body is not None:
         first = text.rfind("\n", 0, at.char(body.start_byte)) + 1
     else:
@@ -344,7 +362,7 @@ def _heredoc_repairs(start, text: str, at: _Offsets) -> list[tuple[int, int, str
         if first == 0:
             return out
     end = _heredoc_end(text, first, _delimiter(word), dash)
-    found = next((c for c in siblings[k + 1:] if c.type == "heredoc_end" and not c.is_missing), None)
+    found = next((c for c in own if c.type == "heredoc_end" and not c.is_missing), None)
     parsed = len(text) if found is None else text.rfind("\n", 0, at.char(found.start_byte)) + 1
     if parsed != end or body is None or start.parent.type != "heredoc_redirect":
         out.extend((m.start(), m.end(), _HIDDEN * (m.end() - m.start())) for m in _LINE.finditer(text, first, end))
@@ -423,6 +441,11 @@ def _read_tree(root, text: str, at: _Offsets) -> list[Command]:
         elif kind in _CASE_ENDS and (node.parent is None or node.parent.type != "case_item"):
             start = at.char(node.start_byte)
             raise ShellSyntaxError(start, f"syntax error near unexpected token `{kind}'")
+        elif kind == "ansi_c_string":
+            a, b = _span(node, at)
+            run = len(text[a:b - 1]) - len(text[a:b - 1].rstrip("\\"))
+            if run % 2:  # `$'...\'` and no quote after: the parser closes it at the escaped quote
+                raise ShellSyntaxError(a, "unexpected end of file while looking for the `'' matching `$''")
     return found
 
 
@@ -439,7 +462,7 @@ def _runs(node, text: str, at: _Offsets) -> bool:
 
 
 def _check_backquotes(node, at: _Offsets) -> None:
-    """Raise ``ShellSyntaxError`` for `` `a` `b` `` in a backquoted substitution ``node``.
+    """Raise ``ShellSyntaxError`` for `` `a` `b` `` (or `` `a``b` ``) in a backquoted substitution ``node``.
 
     The parser reads the closing backquote, the blanks and the next opening
     one as one token (meant for empty backquotes): one substitution where
@@ -449,8 +472,8 @@ def _check_backquotes(node, at: _Offsets) -> None:
         return
     for n in _preorder(node):
         if n.type == "``":
-            raise ShellSyntaxError(at.char(n.start_byte), "autofix cannot read two backquoted commands with only "
-                                   "blanks between them (`a` `b`): write them as $(a) $(b)")
+            raise ShellSyntaxError(at.char(n.start_byte), "autofix cannot read two backquoted commands with "
+                                   "nothing but blanks between them (`a` `b`): write them as $(a) $(b)")
 
 
 def _raise_first_error(root, text: str, at: _Offsets) -> None:
@@ -672,17 +695,17 @@ def _word(start: int, end: int, pieces: list[Piece], text: str) -> ShellWord:
     if first.quoting == "" and first.kind == "text" and text.startswith("~", first.start):
         pieces[0] = Piece(first.start, first.end, "", "expansion")  # tilde expansion: $HOME or a user's home
     bare = "".join(_unquoted_mask(text, p) for p in pieces)
-    if _BRACES.search(bare) or _GLOB.search(bare):
+    if _BRACES.search(bare) or _GLOB.search(bare) or _BARE_EXPANSION.search(bare):
         pieces = [Piece(p.start, p.end, p.quoting, "expansion" if p.quoting == "" and p.kind == "text" else p.kind)
                   for p in pieces]
     return ShellWord(start, end, tuple(pieces))
 
 
 def _unquoted_mask(text: str, piece: Piece) -> str:
-    """The piece's text where bash may expand it (unquoted, unescaped), other characters as ``_``."""
+    """The piece's text where bash may expand it (unquoted, unescaped), other characters as ``\\0``."""
     if piece.quoting or piece.kind != "text":
-        return "_"
-    return re.sub(r"\\(.)", "__", text[piece.start:piece.end], flags=re.DOTALL)
+        return "\0"
+    return re.sub(r"\\(.)", "\0\0", text[piece.start:piece.end], flags=re.DOTALL)
 
 
 def value(text: str, word: ShellWord) -> str:

@@ -111,6 +111,7 @@ def test_a_launch_after_an_unterminated_quote_is_an_input_error_at_the_quote():
     (";;\n", 1, 1),
     (f"{LAUNCH} --tp 2 ;; echo\n", 1, 40),
     ("{ a\n", 1, 1),
+    ("echo $'a\\'\n", 1, 6),  # `\'` escapes the quote in $'...': nothing closes it
     (f'bash -c "echo \'oops; {LAUNCH} --tp 2"\n', 1, 15),  # the script's own error, at its place in the host text
 ])
 def test_a_script_bash_refuses_is_an_input_error_at_a_real_position(text, line, col):
@@ -196,6 +197,8 @@ def test_words_are_bash_s(text, expected):
     ("p \\\r\nq", [["p", "\r"], ["q"]]),  # `\` escapes the \r: no continuation
     ("p \\\r\n\\\\\r", [["p", "\r"], ["\\\r"]]),
     ("p\n  {\r", [["p"], ["{\r"]]),  # `{\r` is a word, not a brace group
+    ("--tp@x y\n--tp%x", [["--tp@x", "y"], ["--tp%x"]]),
+    ('[ "$OP" "$L" ] || continue', [["[", "$OP", "$L", "]"], ["continue"]]),  # `[` is a command
     ("cat <<EOF; echo done\nx\nEOF", [["cat"], ["echo", "done"]]),
 ])
 def test_commands_are_bash_s(text, expected):
@@ -203,7 +206,7 @@ def test_commands_are_bash_s(text, expected):
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("p ~/x", True), ("p x*", True), ("p {a,b}", True), ("p $((1+2))", True), ('p "$V"', True),
+    ("p ~/x", True), ("p x*", True), ("p {a,b}", True), ("p $((1+2))", True), ('p "$V"', True), ("p --tp{$V", True),
     ("p '~/x'", False), ("p '*'", False), ('p "{a,b}"', False), ("p '$V'", False), ("p \\$V", False),
 ])
 def test_what_bash_expands_is_unknown(text, expected):
