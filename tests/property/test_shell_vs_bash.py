@@ -22,8 +22,8 @@ argv; ``autofix.formats.argv.read`` reads the same text. Held:
 
 Left out of the generated space, on purpose: what autofix reads statically
 but bash decides when it runs (``set -e``, a failing ``a && L``, a function
-never called, ``bash -l`` whose profile resets ``PATH``, ``sh``, which is
-dash here); ``${`` and ``$((`` with text the grammar cannot read (``bash
+never called or defined in a pipeline's subshell, ``bash -l`` whose profile
+resets ``PATH``, ``sh``, which is dash here); ``${`` and ``$((`` with text the grammar cannot read (``bash
 -n`` takes anything up to the matching ``}``; it fails when run), which
 autofix refuses; `` `a` `b` ``, which it refuses too; and a ``$(...)``
 launch inside an unterminated heredoc's body, which bash runs and autofix
@@ -81,7 +81,7 @@ OTHER = ["echo hi", "x=1", "export A=1", 'cat <<< "x"', "f() { echo f; }", "true
 # grammar cannot read there.
 ERRORS = [
     "echo 'oops", 'echo "oops', "echo $(oops", "if true; then echo", "fi", "done", "then", "esac", ";;", ")",
-    "echo (", "{ a", "| a", "true &&", "true |", "echo `oops", "a & ; b", "case x in", "echo $'oops",
+    "echo (", "{ a", "| a", "true &&", "echo `oops", "a & ; b", "case x in", "echo $'oops",
 ]
 
 
