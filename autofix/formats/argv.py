@@ -1,13 +1,14 @@
 """Shell scripts and command lines that launch SGLang.
 
 Every ``python[3] -m sglang.launch_server ...`` and ``sglang serve ...``
-command in the text is one launch. ``shell_syntax`` reads the script as bash
-does (tree-sitter-bash's grammar, with bash's own word boundaries and quote
-removal): simple commands wherever they stand (pipelines, ``&&`` lists,
-``case`` arms, ``if`` bodies, ``$(...)``), continuations, quotes, comments,
-env-var prefixes and redirections; a heredoc's body is data. A script bash
-would not run (an unterminated quote, an unclosed ``if``) is an
-``InputError`` at the place bash stops reading it, and nothing is edited.
+command in the text is one launch. ``shell_syntax`` reads the script as
+bash does (tree-sitter-bash's grammar, with bash's word boundaries) and
+``shell_words`` removes quotes as bash does: simple commands wherever they
+stand (pipelines, ``&&`` lists, ``case`` arms, ``if`` bodies, ``$(...)``),
+continuations, quotes, comments, env-var prefixes and redirections; a
+heredoc's body is data. A script bash would not run (an unterminated quote,
+an unclosed ``if``) is an ``InputError`` where what is not closed opens,
+and nothing is edited.
 
 ``read`` gives each launch's own words; ``config_argument`` finds its
 ``--config FILE`` the way SGLang's merger does, and ``autofix.merge`` puts
@@ -24,9 +25,10 @@ from dataclasses import dataclass
 from autofix.arguments import Word, entries_of, parse_words
 from autofix.edits import Edit, line_col, merge_deletions
 from autofix.errors import CannotEdit, InputError
-from autofix.formats import embedded, shell_syntax
+from autofix.formats import embedded, shell_syntax, shell_words
 from autofix.formats.launch import Launch
-from autofix.formats.shell_syntax import ShellSyntaxError, ShellWord
+from autofix.formats.shell_syntax import ShellSyntaxError
+from autofix.formats.shell_words import ShellWord
 from autofix.model import Drop, EntryOp, Location, Op, Respell, Revalue, Rewrite, Unset
 from autofix.schema import Schema
 
@@ -105,7 +107,7 @@ def read(text: str, path: str, schema: Schema, locate: Callable[[int], Location]
         raise InputError(path, loc.line, loc.col, f"cannot read the shell script: {exc.message}") from None
     launches = []
     for cmd in commands:
-        values = [shell_syntax.value(text, w) for w in cmd.words]
+        values = [shell_words.value(text, w) for w in cmd.words]
         found = _launch_args(values)
         if found is None:
             launches.extend(_script_launches(text, cmd, values, path, schema, locate))
@@ -146,7 +148,7 @@ def _script_launches(text: str, cmd: shell_syntax.Command, values: list[str], pa
     script = embedded.shell_script_index(values)
     if script is None:
         return []
-    view = shell_syntax.view(text, cmd.words[script])
+    view = shell_words.view(text, cmd.words[script])
     found = read(view.text, path, schema, lambda i: locate(view.offsets[i]))
     return [embedded.nested(launch, view, sys.modules[__name__]) for launch in found]
 

@@ -1,4 +1,4 @@
-"""The shell reader reads a script as bash does (``formats/shell_syntax.py`` under ``formats/argv.py``).
+"""The shell reader reads a script as bash does (``formats/shell_syntax.py``, ``shell_words.py`` under ``argv.py``).
 
 Each case was checked with bash (``bash -n`` for the verdict; a stub
 command recording its argv for the words). The numbered sections are the
@@ -15,7 +15,7 @@ import pytest
 
 from autofix.api import fix_source
 from autofix.errors import InputError
-from autofix.formats import argv, manifest, shell_syntax
+from autofix.formats import argv, manifest, shell_syntax, shell_words
 from autofix.model import UNKNOWN
 from autofix.schema import load
 
@@ -35,7 +35,7 @@ def refusal(text: str) -> InputError:
 
 def words(text: str) -> list[list[str]]:
     """Each simple command's words, as the program receives them."""
-    return [[shell_syntax.value(text, w) for w in c.words] for c in shell_syntax.commands(text)]
+    return [[shell_words.value(text, w) for w in c.words] for c in shell_syntax.commands(text)]
 
 
 # 1. A huge word is read in linear time (timed by bench/bench_shell.py, not here).
