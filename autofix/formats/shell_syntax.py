@@ -73,6 +73,15 @@ _HIDDEN = "\x01"
 # Children of a command that are not its words: env-var prefixes and redirections (with their targets).
 _NOT_WORDS = frozenset({"variable_assignment", "variable_assignments", "file_redirect", "herestring_redirect",
                         "heredoc_redirect"})
+_REDIRECTS = frozenset({"file_redirect", "herestring_redirect", "heredoc_redirect"})
+# Statements that end with the simple command the redirections after them belong to (`a && ! p >log`).
+_ENDS_WITH_A_COMMAND = frozenset({"list", "pipeline", "negated_command"})
+# Nodes that are (parts of) one word.
+_WORD_NODES = frozenset({"word", "number", "string", "raw_string", "ansi_c_string", "translated_string",
+                         "concatenation", "simple_expansion", "expansion", "command_substitution",
+                         "arithmetic_expansion"})
+# What follows a heredoc's command line: its body (data), and what the parser put there (a pipe's next command).
+_HEREDOC_DATA = frozenset({"heredoc_body", "heredoc_end", "pipeline", "list", "ERROR", "command"})
 # Unquoted text pieces: leaf nodes whose text is the word's own.
 _LEAVES = frozenset({"word", "number", "extglob_pattern", "$", "{", "}", "variable_name", "=", "+="})
 # An env-var assignment as bash reads one: a name (an array element too), then = or +=.
@@ -268,6 +277,15 @@ def _repairs(root, text: str, base: str, at: _Offsets) -> list[tuple[int, int, s
     return out
 
 
+def _after_compound(redirect) -> bool:
+    """Whether a redirection follows a compound command (``{ ...; } >log``, ``fi >log``), not a simple one."""
+    parent = redirect.parent
+    if parent is None:
+        return False
+    return parent.type == "function_definition" or (parent.type == "redirected_statement"
+                                                     and _last_command(parent.children[0]) is None)
+
+
 def _in_error(node) -> bool:
     """Whether ``node`` is a child of an ERROR node."""
     return node.parent is not None and node.parent.type == "ERROR"
@@ -402,6 +420,12 @@ def _read_tree(root, text: str, at: _Offsets) -> list[Command]:
         elif kind in _CASE_ENDS and (node.parent is None or node.parent.type != "case_item"):
             start = at.char(node.start_byte)
             raise ShellSyntaxError(start, f"syntax error near unexpected token `{kind}'")
+        elif kind in _REDIRECTS and _after_compound(node):
+            target = _target(node)
+            extra = [c for c in node.children[target + 1:] if c.is_named] if target is not None else []
+            if extra and extra[0].type not in _HEREDOC_DATA:  # a compound command takes no words after it
+                where = _span(extra[0], at)
+                raise ShellSyntaxError(where[0], f"syntax error near unexpected token `{text[slice(*where)]}'")
         elif kind == "ansi_c_string":
             a, b = _span(node, at)
             run = len(text[a:b - 1]) - len(text[a:b - 1].rstrip("\\"))
@@ -439,7 +463,9 @@ def _check_backquotes(node, at: _Offsets) -> None:
 
 def _raise_first_error(root, text: str, at: _Offsets) -> None:
     """Raise ``ShellSyntaxError`` for the first ERROR or MISSING node (a heredoc without its end is none)."""
-    for node in _preorder(root, lambda n: n.has_error):  # no error below a node without one
+    for node in _preorder(root, lambda n: n.has_error and not _heredoc_words(n)):  # none below a node without one
+        if _heredoc_words(node) or _only_assignments(node):
+            continue
         if node.is_missing and node.type != "heredoc_end":
             where = at.char(node.start_byte)
             parent = node.parent
@@ -492,7 +518,7 @@ def _commands_of(node, text: str, at: _Offsets) -> list[Command]:
 
     def finish(prefixed: bool) -> None:
         close()
-        if words and not prefixed:
+        if words and not prefixed and words[0].start == bounds[2]:  # the word where the command starts
             _check_command_word(words[0], text)
         if words or not found:
             found.append(Command(bounds[2], words[-1].end if words else end, tuple(words)))
@@ -508,11 +534,12 @@ def _commands_of(node, text: str, at: _Offsets) -> list[Command]:
 
     prefixed = node.child_count > 0 and node.children[0].type != "command_name"
     pos = start
-    for child in node.children:
-        if child.type in _NOT_WORDS and not _a_word_after_all(child, text, at):
+    for child in _items(node, text, at):
+        if isinstance(child, int):  # a redirection or an env-var assignment ends here
             close()
-            pos = at.char(child.end_byte)
+            pos = child
             continue
+        end = max(end, at.char(child.end_byte))
         for unit in _units(child):
             a, b = _span(unit, at)
             bare = unit.type in _LEAVES and not unit.child_count
@@ -532,6 +559,88 @@ def _commands_of(node, text: str, at: _Offsets) -> list[Command]:
     finish(prefixed)
     found[-1] = Command(found[-1].start, end, found[-1].words)
     return found
+
+
+def _items(node, text: str, at: _Offsets):
+    """A command's word nodes, in order, and for each redirection or env-var assignment the offset it ends at.
+
+    A redirection takes one word (its target); tree-sitter-bash also gives
+    it the words after that (``p >log --tp 8``: ``--tp`` and ``8``), and
+    the command's name when it comes first (``>log p``): those are the
+    command's words. So are the words after a heredoc's delimiter on its
+    line. The redirections after the command (``redirected_statement``) are
+    read with it.
+    """
+    nodes = list(node.children) + _trailing_redirects(node)
+    stack = list(reversed(nodes))
+    while stack:
+        n = stack.pop()
+        if n.type in _REDIRECTS:
+            parts = n.children
+            target = _target(n)
+            yield at.char(parts[target].end_byte) if target is not None else at.char(n.end_byte)
+            rest = parts[target + 1:] if target is not None else []
+            rest = [w for c in rest for w in (c.children if _heredoc_words(c) else [c])]
+            stack.extend(reversed([c for c in rest if c.is_named and c.type not in _HEREDOC_DATA]))
+        elif n.type in _NOT_WORDS and not _a_word_after_all(n, text, at):
+            yield at.char(n.end_byte)
+        else:
+            yield n
+
+
+def _trailing_redirects(command) -> list:
+    """The redirections the parser put after ``command`` (a ``redirected_statement``'s), which bash gives it.
+
+    The parser may hang them on a list, pipeline or ``!`` ending in the
+    command (``a && p >log --tp 8``): they are the last command's.
+    """
+    n = command
+    while n.parent is not None and n.parent.type in _ENDS_WITH_A_COMMAND and n.parent.children[-1] == n:
+        n = n.parent
+    parent = n.parent
+    if parent is None or parent.type != "redirected_statement" or parent.children[0] != n:
+        return []
+    return [c for c in parent.children[1:] if c.type in _REDIRECTS]
+
+
+def _last_command(node):
+    """The simple command a list, pipeline or ``!`` ends with (itself, if ``node`` is one), or None."""
+    while node.type in _ENDS_WITH_A_COMMAND and node.child_count:
+        node = node.children[-1]
+    return node if node.type == "command" else None
+
+
+def _only_assignments(missing) -> bool:
+    """Whether ``missing`` is the command name the parser wants in ``a=b >log c=d`` (bash needs none there)."""
+    name = missing.parent
+    command = name.parent if name is not None else None
+    return (missing.is_missing and name is not None and name.type == "command_name" and command is not None
+            and any(c.type in _NOT_WORDS for c in command.children)
+            and all(c.type in _NOT_WORDS or c == name for c in command.children))
+
+
+def _heredoc_words(node) -> bool:
+    """Whether ``node`` is the ERROR the grammar makes of words after a heredoc's delimiter (``cat <<EOF f``).
+
+    Bash takes them as the command's words; the grammar allows none there
+    and wraps them in an ERROR, reading the rest (body, delimiter) right.
+    """
+    parent = node.parent
+    return (node.type == "ERROR" and parent is not None and parent.type == "heredoc_redirect"
+            and all(c.type in _WORD_NODES for c in node.children))
+
+
+def _target(redirect) -> int | None:
+    """The index of a redirection's target among its children: the first word after its operator.
+
+    ``<&-``/``>&-`` (close a descriptor) have none: the operator is all of it.
+    """
+    for i, c in enumerate(redirect.children):
+        if c.type in ("<&-", ">&-"):
+            return i
+        if c.type == "heredoc_start" or (c.is_named and c.type != "file_descriptor"):
+            return i
+    return None
 
 
 def _check_command_word(name: ShellWord, text: str) -> None:

@@ -112,6 +112,8 @@ def test_a_launch_after_an_unterminated_quote_is_an_input_error_at_the_quote():
     (f"{LAUNCH} --tp 2 ;; echo\n", 1, 40),
     ("{ a\n", 1, 1),
     ("echo $'a\\'\n", 1, 6),  # `\'` escapes the quote in $'...': nothing closes it
+    ("{ a; } > log x\n", 1, 14),  # no word after a compound command
+    ("f() { a; } >log x\n", 1, 17),
     (f'bash -c "echo \'oops; {LAUNCH} --tp 2"\n', 1, 15),  # the script's own error, at its place in the host text
 ])
 def test_a_script_bash_refuses_is_an_input_error_at_a_real_position(text, line, col):
@@ -200,6 +202,13 @@ def test_words_are_bash_s(text, expected):
     ("--tp@x y\n--tp%x", [["--tp@x", "y"], ["--tp%x"]]),
     ('[ "$OP" "$L" ] || continue', [["[", "$OP", "$L", "]"], ["continue"]]),  # `[` is a command
     ("cat <<EOF; echo done\nx\nEOF", [["cat"], ["echo", "done"]]),
+    ("p > log --tp 8 2>&1 --ep 2", [["p", "--tp", "8", "--ep", "2"]]),  # a redirection takes one word
+    (">log p x 3<&- y", [["p", "x", "y"]]),
+    ("true && p >>log --tp 8 | q y", [["true"], ["p", "--tp", "8"], ["q", "y"]]),
+    ("! p >log x", [["p", "x"]]),
+    ("a=b >log c=d", [[]]),  # assignments and a redirection: no command word, no error
+    ("`# c` }", [["}"]]),  # `}` is no reserved word where it is not the command's first word
+    ("cat <<EOF f | p x\nbody\nEOF", [["cat", "f"], ["p", "x"]]),
 ])
 def test_commands_are_bash_s(text, expected):
     assert words(text + "\n") == expected

@@ -59,7 +59,8 @@ PARTS = [
     '"$(echo hi)"', "$(echo hi)", "`echo hi`", "$((1+2))", '"$((2*3))"', "$V", "${V}", "${V:-d}", "~/x", "x*",
     '"--f=v"', '--f="v w"', "--f='v'", '"a\nb"', "'a\nb'", '"a\\\nb"', "a\\\nb", '"$@"', "$'\\n'",
 ]
-SEPARATORS = [" ", "  ", "\t", " \\\n  ", " \\\n", " `# note` ", " \\\n  `# tp` ", " \\\n# comment\n  "]
+SEPARATORS = [" ", "  ", "\t", " \\\n  ", " \\\n", " `# note` ", " \\\n  `# tp` ", " \\\n# comment\n  ", " >>out.log ",
+              " 2>&1 "]
 PROGRAMS = ["python3 -m sglang.launch_server", "sglang serve", "FOO=1 python3 -m sglang.launch_server",
             'A="x y" B=2 sglang serve', "env A=1 python3 -m sglang.launch_server", "nohup python3 -m sglang.launch_server"]
 # Where a launch runs ({L}: the launch).
@@ -67,7 +68,7 @@ PLACES = [
     "{L}", "true && {L}", "false || {L}", "{L} | cat", "{ {L}; }", "( {L} )", "if true; then {L}; fi",
     "if true\nthen\n  {L}\nfi", 'case "$1" in big) {L} ;; *) echo no ;; esac', "case x in\n  x)\n    {L}\n    ;;\nesac",
     "{L} & wait", "{L}; echo ok", "echo $({L})", "f() { {L}; }; f; true", "for i in 1; do {L}; done",
-    "while true; do {L}; break; done", "! {L}", "{L} # trailing comment", "{L} 2>/dev/null >out.log",
+    "while true; do {L}; break; done", "! {L}", "{L} # trailing comment", "{L} >out.log"  # not stderr: it tells an inner bash -c refusal,
 ]
 # Statements that hold launch text bash does not run ({P}: a launch program and its marker).
 DATA = [
@@ -116,6 +117,7 @@ def launch(draw, marker: int):
 @st.composite
 def scripts(draw):
     """A script, and the markers of its launches."""
+    crlf = draw(st.integers(0, 3)) == 0
     statements, marker, in_heredoc = [], 0, False
     for _ in range(draw(st.integers(1, 5))):
         marker += 1
@@ -127,7 +129,8 @@ def scripts(draw):
         elif kind == "data":
             program = draw(st.sampled_from(["python3 -m sglang.launch_server", "sglang serve"]))
             data = draw(st.sampled_from(DATA))
-            in_heredoc = in_heredoc or data == "cat <<EOF\n{P}"
+            # unterminated: no delimiter line, or (CRLF) a delimiter an operator ends (`EOF`), and lines `EOF\r`
+            in_heredoc = in_heredoc or data == "cat <<EOF\n{P}" or (crlf and data.startswith("cat <<EOF;"))
             statements.append(data.replace("{P}", f"{program} --host h{marker}"))
         elif kind == "other":
             statements.append(draw(st.sampled_from(OTHER)))
@@ -135,7 +138,7 @@ def scripts(draw):
             statements.append(draw(st.sampled_from(ERRORS)))
     text = "\n".join(statements)
     text += draw(st.sampled_from(["\n", "\n", "", " \\", "\\", " \\\n"]))
-    if draw(st.integers(0, 3)) == 0:
+    if crlf:
         text = text.replace("\n", "\r\n")
     return text
 
