@@ -43,15 +43,22 @@ found by ``tests/property/test_shell_vs_bash.py``, which runs bash itself):
 Words are rebuilt from the nodes *and* the text between them, as bash
 splits them: at unquoted blanks, redirections and assignments, and at an
 unquoted line break (which ends the command), not at an escaped blank, a
-continuation or a ``$"..."``. Bash refuses what the grammar takes: a
-reserved word that closes a construct (``fi``, ``done``, ``}``...) where a
-command starts, ``;;`` outside ``case``.
+continuation or a ``$"..."``. A redirection takes one word, its target:
+the words the grammar hangs on it after that (``p >log --tp 8``, even
+where it hangs the redirection on a list, ``a && p >log x``) and words
+after a heredoc's delimiter are the command's. Bash refuses what the
+grammar takes: a reserved word that closes a construct (``fi``, ``done``,
+``}``...) where a command starts, ``;;`` outside ``case``, a word after a
+compound command's redirection (``{ a; } >log x``), ``$'...\\'`` with no
+quote after.
 
 What the grammar still cannot parse (an ERROR or MISSING node) raises
 ``ShellSyntaxError`` at the first such place: where an unterminated quote
 or an unclosed construct opens, else where the parser stopped. A few
-constructs bash accepts are refused that way (a ``<>`` redirection, two
-heredocs on one line, ``cat <<EOF > f; next``, `` `a` `b` `` which the
+constructs bash accepts are refused that way: a ``<>`` redirection, two
+heredocs on one line, ``cat <<EOF >f; next``, a here-string after another
+redirection (``p >f <<<x``), ``${...}``/``$((...))`` whose text is no
+expansion (bash -n takes it; it fails when run), `` `a` `b` `` (which the
 grammar reads as one substitution).
 """
 
