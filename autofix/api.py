@@ -20,12 +20,13 @@ from dataclasses import dataclass, field, replace
 from types import ModuleType
 
 from autofix import engine, merge
+from autofix.arguments import parse_words
 from autofix.edits import Change, Edit, apply_edits, compose, line_col, map_back, offset_of
 from autofix.errors import CannotEdit, InputError, InternalError
 from autofix.files import is_yaml
 from autofix.formats import yaml_config
 from autofix.formats.launch import Launch
-from autofix.model import Applicability, Diagnostic, Location, Respell, Rewrite
+from autofix.model import Applicability, Diagnostic, Location, Respell, Rewrite, Unset
 from autofix.schema import Schema, load, others_of
 from autofix.written import Written
 
@@ -140,6 +141,7 @@ def fix_source(
         ops = engine.net_ops(before, outcome.explicit)
         if ops:
             try:
+                _keeps_the_other_words(launch, ops, schema)
                 proposals.add(index, _edit(current, fmt, launch, ops, schema, configs, shared))
             except CannotEdit as exc:
                 proposals.refuse(index, str(exc), getattr(exc, "location", None))
@@ -404,6 +406,29 @@ def _as_launched(launch: Launch, fmt: ModuleType, path: str, schema: Schema,
         return merge.unknown(launch)
     name, config = found
     return merge.merge(launch, config, name, ref.index, schema)
+
+
+def _keeps_the_other_words(launch: Launch, ops: list, schema: Schema) -> None:
+    """Raise ``CannotEdit`` when removing the words ``ops`` unset would change what the others mean.
+
+    On a command line, a word no option takes (ARG006, ``'x'``) after a
+    removed setting would become a value of the option before it, when that
+    one takes several (``--lora-target-modules all``): argparse reads the
+    words that are left, not the ones that were there.
+    """
+    parsed = launch.parsed
+    gone = {i for op in ops if isinstance(op, Unset)
+            for s in parsed.occurrences if s.dest == op.dest for i in (s.option_index, *s.value_indexes)}
+    if not gone or not any(p.kind == "stray" for p in parsed.problems) or isinstance(launch.ctx, merge.Merged):
+        return
+    left = [w for i, w in enumerate(parsed.words) if i not in gone]
+    again = parse_words(schema, left)
+    unset = {op.dest for op in ops if isinstance(op, Unset)}
+    keep = {d: v for d, v in parsed.explicit.items() if d not in unset}
+    if {d: v for d, v in again.explicit.items()} != keep:
+        taken = next(d for d, v in again.explicit.items() if keep.get(d) != v)
+        raise CannotEdit(f"removing {', '.join(sorted(schema[d].flag for d in unset))} would give the word(s) "
+                         f"no option takes to {schema[taken].flag}")
 
 
 def _edit(text: str, fmt: ModuleType, launch: Launch, ops: list, schema: Schema, configs: _Configs,

@@ -437,7 +437,7 @@ def _read_tree(root, text: str, at: _Offsets) -> list[Command]:
             a, b = _span(node, at)
             run = len(text[a:b - 1]) - len(text[a:b - 1].rstrip("\\"))
             if run % 2:  # `$'...\'` and no quote after: the parser closes it at the escaped quote
-                raise ShellSyntaxError(a, "unexpected end of file while looking for the `'' matching `$''")
+                raise ShellSyntaxError(a, "$' is never closed: bash reads to the end of the file looking for its '")
     return found
 
 
@@ -496,9 +496,9 @@ def _error_message(text: str, at: int, end: int) -> str:
     if not text[end:].strip():
         for opener in sorted(_OPENERS, key=len, reverse=True):
             if text.startswith(opener, at):
-                return f"unexpected end of file while looking for the `{_OPENERS[opener]}' matching `{opener}'"
+                return f"{opener} is never closed: bash reads to the end of the file looking for its {_OPENERS[opener]}"
     token = re.match(r"[^\s]{1,20}", text[at:])
-    return f"syntax error near `{token.group() if token else text[at:at + 1]}'"
+    return f"syntax error near {token.group() if token else text[at:at + 1]!r}"
 
 
 def _commands_of(node, text: str, at: _Offsets) -> list[Command]:

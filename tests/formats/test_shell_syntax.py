@@ -95,7 +95,7 @@ def test_a_launch_after_an_unterminated_quote_is_an_input_error_at_the_quote():
     text = f"echo 'oops\n{LAUNCH} --model-path m --enable_metrics\n"
     error = refusal(text)
     assert (error.path, error.line, error.col) == ("s.sh", 1, 6)
-    assert error.message == "cannot read the shell script: unexpected end of file while looking for the `'' matching `''"
+    assert error.message == "cannot read the shell script: ' is never closed: bash reads to the end of the file looking for its '"
     with pytest.raises(InputError):
         fix_source(text, argv, path="s.sh")
 

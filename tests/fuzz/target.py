@@ -27,6 +27,7 @@ import tempfile
 from pathlib import Path
 
 from hypothesis import event
+from hypothesis.control import currently_in_test_context
 
 from autofix.runner import Mode, run
 from tests.unified import apply_unified
@@ -62,7 +63,8 @@ def check_input(data: bytes, name: str, unsafe: bool = False) -> None:
         _healthy(code, out, err, "check")
         assert path.read_bytes() == data, "the default mode wrote to the file"
         diff = _diff_of(out)
-        event(f"exit {code}" + (" with a diff" if diff else ""))
+        if currently_in_test_context():  # statistics for --hypothesis-show-statistics
+            event(f"exit {code}" + (" with a diff" if diff else ""))
         code, wout, werr = _run(path, Mode.WRITE, unsafe)
         _healthy(code, wout, werr, "--write")
         written = path.read_bytes()

@@ -1,18 +1,23 @@
 """The fuzz target in CI: a fixed, derandomized budget (``ci`` profile); longer by hand.
 
-By hand: ``HYPOTHESIS_PROFILE=thorough .venv/bin/python -m pytest tests/fuzz`` (3000
+By hand: ``HYPOTHESIS_PROFILE=thorough .venv/bin/python -m pytest tests/fuzz`` (12,000
 examples each), or ``python scripts/fuzz.py --minutes 30`` (random, until the time is up).
 """
 
 from __future__ import annotations
 
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.fuzz.strategies import inputs, mutated_fixture
 from tests.fuzz.target import check_input
 
 
+# a run is a few milliseconds: four times the profile's budget (600 derandomized examples in CI)
+MORE = settings(max_examples=4 * settings.default.max_examples)
+
+
+@MORE
 @given(inputs, st.booleans())
 @example((b"", "config.yaml"), False)
 @example((b"\xef\xbb\xbf", "serve.sh"), False)
@@ -21,6 +26,7 @@ def test_any_input_exits_0_1_or_2_keeps_its_bytes_and_fixes_clean(case, unsafe):
     check_input(data, name, unsafe)
 
 
+@MORE
 @given(mutated_fixture(), st.booleans())
 def test_mutated_fixtures(case, unsafe):
     """The same, on real inputs bent out of shape (most still launch SGLang)."""

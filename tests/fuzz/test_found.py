@@ -1,0 +1,30 @@
+"""What the fuzz target found, kept: each input it shrank to, and what autofix now does with it."""
+
+from __future__ import annotations
+
+from autofix.api import fix_source
+from autofix.formats import argv
+from tests.fuzz.target import check_input
+
+# A stray word (`\'`, the word `'`) after the EPLB flags that RUN022's unsafe fix removes: the edited
+# line gave the stray word to --lora-target-modules, and the read-back check stopped with an internal error.
+STRAY_AFTER_REMOVED = (
+    "#!/usr/bin/env bash\npython3 -m sglang.launch_server \\\n    --model-path m \\\n    --tp 8 --ep 8 \\\n"
+    "    --moe-runner-backend experimental_sgl_marlin \\\n    --enable-lora \\\n    --lora-use-virtual-experts \\\n"
+    "    --lora-backend triton \\\n    --max-lora-rank 16 \\\n    --lora-target-modules all \\\n"
+    "    --enable-eplb \\\n    --ep-num-redundant-experts 32 \\'\n    --port 30000\n"
+)
+
+
+def test_a_removal_that_would_give_a_stray_word_to_another_option_is_not_made():
+    result = fix_source(STRAY_AFTER_REMOVED, argv, path="s.sh", unsafe=True)
+    assert result.output == STRAY_AFTER_REMOVED
+    assert [d.code for d in result.remaining] == ["RUN022", "ARG006"]
+    assert any("would give the word(s) no option takes to --lora-target-modules" in c for c in result.conflicts)
+    check_input(STRAY_AFTER_REMOVED.encode(), "serve.sh", unsafe=True)
+
+
+def test_a_nul_character_in_a_dockerfile_is_bad_input_not_an_internal_error():
+    data = (b"'\x00# escape=`\nFROM lmsysorg/sglang:v0.5.23-cu129\nCMD python3 -m sglang.launch_server "
+            b"--model-path m --tp 8 `\n    --moe-a2a-backend DeepEP\n")
+    check_input(data, "Dockerfile")
