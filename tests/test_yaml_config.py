@@ -311,3 +311,17 @@ def test_a_key_added_after_a_merge_key_goes_after_its_alias():
     assert out == text + "ep-size: 2\n"
     assert explicit(out) == {"tp_size": 4, "ep_size": 2}
     assert edited(text.rstrip("\n"), Set("ep_size", 2)) == text + "ep-size: 2"
+
+
+@pytest.mark.parametrize("text", ["!!str\ntp-size: 8\n", "--- !custom\ntp-size: 8\n"], ids=["str", "custom"])
+def test_a_tagged_top_level_mapping_is_refused_as_safe_load_refuses_it(text):
+    # found by the fuzz target: the tag was ignored and the file checked as a config SGLang cannot load
+    with pytest.raises(yaml.YAMLError):
+        yaml.safe_load(text)
+    with pytest.raises(InputError, match="the top-level mapping is tagged"):
+        yaml_config.read(text, "c.yaml", SCHEMA)
+
+
+def test_an_explicit_map_tag_is_an_ordinary_config():
+    assert yaml.safe_load("!!map\ntp-size: 8\n") == {"tp-size": 8}
+    assert explicit("!!map\ntp-size: 8\n") == {"tp_size": 8}

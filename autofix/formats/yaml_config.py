@@ -33,6 +33,7 @@ from autofix.schema import Schema
 
 NAME = "yaml"
 SOURCE = "config"  # what the argparse-stage rules see (``written.Written.source``)
+MAP_TAG = "tag:yaml.org,2002:map"  # what PyYAML resolves an untagged mapping to
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +109,10 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
             path, root.start_mark.line + 1, root.start_mark.column + 1,
             f"an SGLang config must be a mapping at the top level, not {kind}",
         )
+    if root is not None and root.tag != MAP_TAG:  # `!!str` or `!x` on the mapping: safe_load does not give a dict
+        raise InputError(path, root.start_mark.line + 1, root.start_mark.column + 1,
+                         f"the top-level mapping is tagged {root.tag}: SGLang's loader does not read it as "
+                         "a mapping")
     store_true_keys = _config_keys(schema, "store_true")
     read_pairs = read_pairs_of(doc, root, path)
     # PyYAML builds a dict: a repeated key keeps its first position and its last value.

@@ -13,7 +13,7 @@ import difflib
 from collections.abc import Iterator
 
 from autofix.arguments import Entry
-from autofix.model import Drop, Fix, Revalue, Rewrite, Violation
+from autofix.model import Drop, Fix, Respell, Revalue, Rewrite, Violation
 from autofix.rules.base import arg_rule
 from autofix.written import Written
 
@@ -153,8 +153,21 @@ _TRUE, _FALSE = {"true", "1", "yes", "on"}, {"false", "0", "no", "off"}
 
 
 def _flag_given_value(w: Written, e: Entry, option) -> Violation:
-    """A config key of a flag given a value that is not a YAML boolean (``"true"``, ``1``)."""
+    """A config key of a flag given a value that is not a YAML boolean (``"true"``, ``1``).
+
+    A real YAML boolean lands here only under a key the ``--config`` reader
+    does not know as a flag's name: an abbreviation (``enable-ep: true`` for
+    ``--enable-eplb``), which it passes as ``--enable-ep true`` (its flag
+    test is by full name, server_args_config_parser.py:196); the fix writes
+    the flag's full name.
+    """
     key, value = w.spelling(e.flag), str(e.raw)
+    if isinstance(e.raw, bool):
+        full = w.spelling(option.flag)
+        fixes = (Fix.safe(Respell(e.index, option.flag), title=f"Write {full}: {value.lower()}"),) if e.raw else \
+            (Fix.safe(Drop(e.index), title=f"Remove {key}"),) if not option.default else ()
+        return Violation(f"{key} is read as --{key} {value.lower()}: the config reader takes a flag's "
+                         f"true/false only under its full name ({full})", (option.dest,), fixes, entry=e.index)
     fixes = ()
     if value.lower() in _TRUE:
         fixes = (Fix.safe(Rewrite(e.index, e.flag), title=f"Write {key}: true"),)

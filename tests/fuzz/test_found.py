@@ -28,3 +28,10 @@ def test_a_nul_character_in_a_dockerfile_is_bad_input_not_an_internal_error():
     data = (b"'\x00# escape=`\nFROM lmsysorg/sglang:v0.5.23-cu129\nCMD python3 -m sglang.launch_server "
             b"--model-path m --tp 8 `\n    --moe-a2a-backend DeepEP\n")
     check_input(data, "Dockerfile")
+
+
+def test_an_abbreviated_flag_key_is_spelled_in_full_not_rewritten_to_itself():
+    # ARG005's fix wrote `enable-ep: true` again (the reader passes `--enable-ep true`): never clean after --write
+    data = (b"\xef\xbb\xbftensor-parallel-size: 8\nexpert-parallel-size: 8\nenable-ep: true\n"
+            b"ep-dispatch-algorithm: static\n")
+    check_input(data, "config.yaml")

@@ -80,6 +80,12 @@ CASES = [
     shell("ARG005-explicit-false", "--tp 8 --enable-metrics=false", ["ARG005 1:76"], "--tp 8", ARGPARSE),
     shell("ARG005-missing", "--tp-size", ["ARG005 1:69"], None, ARGPARSE, ARGPARSE),
     yaml("ARG005-flag-given-string", 'enable-metrics: "true"\n', ["ARG005 1:1"], "enable-metrics: true\n", ARGPARSE),
+    # an abbreviated flag key: the reader passes `--trust-remote-cod true` (found by the fuzz target, which saw
+    # the old fix, `trust-remote-cod: true`, rewrite the line to itself)
+    yaml("ARG005-abbreviated-flag-key", "trust-remote-cod: true\n", ["ARG005 1:1"], "trust-remote-code: true\n",
+         ARGPARSE),
+    yaml("ARG005-abbreviated-flag-key-false", "tp-size: 2\ntrust-remote-cod: false\n", ["ARG005 2:1"], "tp-size: 2\n",
+         ARGPARSE),
     # ARG006 stray-argument
     shell("ARG006-stray", "--tp-size 4 8", ["ARG006 1:81"], None, ARGPARSE, ARGPARSE),
     # ARG007 repeated-option
