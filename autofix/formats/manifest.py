@@ -278,8 +278,9 @@ def _string_words(text: str, offset: int, node, path: str) -> list[_Word]:
     for s, e in compose_words(view.text):
         try:
             value = compose_word_view(view.text, s, e).text
-        except CannotEdit:
-            value = view.text[s:e]
+        except CannotEdit as exc:  # go-shellwords refuses the string ("invalid command line string"): so does compose
+            loc = embedded.locator(text)(view.offsets[s])
+            raise InputError(path, loc.line, loc.col, f"compose cannot split this command string: {exc}") from None
         token = tokens.Token(value, view.offsets[s], view.offsets[e], lst, compose_dynamic(view.text[s:e]), _SPLIT)
         out.append(_Word(token, string=node, span=(s, e)))
     return out

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typer.testing import CliRunner
+
 from autofix.api import fix_source
+from autofix.cli import app
 from autofix.formats import argv
 from tests.fuzz.target import check_input
 
@@ -35,3 +38,13 @@ def test_an_abbreviated_flag_key_is_spelled_in_full_not_rewritten_to_itself():
     data = (b"\xef\xbb\xbftensor-parallel-size: 8\nexpert-parallel-size: 8\nenable-ep: true\n"
             b"ep-dispatch-algorithm: static\n")
     check_input(data, "config.yaml")
+
+
+def test_an_unterminated_quote_in_a_compose_command_string_is_bad_input_where_it_opens():
+    # compose (go-shellwords) refuses such a string; the `sh -c` path raised CannotEdit past every handler
+    data = (b'services:\n  decode:\n    image: lmsysorg/sglang:v0.5.23-cu129\n'
+            b'    command: sh -c "python3 -m sglang.launch_server')
+    check_input(data, "deploy.yaml")
+    result = CliRunner().invoke(app, ["-", "--stdin-filename", "compose.yml"], input=data.decode())
+    assert result.exit_code == 2
+    assert "compose.yml:4:20: error: compose cannot split this command string: an unterminated quote" in result.stderr
