@@ -52,7 +52,7 @@ from autofix.formats import LAUNCH, dockerfile_exec, embedded, tokens
 from autofix.formats.dockerfile_syntax import Heredoc, Instruction, instructions
 from autofix.formats.launch import Launch
 from autofix.formats.strings import json_string_view
-from autofix.formats.view import View, identity, read_only
+from autofix.formats.view import View, identity, read_only, within
 from autofix.model import Requote
 from autofix.schema import Schema
 from autofix.written import NotJson
@@ -127,6 +127,23 @@ class _LogicalView(View):
             raise CannotEdit("Docker joins this instruction's lines before the shell runs it, and this edit "
                              "would cross a line it joined (a continuation, or a comment line it drops)")
         return Edit(self.offsets[i], self.offsets[j - 1] + 1, piece)
+
+
+def _json_script_view(text: str, group: list[Instruction], token) -> View:
+    """The ``sh -c`` script of an exec form: the JSON string ``token`` spans, decoded.
+
+    A string that spans a line Docker joins (a ``\\`` continuation inside
+    it) is decoded on the instruction's logical line, as Docker reads it; an
+    edit is then written where it lies within one run of the source, and one
+    that would cross the join is refused (``_LogicalView``).
+    """
+    try:
+        return json_string_view(text, token.start, token.end)
+    except CannotEdit:
+        ins = next(i for i in group if i.start <= token.start < i.end)
+        outer = _logical_view(ins)
+        start, end = outer.offsets.index(token.start), outer.offsets.index(token.end - 1) + 1
+        return within(json_string_view(outer.text, start, end), outer)
 
 
 def _logical_view(ins: Instruction) -> View:
@@ -372,7 +389,7 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
                 continue
             if any(a <= t.start < b for a, b, _ in locked):
                 continue  # the script of an inherited ``sh -c`` ENTRYPOINT: read where it is set
-            launches.extend(embedded.script_launches(json_string_view(text, t.start, t.end), path, schema, locate))
+            launches.extend(embedded.script_launches(_json_script_view(text, group, t), path, schema, locate))
             continue
         launch = tokens.read(toks, schema, locate)
         if launch is not None:

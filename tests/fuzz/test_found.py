@@ -6,7 +6,7 @@ from typer.testing import CliRunner
 
 from autofix.api import fix_source
 from autofix.cli import app
-from autofix.formats import argv
+from autofix.formats import argv, dockerfile
 from tests.fuzz.target import check_input
 
 # A stray word (`\'`, the word `'`) after the EPLB flags that RUN022's unsafe fix removes: the edited
@@ -48,3 +48,13 @@ def test_an_unterminated_quote_in_a_compose_command_string_is_bad_input_where_it
     result = CliRunner().invoke(app, ["-", "--stdin-filename", "compose.yml"], input=data.decode())
     assert result.exit_code == 2
     assert "compose.yml:4:20: error: compose cannot split this command string: an unterminated quote" in result.stderr
+
+
+def test_an_exec_form_script_continued_across_lines_is_read_as_docker_joins_it():
+    # the JSON string held a `\` continuation: decoding the raw text failed ("Invalid \escape") past every handler
+    data = (b'FROM x\nCMD ["sh", "-c", "\\\npython3 -m sglang.launch_server --model-path m --tp 8 '
+            b'--moe-a2a-backend DeepEP --port ${PORT:-30000}"]\n')
+    check_input(data, "Dockerfile")
+    result = fix_source(data.decode(), dockerfile, path="Dockerfile")
+    assert [(d.code, d.location.line, d.location.col) for d in result.diagnostics] == [("ARG003", 3, 55)]
+    assert result.output == data.decode().replace("DeepEP", "deepep")
