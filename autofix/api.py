@@ -26,7 +26,7 @@ from autofix.errors import CannotEdit, InputError, InternalError
 from autofix.files import is_yaml
 from autofix.formats import yaml_config
 from autofix.formats.launch import Launch
-from autofix.model import Applicability, Diagnostic, Location, Respell, Rewrite, Unset
+from autofix.model import Applicability, Diagnostic, Location, Respell, Rewrite, Set, Unset
 from autofix.schema import Schema, load, others_of
 from autofix.written import Written
 
@@ -431,6 +431,21 @@ def _keeps_the_other_words(launch: Launch, ops: list, schema: Schema) -> None:
                          f"no option takes to {schema[taken].flag}")
 
 
+def _adds_before_the_end_of_options(launch: Launch, ops: list, schema: Schema) -> None:
+    """Raise ``CannotEdit`` when ``ops`` add a flag to a command line holding a ``--`` word.
+
+    The formats add flags after the last argument; after ``--`` argparse
+    reads every word as a positional, so the flag would not be set (SGLang
+    refuses the ``--`` itself, ARG006: the author decides what it was for).
+    """
+    settings = launch.parsed.settings
+    if not any(isinstance(op, Set) and op.dest not in settings for op in ops):
+        return
+    if any(w.text == "--" and not w.dynamic for w in launch.parsed.words):
+        added = sorted(schema[op.dest].flag for op in ops if isinstance(op, Set) and op.dest not in settings)
+        raise CannotEdit(f"cannot add {', '.join(added)} after the '--' that ends the options: remove the '--' first")
+
+
 def _edit(text: str, fmt: ModuleType, launch: Launch, ops: list, schema: Schema, configs: _Configs,
           shared_files: set[str]) -> list[Edit]:
     """The script's edits for ``ops``; a merged launch's config-file edits go to its ``_Config``.
@@ -440,11 +455,13 @@ def _edit(text: str, fmt: ModuleType, launch: Launch, ops: list, schema: Schema,
     """
     ctx = launch.ctx
     if not isinstance(ctx, merge.Merged):
+        _adds_before_the_end_of_options(launch, ops, schema)
         return fmt.edit(text, launch, ops, schema)
     shared = ctx.path in shared_files
     command, in_file = merge.route(launch, ops, shared)
     if shared and in_file:
         raise CannotEdit(f"{ctx.path} is read by several launches: remove its settings by hand")
+    _adds_before_the_end_of_options(ctx.launch, command, schema)
     out = fmt.edit(text, ctx.launch, command, schema) if command else []
     if in_file:
         config = configs.get(ctx.path)

@@ -58,3 +58,18 @@ def test_an_exec_form_script_continued_across_lines_is_read_as_docker_joins_it()
     result = fix_source(data.decode(), dockerfile, path="Dockerfile")
     assert [(d.code, d.location.line, d.location.col) for d in result.diagnostics] == [("ARG003", 3, 55)]
     assert result.output == data.decode().replace("DeepEP", "deepep")
+
+
+END_OF_OPTIONS = (
+    "#!/usr/bin/env bash\npython -m sglang.launch_server \\\n  --model-path deepseek-ai/DeepSeek-V3 \\\n  --tp 8 \\\n"
+    "  --moe-a2a-backend=deepep \\\n  --moe-runner-backend experimental_sgl_marlin \\\n  --enable-eplb \\\n  --"
+)
+
+
+def test_a_flag_is_not_added_after_the_double_dash_that_ends_the_options():
+    # RUN019's unsafe fix pins --ep-size 8; added after `--`, argparse reads it as a positional (read-back failed)
+    result = fix_source(END_OF_OPTIONS, argv, path="s.sh", unsafe=True)
+    assert result.output == END_OF_OPTIONS
+    assert [d.code for d in result.remaining] == ["RUN019", "ARG006"]
+    assert any("cannot add --ep-size after the '--' that ends the options" in c for c in result.conflicts)
+    check_input(END_OF_OPTIONS.encode(), "serve.sh", unsafe=True)
