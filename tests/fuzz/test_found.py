@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from typer.testing import CliRunner
 
 from autofix.api import fix_source
@@ -9,22 +10,13 @@ from autofix.cli import app
 from autofix.formats import argv, dockerfile
 from tests.fuzz.target import check_input
 
-# A stray word (`\'`, the word `'`) after the EPLB flags that RUN022's unsafe fix removes: the edited
-# line gave the stray word to --lora-target-modules, and the read-back check stopped with an internal error.
+# A stray word (`\'`, the word `'`) after the EPLB flags that RUN022's unsafe fix removes.
 STRAY_AFTER_REMOVED = (
     "#!/usr/bin/env bash\npython3 -m sglang.launch_server \\\n    --model-path m \\\n    --tp 8 --ep 8 \\\n"
     "    --moe-runner-backend experimental_sgl_marlin \\\n    --enable-lora \\\n    --lora-use-virtual-experts \\\n"
     "    --lora-backend triton \\\n    --max-lora-rank 16 \\\n    --lora-target-modules all \\\n"
     "    --enable-eplb \\\n    --ep-num-redundant-experts 32 \\'\n    --port 30000\n"
 )
-
-
-def test_a_removal_that_would_give_a_stray_word_to_another_option_is_not_made():
-    result = fix_source(STRAY_AFTER_REMOVED, argv, path="s.sh", unsafe=True)
-    assert result.output == STRAY_AFTER_REMOVED
-    assert [d.code for d in result.remaining] == ["RUN022", "ARG006"]
-    assert any("would give the word(s) no option takes to --lora-target-modules" in c for c in result.conflicts)
-    check_input(STRAY_AFTER_REMOVED.encode(), "serve.sh", unsafe=True)
 
 
 def test_a_nul_character_in_a_dockerfile_is_bad_input_not_an_internal_error():
@@ -66,10 +58,16 @@ END_OF_OPTIONS = (
 )
 
 
-def test_a_flag_is_not_added_after_the_double_dash_that_ends_the_options():
-    # RUN019's unsafe fix pins --ep-size 8; added after `--`, argparse reads it as a positional (read-back failed)
-    result = fix_source(END_OF_OPTIONS, argv, path="s.sh", unsafe=True)
-    assert result.output == END_OF_OPTIONS
-    assert [d.code for d in result.remaining] == ["RUN019", "ARG006"]
-    assert any("cannot add --ep-size after the '--' that ends the options" in c for c in result.conflicts)
-    check_input(END_OF_OPTIONS.encode(), "serve.sh", unsafe=True)
+@pytest.mark.parametrize(("text", "codes", "why"), [
+    # RUN022's unsafe fix removed the EPLB flags: the edited line gave the stray word to --lora-target-modules
+    (STRAY_AFTER_REMOVED, ["RUN022", "ARG006"], "would give the word(s) no option takes to --lora-target-modules"),
+    # RUN019's unsafe fix pins --ep-size 8; added after `--`, argparse reads it as a positional
+    (END_OF_OPTIONS, ["RUN019", "ARG006"], "cannot add --ep-size after the '--' that ends the options"),
+], ids=["removal-gives-a-stray-word-away", "flag-added-after-double-dash"])
+def test_a_fix_that_would_change_what_the_other_words_mean_is_not_made(text, codes, why):
+    # both stopped the read-back check with an internal error
+    result = fix_source(text, argv, path="s.sh", unsafe=True)
+    assert result.output == text
+    assert [d.code for d in result.remaining] == codes
+    assert any(why in c for c in result.conflicts)
+    check_input(text.encode(), "serve.sh", unsafe=True)
