@@ -292,6 +292,11 @@ def _delete_words(text: str, ctx: Context, idx) -> Edit:
     return Edit(k, b, "")
 
 
+def _continued(line: str) -> bool:
+    """Whether ``line`` (without its line end) ends in a continuation: an odd run of backslashes."""
+    return (len(line) - len(line.rstrip("\\"))) % 2 == 1
+
+
 def _drop_dangling_continuation(text: str, ctx: Context, d: Edit) -> Edit:
     """A deletion that takes the command's last line also takes the `` \\`` before it."""
     last_kept = max((e for a, e in ctx.spans if a >= 0 and not (d.start <= a < d.end)), default=-1)
@@ -299,8 +304,11 @@ def _drop_dangling_continuation(text: str, ctx: Context, d: Edit) -> Edit:
     before = text[: d.start]
     if not takes_last_word or not before.endswith("\n"):
         return d
+    removed = text[: d.end]
+    if removed.endswith("\n") and _continued(removed.rstrip("\r\n")):
+        return d  # the deleted lines were continued: the command goes on (`;`, `&&`) on the line after them
     kept = before.rstrip("\r\n")
-    if not kept.endswith("\\"):
+    if not _continued(kept):
         return d
     cut = len(kept[:-1].rstrip(" \t"))
     end = d.end

@@ -71,3 +71,12 @@ def test_a_fix_that_would_change_what_the_other_words_mean_is_not_made(text, cod
     assert [d.code for d in result.remaining] == codes
     assert any(why in c for c in result.conflicts)
     check_input(text.encode(), "serve.sh", unsafe=True)
+
+
+def test_removing_continued_last_lines_keeps_the_continuation_the_next_line_needs():
+    # the EPLB lines RUN022's unsafe fix removes end in `\`, and the command goes on with `;` on the line after:
+    # the fix also took the `\` before them, leaving a line that opens with `;` (a bash syntax error)
+    text = STRAY_AFTER_REMOVED.replace(" \\'\n    --port", " \\\n;    --port")
+    result = fix_source(text, argv, path="s.sh", unsafe=True)
+    assert result.output == text.replace("    --enable-eplb \\\n    --ep-num-redundant-experts 32 \\\n", "")
+    check_input(text.encode(), "serve.sh", unsafe=True)
