@@ -330,6 +330,9 @@ def _append(text: str, ctx: Context, flags: list[str], deletions: list[Edit]) ->
         indent = last_line[: len(last_line) - len(last_line.lstrip(" \t"))]
         line_end = text.find("\n", end)
         rest = text[end : len(text) if line_end < 0 else line_end].strip()
+        splits_a_word = any(a < line_start < e for a, e in ctx.spans if a >= 0)  # `-\` + newline + `-flag`
+        if rest and splits_a_word:
+            return Edit(end, end, "".join(f" {f}" for f in flags))
         if rest and line_start > first_arg and not any(d.start <= end < d.end for d in deletions):
             # the last line carries a comment or redirect: add the flags above it
             return Edit(line_start, line_start, "".join(f"{indent}{f} \\{nl}" for f in flags))

@@ -80,3 +80,13 @@ def test_removing_continued_last_lines_keeps_the_continuation_the_next_line_need
     result = fix_source(text, argv, path="s.sh", unsafe=True)
     assert result.output == text.replace("    --enable-eplb \\\n    --ep-num-redundant-experts 32 \\\n", "")
     check_input(text.encode(), "serve.sh", unsafe=True)
+
+
+def test_flags_are_not_added_inside_a_word_continued_across_lines():
+    # `-\` + newline + `-lora-target-modules` is one word to bash; the flags went above the line it ends on,
+    # inside the word
+    text = ("python3 -m sglang.launch_server --model-path m --tp 4 --moe-runner-backend experimental_sgl_marlin "
+            "--enable-lora --max-lora-rank 64 -\\\n-lora-target-modules all --lora-paths sql=/a > lora.log 2>&1 &\n")
+    result = fix_source(text, argv, path="s.sh")
+    assert result.output == text.replace(" > lora.log", " --lora-use-virtual-experts --lora-backend triton > lora.log")
+    check_input(text.encode(), "serve.sh")
