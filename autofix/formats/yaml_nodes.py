@@ -74,6 +74,8 @@ def compose(text: str, path: str) -> Composed:
         raise InputError(path, 1, 1, f"YAML nested too deeply for PyYAML's composer; {_STOP}") from None
     finally:
         loader.dispose()
+    if root is not None:
+        _renumber(text, [root])
     return Composed(text, path, (root,) if root is not None else ())
 
 
@@ -91,6 +93,7 @@ def compose_all(text: str, path: str) -> Composed:
         raise InputError(path, 1, 1, f"YAML nested too deeply for PyYAML's composer; {_STOP}") from None
     finally:
         loader.dispose()
+    _renumber(text, nodes)
     return Composed(text, path, tuple(nodes))
 
 
@@ -328,7 +331,7 @@ def input_error(exc: yaml.YAMLError, text: str, path: str) -> InputError:
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
-        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        line, col = _line_col(text, mark.index) if mark is not None else (1, 1)
         return InputError(path, line, col, f"invalid YAML: {problem}")
     if isinstance(exc, yaml.reader.ReaderError):
         # libyaml counts UTF-8 bytes of the text, PyYAML's own reader characters
@@ -339,6 +342,37 @@ def input_error(exc: yaml.YAMLError, text: str, path: str) -> InputError:
         what = f"unacceptable character #x{exc.character:04x}: " if isinstance(exc.character, int) else ""
         return InputError(path, line, col, f"invalid YAML: {what}{exc.reason}")
     return InputError(path, 1, 1, f"invalid YAML: {exc}")
+
+
+# What YAML counts as a line break and autofix does not (NEL, LS, PS, a CR not before a LF): autofix's lines,
+# like its diffs and edits, end at a LF only.
+_YAML_ONLY_BREAKS = re.compile("[\x85\u2028\u2029]|\r(?!\n)")
+
+
+def _renumber(text: str, roots: list[yaml.Node]) -> None:
+    """Give every node's marks the line and column autofix counts (from the mark's character index).
+
+    libyaml counts NEL, LS, PS and a lone CR as line breaks; a position read
+    from its marks would then point past the lines autofix (and the diff) has.
+    """
+    if not _YAML_ONLY_BREAKS.search(text):
+        return
+    seen: set[int] = set()
+    todo = list(roots)
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        for attr in ("start_mark", "end_mark"):
+            mark = getattr(node, attr)
+            if mark is not None:
+                line, col = _line_col(text, mark.index)
+                setattr(node, attr, yaml.Mark(mark.name, mark.index, line - 1, col - 1, None, None))
+        if isinstance(node, yaml.MappingNode):
+            todo.extend(n for pair in node.value for n in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            todo.extend(node.value)
 
 
 def _line_col(text: str, index: int) -> tuple[int, int]:
@@ -400,16 +434,16 @@ def _check_limits(text: str, path: str) -> None:
             if kind is yaml.ScalarEvent:
                 total += 1
                 if total > MAX_YAML_NODES:
-                    _too_many(path, event, None)
+                    _too_many(text, path, event, None)
                 if event.anchor is not None:
                     anchors[event.anchor] = (1, 0)
             elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
                 level = len(stack) + 1
                 if level > MAX_YAML_DEPTH:
-                    _too_deep(path, event, None)
+                    _too_deep(text, path, event, None)
                 total += 1
                 if total > MAX_YAML_NODES:
-                    _too_many(path, event, None)
+                    _too_many(text, path, event, None)
                 stack.append([total - 1, event.anchor, level])
                 if event.anchor is not None:
                     open_anchors.add(event.anchor)
@@ -423,14 +457,14 @@ def _check_limits(text: str, path: str) -> None:
             elif kind is yaml.AliasEvent:
                 name = event.anchor
                 if name in open_anchors:
-                    raise InputError(path, *_at(event), f"the YAML alias *{name} is inside the node it names "
+                    raise InputError(path, *_at(text, event), f"the YAML alias *{name} is inside the node it names "
                                      f"(a recursive alias); {_STOP}")
                 values, height = anchors.get(name, (1, 0))  # undefined: the composer refuses it
                 total += values
                 if total > MAX_YAML_NODES:
-                    _too_many(path, event, name)
+                    _too_many(text, path, event, name)
                 if len(stack) + height > MAX_YAML_DEPTH:
-                    _too_deep(path, event, name)
+                    _too_deep(text, path, event, name)
                 if stack:
                     stack[-1][2] = max(stack[-1][2], len(stack) + height)
             elif kind is yaml.DocumentStartEvent:
@@ -443,19 +477,19 @@ def _check_limits(text: str, path: str) -> None:
         loader.dispose()
 
 
-def _at(event) -> tuple[int, int]:
-    return event.start_mark.line + 1, event.start_mark.column + 1
+def _at(text: str, event) -> tuple[int, int]:
+    return _line_col(text, event.start_mark.index)
 
 
-def _too_many(path: str, event, alias: str | None):
+def _too_many(text: str, path: str, event, alias: str | None):
     if alias is not None:
-        raise InputError(path, *_at(event), f"YAML aliases expand to more than {MAX_YAML_NODES:,} values "
+        raise InputError(path, *_at(text, event), f"YAML aliases expand to more than {MAX_YAML_NODES:,} values "
                          f"(alias *{alias} here); {_STOP}")
-    raise InputError(path, *_at(event), f"more than {MAX_YAML_NODES:,} YAML values; {_STOP}")
+    raise InputError(path, *_at(text, event), f"more than {MAX_YAML_NODES:,} YAML values; {_STOP}")
 
 
-def _too_deep(path: str, event, alias: str | None):
+def _too_deep(text: str, path: str, event, alias: str | None):
     if alias is not None:
-        raise InputError(path, *_at(event), f"YAML aliases nest collections more than {MAX_YAML_DEPTH} levels "
+        raise InputError(path, *_at(text, event), f"YAML aliases nest collections more than {MAX_YAML_DEPTH} levels "
                          f"deep (alias *{alias} here); {_STOP}")
-    raise InputError(path, *_at(event), f"YAML collections nested more than {MAX_YAML_DEPTH} levels deep; {_STOP}")
+    raise InputError(path, *_at(text, event), f"YAML collections nested more than {MAX_YAML_DEPTH} levels deep; {_STOP}")

@@ -90,3 +90,13 @@ def test_flags_are_not_added_inside_a_word_continued_across_lines():
     result = fix_source(text, argv, path="s.sh")
     assert result.output == text.replace(" > lora.log", " --lora-use-virtual-experts --lora-backend triton > lora.log")
     check_input(text.encode(), "serve.sh")
+
+
+@pytest.mark.parametrize("breaks", ["\u2028\u2028", "\x85", "\u2029", "\r"])
+def test_yaml_positions_count_line_feeds_only(breaks):
+    # libyaml counts NEL, LS, PS and a lone CR as line breaks: its line numbers pointed past the text's lines
+    data = f"tp-size: 8\n{breaks}tp-size: 8\n".encode()
+    check_input(data, "config.yaml")
+    result = CliRunner().invoke(app, ["-", "--stdin-filename", "config.yaml"], input=data.decode())
+    assert result.exit_code == 1
+    assert result.stderr.startswith("config.yaml:1:1: ARG007")
