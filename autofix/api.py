@@ -27,6 +27,7 @@ from autofix.files import is_yaml
 from autofix.formats import yaml_config
 from autofix.formats.launch import Launch
 from autofix.model import Applicability, Diagnostic, Location, Respell, Rewrite, Set, Unset
+from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.schema import Schema, load, others_of
 from autofix.written import Written
 
@@ -82,6 +83,7 @@ def fix_source(
     others: tuple[Schema, ...] | None = None,
     read_config: Callable[[str], str | None] | None = None,
     shared_configs: frozenset[str] = frozenset(),
+    facts: Facts = NO_FACTS,
 ) -> FixResult:
     """Check every launch in ``text`` and apply the fixes at the requested level.
 
@@ -109,7 +111,8 @@ def fix_source(
     real path in ``shared_configs`` (the caller knows the launches of other
     texts) -- is not edited by the settings stage: its fixes are written on
     each command line (a removal there cannot be, and is reported as not
-    applied).
+    applied). ``facts`` are the hardware and model facts the launches run
+    with (default: none known; the checks that need one stay silent).
     Raises ``InputError`` for
     unreadable input and ``InternalError`` when an edited text does not read
     back as intended.
@@ -137,7 +140,7 @@ def fix_source(
             # prints the usage and exits, or its file does not run it (DKR001): no server, nothing to resolve
             outcomes.append(engine.Outcome((), before, (), None))
             continue
-        outcome = engine.run(before, schema, level)
+        outcome = engine.run(before, schema, level, facts)
         ops = engine.net_ops(before, outcome.explicit)
         if ops:
             try:
@@ -146,7 +149,7 @@ def fix_source(
             except CannotEdit as exc:
                 proposals.refuse(index, str(exc), getattr(exc, "location", None))
         if index in opened:  # SGLang reads the file only once an argparse-stage fix says --config right
-            alone = {(v.code, v.message) for v in engine.check(plain[index].parsed.explicit_for(schema), schema)}
+            alone = {(v.code, v.message) for v in engine.check(plain[index].parsed.explicit_for(schema), schema, facts)}
             outcome = replace(outcome, findings=tuple(
                 f if f.after or (f.violation.code, f.violation.message) in alone else replace(f, after=opened[index])
                 for f in outcome.findings))
@@ -158,7 +161,7 @@ def fix_source(
     for index, why in proposals.refused.items():  # report the violations, unfixed, and say why
         unfixed.add(index)
         before = launches[index].parsed.explicit_for(schema)
-        found = tuple(engine.check(before, schema))
+        found = tuple(engine.check(before, schema, facts))
         outcomes[index] = engine.Outcome(tuple(engine.Finding(v, 1, (), None) for v in found), before, found,
                                          f"fixes not applied: {why}")
     output = apply_edits(current, edits)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 
-from autofix.rules.base import Rule
+from autofix.rules import Rule
 
 HEADINGS = ("## What it does", "## Why SGLang refuses it", "## Example", "Use instead", "## Fix safety", "## SGLang source")
 # a rule whose input SGLang accepts (``refuses=False``) says why it matters instead

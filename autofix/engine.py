@@ -1,7 +1,10 @@
-"""Run the rules to a fixpoint over one launch's explicit settings.
+"""Check a launch's settings, apply the fixes, re-check, until nothing changes.
 
 Pure: takes ``dest -> value`` and returns what was found, what was fixed and
-the settings after fixing. Knows neither file formats nor SGLang specifics.
+the settings after fixing. Knows neither file formats nor SGLang specifics:
+``check`` asks the pipeline (``autofix.pipeline.run.resolve``), ``run``
+applies fixes to a fixpoint, ``check_args`` runs the rules of how a launch
+is written.
 """
 
 from __future__ import annotations
@@ -10,10 +13,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from autofix.model import UNKNOWN, Applicability, Fix, Op, Set, Unset, Violation
-from autofix.resolve import View
-from autofix.rules import RULES
-from autofix.rules.base import Rule
+from autofix.model import Applicability, Fix, Op, Set, Unset, Violation
+from autofix.pipeline.facts import NO_FACTS, Facts
+from autofix.pipeline.run import Item, resolve
+from autofix.rules import SETTINGS, WRITTEN
+from autofix.rules.base import HostRule, WrittenRule
 from autofix.schema import Schema
 from autofix.written import Written
 
@@ -51,26 +55,20 @@ class Outcome:
     conflict: str | None
 
 
-def check(explicit: Mapping[str, Any], schema: Schema, rules: Sequence[Rule] = RULES) -> list[Violation]:
-    """Every violation of ``explicit``, in rule (SGLang pipeline) order.
+def check(explicit: Mapping[str, Any], schema: Schema, facts: Facts = NO_FACTS,
+          items: tuple[Item, ...] = SETTINGS) -> list[Violation]:
+    """Every settings violation of ``explicit`` (``dest -> value``), in SGLang's pipeline order.
 
-    A rule that reads a value only known at launch time (``UNKNOWN``) is
-    skipped: autofix reports nothing it cannot back.
+    Errors (SGLang refuses) and warnings (a value the user set is replaced).
+    A check that reads a value nobody knows (``UNKNOWN``, or a fact not in
+    ``facts``) is silent: autofix reports nothing it cannot back.
     """
-    view = View(explicit, schema)
-    found = []
-    for r in rules:
-        if r.stage != "settings" or not r.applies_to(schema.version):
-            continue
-        if any(view[d] is UNKNOWN for d in r.reads):
-            continue
-        v = r(view)
-        if v is not None:
-            found.append(v)
-    return found
+    if not schema.steps:
+        return []  # a release without a step list: no settings rule is written for it
+    return list(resolve(explicit, schema, items, facts).violations)
 
 
-def check_args(written: Written, rules: Sequence[Rule] = RULES) -> list[Violation]:
+def check_args(written: Written, rules: Sequence[WrittenRule] = WRITTEN) -> list[Violation]:
     """Every argparse-stage violation in ``written``, rule by rule, entries in order.
 
     The host rules come first: a command its file does not run as written
@@ -78,16 +76,13 @@ def check_args(written: Written, rules: Sequence[Rule] = RULES) -> list[Violatio
     None for a launch that asks for ``--help``: argparse prints the usage and
     exits there, and no server starts.
     """
-    host = [v for r in rules if r.stage == "host" for v in r.find(written)]
+    host = [v for r in rules if isinstance(r, HostRule) for v in r.find(written)]
     if host or written.host is not None:
         return host
     if written.parsed.help_index >= 0:
         return []
-    found: list[Violation] = []
-    for r in rules:
-        if r.stage == "args" and r.applies_to(written.schema.version):
-            found.extend(r.find(written))
-    return found
+    return [v for r in rules if not isinstance(r, HostRule) and r.applies_to(written.schema.version)
+            for v in r.find(written)]
 
 
 def choose_entry_fixes(violations: Sequence[Violation], level: Applicability) -> list[Fix | None]:
@@ -119,56 +114,66 @@ def _freeze(state: Mapping[str, Any]) -> tuple:
     return tuple(sorted((k, repr(v)) for k, v in state.items()))
 
 
+class _Findings:
+    """Each violation once, by (code, message), at the pass it first appeared, with the fix applied for it."""
+
+    def __init__(self) -> None:
+        self.found: dict[tuple[str, str], Finding] = {}
+
+    def add(self, v: Violation, pass_no: int, after: tuple[str, ...], applied: Fix | None) -> None:
+        key = (v.code, v.message)
+        first = self.found.get(key)
+        if first is None:
+            self.found[key] = Finding(v, pass_no, after, applied)
+        elif applied is not None and first.applied is None:  # seen before, fixed now: the first sighting says so
+            self.found[key] = Finding(first.violation, first.pass_no, first.after, applied)
+
+    def codes(self) -> list[str]:
+        return sorted({f.violation.code for f in self.found.values()})
+
+
 def run(
     explicit: Mapping[str, Any],
     schema: Schema,
     level: Applicability = Applicability.SAFE,
-    rules: Sequence[Rule] = RULES,
+    facts: Facts = NO_FACTS,
+    items: tuple[Item, ...] = SETTINGS,
 ) -> Outcome:
     """Detect, apply the best fix at ``level`` for each violation, repeat.
 
     Within a pass, a fix that touches a dest an earlier fix of the same pass
     touched waits for the next pass (it is re-checked on the new state).
+    Stops when a pass applies nothing; a state seen before is a conflict
+    (fixes undoing each other), as is ``MAX_PASSES`` passes without a fixpoint.
     """
     state = dict(explicit)
     seen = {_freeze(state)}
-    findings: list[Finding] = []
-    reported: set[tuple[str, str]] = set()
-    applied_codes: list[str] = []
+    findings = _Findings()
+    fixed: list[str] = []  # codes fixed so far, in order
     conflict = None
     for pass_no in range(1, MAX_PASSES + 1):
-        fixed_before = tuple(applied_codes)  # what earlier passes fixed
-        violations = check(state, schema, rules)
+        after = tuple(fixed) if pass_no > 1 else ()
         touched: set[str] = set()
-        progress = False
-        for v in violations:
+        for v in check(state, schema, facts, items):
             fix = v.best_fix(level)
             dests = {op.dest for op in fix.ops} if fix else set()
-            use = fix if fix and not (dests & touched) else None
+            use = fix if fix and not dests & touched else None
             if use:
                 _apply(state, use.ops)
                 touched |= dests
-                progress = True
-            key = (v.code, v.message)
-            if key not in reported:
-                reported.add(key)
-                findings.append(Finding(v, pass_no, fixed_before if pass_no > 1 else (), use))
-            elif use:  # seen before, fixed now: record the fix on the first sighting
-                i = next(i for i, f in enumerate(findings) if (f.violation.code, f.violation.message) == key)
-                findings[i] = Finding(findings[i].violation, findings[i].pass_no, findings[i].after, use)
-            if use:
-                applied_codes.append(v.code)
-        if not progress:
+                fixed.append(v.code)
+            findings.add(v, pass_no, after, use)
+        if not touched:
             break
         frozen = _freeze(state)
         if frozen in seen:
-            conflict = "fixes of " + ", ".join(sorted({f.violation.code for f in findings})) + " undo each other"
+            conflict = "fixes of " + ", ".join(findings.codes()) + " undo each other"
             break
         seen.add(frozen)
     else:
         conflict = f"no fixpoint after {MAX_PASSES} passes"
-    remaining = tuple(check(state, schema, rules))
-    return Outcome(tuple(findings), state, remaining, conflict if remaining else None)
+    remaining = tuple(check(state, schema, facts, items))
+    return Outcome(tuple(findings.found.values()), state, remaining, conflict if remaining else None)
 
 
 def net_ops(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Op]:

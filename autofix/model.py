@@ -170,6 +170,12 @@ class Violation:
         """The first fix (they are ranked best first) that ``level`` allows, or None."""
         return next((f for f in self.fixes if f.applies(level)), None)
 
+    @property
+    def severity(self) -> str:
+        """``error`` when SGLang refuses the launch, ``warning`` when it starts but the config does not mean
+        what it says (deprecated, ignored, overridden, repeated)."""
+        return "error" if self.refuses is not False else "warning"
+
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:

@@ -7,10 +7,11 @@ from autofix.model import Diagnostic
 
 
 def diagnostic_line(d: Diagnostic) -> str:
-    """``path:line:col: CODE [*] message`` (``[*]``: fixed by the requested mode)."""
+    """``path:line:col: severity: CODE [*] message`` (``[*]``: fixed by the requested mode)."""
     mark = " [*]" if d.fixable else ""
     after = f" (appears once {', '.join(d.after)} {'is' if len(d.after) == 1 else 'are'} fixed)" if d.after else ""
-    return f"{d.path}:{d.location.line}:{d.location.col}: {d.code}{mark} {d.violation.message}{after}"
+    return (f"{d.path}:{d.location.line}:{d.location.col}: {d.violation.severity}: {d.code}{mark} "
+            f"{d.violation.message}{after}")
 
 
 def fix_lines(d: Diagnostic, indent: str = "  ") -> list[str]:

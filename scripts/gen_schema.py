@@ -23,6 +23,9 @@ xgrammar 0.2.1, i.e. the pins 0.5.19 itself declares, plus sglang 0.5.19, all
 
     /tmp/sgl-old-venv/bin/python scripts/gen_schema.py --no-oracle > autofix/schema/sglang-0.5.19.json
 
+``steps`` is SGLang's resolution step list (``scripts/sglang_steps.py``),
+read from the installed package's source.
+
 ``config_file`` is read from the installed SGLang's own ``ConfigArgumentMerger``
 tables (its rules changed between releases), and choices given as a set are
 written sorted so the output does not depend on the hash seed.
@@ -180,6 +183,15 @@ def describe(action: argparse.Action, config_file=config_file_support) -> dict:
     }
 
 
+def pipeline_steps(root: Path) -> list[dict]:
+    """SGLang's resolution steps in order (``scripts/sglang_steps.py``); empty for a release without
+    ``arg_groups/pipeline.py`` (autofix's settings rules are written for 0.5.23's pipeline)."""
+    sys.path.insert(0, str(HERE))
+    from sglang_steps import PIPELINE, steps
+
+    return steps(root) if (root / "srt" / PIPELINE).exists() else []
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--oracle", type=Path, default=DEFAULT_ORACLE, help="the oracle's check.py")
@@ -199,12 +211,15 @@ def main() -> int:
     ServerArgs.add_cli_args(parser)
     config_file = merger_config_file_support(parser) or config_file_support
     options = [describe(a, config_file) for a in parser._actions if a.option_strings and action_kind(a) != "help"]
+    import sglang
+
     table = {
         "sglang_version": importlib.metadata.version("sglang"),
         "python_version": ".".join(map(str, sys.version_info[:3])),
         "generated_by": "scripts/gen_schema.py",
         "allow_abbrev": parser.allow_abbrev,
         "options": options,
+        "steps": pipeline_steps(Path(sglang.__file__).parent),
     }
     json.dump(table, sys.stdout, indent=1, sort_keys=False)
     sys.stdout.write("\n")

@@ -1,24 +1,46 @@
-"""The rule registry: every family listed by hand, in SGLang's pipeline order.
+"""The rule registry.
 
-The order matters: SGLang stops at its first refusal, so the first violation
-in this order is the one SGLang would report. Docker's reading of a
-Dockerfile comes before SGLang sees a word; then the argparse-stage
-families (argparse reading the words), then the settings checks of
-``arg_groups/pipeline.py``.
+``WRITTEN``: the checks of how a launch is written, in the order SGLang (and
+before it, the host) meets them: Docker's reading of a Dockerfile, the
+``--config`` merger, argparse. ``SETTINGS``: the derivations and settings
+rules of SGLang's resolution steps, one module per SGLang hook module
+(``autofix/rules/moe_hook.py`` mirrors ``sglang/srt/arg_groups/moe_hook.py``);
+their order is their pipeline position (``autofix.pipeline.run.order``),
+not this list's.
 """
 
 from __future__ import annotations
 
 from autofix.errors import UnknownRule
-from autofix.rules import config_file, deprecated, dockerfile, ep_dispatch, marlin, options, repeats, values, versions
-from autofix.rules.base import Rule
+from autofix.pipeline.items import Derivation, SettingsRule
+from autofix.rules import (
+    config_file,
+    deprecated,
+    dockerfile,
+    mega_moe_hook,
+    moe_hook,
+    options,
+    parallel_hook,
+    repeats,
+    validation_hook,
+    values,
+    versions,
+)
+from autofix.rules.base import WrittenRule
 
-# Docker's parser; the --config merger; argparse; then pipeline.py: handle_deprecated_*,
-# handle_eplb_and_dispatch, validate_experimental_sgl_marlin
-FAMILIES = (dockerfile, config_file, versions, options, values, repeats, deprecated, ep_dispatch, marlin)
-
-RULES: tuple[Rule, ...] = tuple(r for family in FAMILIES for r in family.RULES)
-BY_CODE: dict[str, Rule] = {r.code: r for r in RULES}
+WRITTEN: tuple[WrittenRule, ...] = tuple(
+    r for family in (dockerfile, config_file, versions, options, values, repeats, deprecated) for r in family.RULES
+)
+SETTINGS: tuple[Derivation | SettingsRule, ...] = tuple(
+    it for hook in (mega_moe_hook, parallel_hook, moe_hook, validation_hook) for it in hook.SETTINGS
+)
+# What a user can look up by code: every rule, and every derivation that warns (its override code)
+Rule = WrittenRule | SettingsRule | Derivation
+# (an override made by several declarations of one step, DWDP008, is documented by the first)
+BY_CODE: dict[str, Rule] = {}
+for _r in (*WRITTEN, *(it for it in SETTINGS if isinstance(it, SettingsRule) or it.code)):
+    BY_CODE.setdefault(_r.code, _r)
+RULES: tuple[Rule, ...] = tuple(BY_CODE.values())
 BY_NAME: dict[str, Rule] = {r.name: r for r in RULES}
 
 

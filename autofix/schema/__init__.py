@@ -71,12 +71,37 @@ class Match:
     candidates: tuple[str, ...] = ()
 
 
-class Schema:
-    """The option table of one SGLang version, indexed by flag and by dest."""
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of SGLang's resolution, in the order SGLang runs them (``scripts/sglang_steps.py``).
 
-    def __init__(self, version: str, options: tuple[Option, ...]) -> None:
+    ``id`` is the function's name (``name#2`` for its second run); ``kind``
+    is ``hook`` (``run_hook``), ``pass`` (``run_post_process_pass``), ``call``
+    or ``check`` (``check_server_args``, after the pipeline); ``module`` the
+    file defining it and ``line`` its ``def`` there (relative to
+    ``sglang/srt/``); ``call`` the ``pipeline.py`` line running it (None for
+    ``check``); ``when`` an enclosing condition's source text; ``model_only``
+    whether it runs only for a launch that names a model (not
+    ``--model-path dummy``).
+    """
+
+    id: str
+    name: str
+    kind: str
+    module: str
+    line: int
+    call: int | None
+    when: str | None
+    model_only: bool
+
+
+class Schema:
+    """The option table of one SGLang version, indexed by flag and by dest, and its resolution steps."""
+
+    def __init__(self, version: str, options: tuple[Option, ...], steps: tuple[Step, ...] = ()) -> None:
         self.version = version
         self.options = options
+        self.steps = steps
         self.by_flag: dict[str, Option] = {f: o for o in options for f in o.flags}
         for f in HELP.flags:  # argparse adds -h/--help to SGLang's parser (add_help defaults to True)
             self.by_flag.setdefault(f, HELP)
@@ -147,7 +172,8 @@ def load(version: str = DEFAULT_VERSION) -> Schema:
     """
     text = resources.files(__package__).joinpath(f"sglang-{version}.json").read_text("utf-8")
     data = json.loads(text)
-    return Schema(data["sglang_version"], tuple(_option(o) for o in data["options"]))
+    steps = tuple(Step(**s) for s in data.get("steps", ()))
+    return Schema(data["sglang_version"], tuple(_option(o) for o in data["options"]), steps)
 
 
 @cache

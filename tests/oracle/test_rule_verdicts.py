@@ -13,8 +13,9 @@ pytestmark = [pytest.mark.oracle, requires_oracle]
 
 @pytest.fixture(scope="module")
 def answers() -> dict[str, dict]:
-    cases = [{"id": c.id, "argv": list(c.argv)} for c in ALL_CASES]
-    cases += [{"id": c.id + ":fixed", "argv": fixed_argv(c)} for c in ALL_CASES if c.codes]
+    model = lambda c: {"model": c.model} if c.model else {}  # noqa: E731
+    cases = [{"id": c.id, "argv": list(c.argv), **model(c)} for c in ALL_CASES]
+    cases += [{"id": c.id + ":fixed", "argv": fixed_argv(c), **model(c)} for c in ALL_CASES if c.codes]
     return {a["id"]: a for a in run_batch(cases)}
 
 

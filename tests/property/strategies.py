@@ -2,7 +2,7 @@
 
 A *config* is an ordered ``dest -> value`` dict, the explicit settings one
 launch should read back as. It is drawn from the schema (choices, int sizes,
-store_true flags) over the union of every rule's ``reads``, so the draws reach
+store_true flags) over the union of what every rule reads, so the draws reach
 the corners the rules care about. ``yaml_texts`` and ``shell_texts`` render
 one config in many of the ways people write it: alias and prefix spellings,
 comments, quotes, blank lines, CRLF, a BOM, a missing final newline,
@@ -22,13 +22,29 @@ from autofix import engine
 from autofix.api import FixResult, fix_source
 from autofix.formats import argv, yaml_config
 from autofix.model import Applicability, Unset
-from autofix.rules import RULES
+from autofix.arguments import Word, parse_words
+from autofix.model import Location
+from autofix.pipeline.items import SettingsRule
+from autofix.pipeline.trace import reads
+from autofix.rules import SETTINGS
 from autofix.schema import load
+from tests.rules.cases import ALL_CASES, FACTS
 
 SCHEMA = load()
 MARLIN = "experimental_sgl_marlin"
 
-RULE_DESTS: tuple[str, ...] = tuple(dict.fromkeys(d for r in RULES for d in r.reads))
+
+def _case_configs() -> list[dict[str, Any]]:
+    return [parse_words(SCHEMA, [Word(t, Location(1, i + 1)) for i, t in enumerate(c.argv)]).explicit
+            for c in ALL_CASES]
+
+
+# What each settings rule reads, found by running the pipeline over the rule cases (nothing declares it).
+RULE_READS: dict[str, tuple[str, ...]] = {
+    it.code: tuple(sorted(dests)) for it, dests in reads(SETTINGS, SCHEMA, _case_configs(), FACTS).items()
+    if isinstance(it, SettingsRule) and dests
+}
+RULE_DESTS: tuple[str, ...] = tuple(dict.fromkeys(d for dests in RULE_READS.values() for d in dests))
 # Options SGLang's --config merger refuses (lora_paths) can only be flags.
 YAML_DESTS: tuple[str, ...] = tuple(d for d in RULE_DESTS if SCHEMA[d].config_file != "refused")
 MODELS = ("meta-llama/Llama-3.1-8B-Instruct", "/models/Qwen3-30B-A3B", "deepseek-ai/DeepSeek-V3")
@@ -74,7 +90,7 @@ def configs(draw, dests: tuple[str, ...] = RULE_DESTS, *, model: bool = True) ->
     """
     focus = dests
     if draw(st.booleans()):
-        focus = draw(st.sampled_from([tuple(d for d in r.reads if d in dests) for r in RULES if r.reads]))
+        focus = draw(st.sampled_from([tuple(d for d in r if d in dests) for r in RULE_READS.values()]))
     chosen = [d for d in focus if draw(st.integers(0, 2)) > 0]
     out: dict[str, Any] = {}
     if model and draw(st.booleans()):

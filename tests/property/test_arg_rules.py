@@ -21,9 +21,10 @@ from strategies import FORMATS, SCHEMA, read_explicit
 from autofix.api import fix_source
 from autofix.formats.yaml_config import render_scalar
 from autofix.rules import RULES
+from autofix.rules.base import ArgsRule
 from autofix.schema import Option
 
-ARG_CODES = {r.code for r in RULES if r.stage == "args"}
+ARG_CODES = {r.code for r in RULES if isinstance(r, ArgsRule)}
 _WORD = st.text("abcdefghijklmnopqrstuvwxyz0123456789", min_size=1, max_size=8).map(lambda s: "v" + s)
 
 

@@ -16,10 +16,12 @@ from hypothesis import strategies as st
 from strategies import SCHEMA, cases, configs, edge_cases, fix, read_explicit, spellings
 
 from autofix import engine
+from autofix.pipeline.items import SettingsRule
 from autofix.rules import RULES
+from autofix.rules.base import ArgsRule
 
 EACH_FORMAT = pytest.mark.parametrize("fmt", ("yaml", "shell"))
-_ARG_CODES = {r.code for r in RULES if r.stage == "args"}
+_ARG_CODES = {r.code for r in RULES if isinstance(r, ArgsRule)}
 EACH_LEVEL = pytest.mark.parametrize("unsafe", (False, True), ids=("safe", "unsafe"))
 
 
@@ -203,7 +205,7 @@ def test_no_fix_keeps_every_byte(fmt, unsafe, data):
     assert not result.changed
 
 
-@pytest.mark.parametrize("code", [r.code for r in RULES if r.stage == "settings"])
+@pytest.mark.parametrize("code", [r.code for r in RULES if isinstance(r, SettingsRule)])
 def test_strategies_reach_the_rule(code):
     """The drawn configs trip every rule, or the properties above prove little."""
     found = find(configs(), lambda c: code in {v.code for v in engine.check(c, SCHEMA)},

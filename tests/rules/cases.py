@@ -1,22 +1,33 @@
 """Rule test cases as data: flags, the codes autofix must report, SGLang's verdict.
 
 ``sglang`` is what SGLang 0.5.23 did with the flags (``ok`` or the
-``path:line`` it raised at), measured with ../shared/oracle (8x H200,
-DeepSeek-V3 config) and re-checked by tests/oracle/test_rule_verdicts.py.
-``fixed_ok`` says SGLang accepts the output of autofix's fixes (safe, then
-unsafe) for that case.
+``path:line`` it raised at), measured with ../shared/oracle (8x H200, the
+``model`` config: DeepSeek-V3 unless the case says) and re-checked by
+tests/oracle/test_rule_verdicts.py. ``codes`` are errors and warnings, in
+pipeline order; the errors are exactly the refused cases'. ``fixed_ok``
+says SGLang accepts the output of autofix's fixes (safe, then unsafe).
+autofix checks each case with the facts the oracle has (``FACTS``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-EP003 = "sglang/srt/arg_groups/parallel_hook.py:783"
-EP004 = "sglang/srt/arg_groups/parallel_hook.py:791"
-RUN019 = "sglang/srt/lora/marlin_lora_temp/policy.py:23"
-RUN020 = "sglang/srt/lora/marlin_lora_temp/policy.py:34"
-RUN021 = "sglang/srt/lora/marlin_lora_temp/policy.py:40"
-RUN022 = "sglang/srt/lora/marlin_lora_temp/policy.py:51"
+from autofix.pipeline.facts import Facts
+from autofix.rules import get
+
+# What the oracle runs on: 8 H200s, and model configs without NVFP4 MoE layers.
+FACTS = Facts.for_gpu("h200", 8, **{"model.nvfp4_moe_meta": None})
+
+
+def at(code: str) -> str:
+    """Where SGLang raises for ``code``'s check: the rule's own position (it lives there only)."""
+    return "sglang/srt/" + get(code).sglang_source
+
+
+EP003, EP004 = at("EP003"), at("EP004")
+RUN005, RUN006, RUN008, RUN009 = at("RUN005"), at("RUN006"), at("RUN008"), at("RUN009")
+RUN019, RUN020, RUN021, RUN022 = at("RUN019"), at("RUN020"), at("RUN021"), at("RUN022")
 
 MARLIN = ["--moe-runner-backend", "experimental_sgl_marlin"]
 LORA_OK = ["--enable-lora", "--lora-use-virtual-experts", "--lora-backend", "triton",
@@ -30,23 +41,24 @@ class Case:
     codes: tuple[str, ...]  # what autofix reports on the input, in order
     sglang: str  # "ok" or where SGLang 0.5.23 raised
     fixed_ok: bool = True  # SGLang accepts autofix's output (safe + unsafe fixes)
+    model: str | None = None  # the oracle's model config (None: deepseek-v3)
 
 
-def case(id, argv, codes, sglang, fixed_ok=True) -> Case:
-    return Case(id, tuple(argv), tuple(codes), sglang, fixed_ok)
+def case(id, argv, codes, sglang, fixed_ok=True, model=None) -> Case:
+    return Case(id, tuple(argv), tuple(codes), sglang, fixed_ok, model)
 
 
 EP_CASES = [
     case("EP003-static-a2a-none", ["--tp-size", "8", "--moe-a2a-backend", "none", "--ep-dispatch-algorithm", "static"], ["EP003"], EP003),
     case("EP003-lp-default-a2a", ["--ep-dispatch-algorithm", "lp"], ["EP003"], EP003),
-    case("EP003-ascend-tp-collapses", ["--tp-size", "8", "--moe-a2a-backend", "ascend_tp", "--ep-dispatch-algorithm", "static"], ["EP003"], EP003),
-    case("EP003-dwdp-forces-none", ["--tp-size", "8", "--dwdp-size", "8", "--moe-a2a-backend", "deepep", "--ep-dispatch-algorithm", "static"], ["EP003"], EP003),
+    case("EP003-ascend-tp-collapses", ["--tp-size", "8", "--moe-a2a-backend", "ascend_tp", "--ep-dispatch-algorithm", "static"], ["A2A028", "EP003"], EP003),
+    case("EP003-dwdp-forces-none", ["--tp-size", "8", "--dwdp-size", "8", "--moe-a2a-backend", "deepep", "--ep-dispatch-algorithm", "static"], ["DWDP008", "EP003"], EP003),
     case("EP003-prefix-spelling", ["--tp", "8", "--ep-dispatch-algorithm=static"], ["EP003"], EP003),
     case("EP003-ok-dynamic", ["--tp-size", "8", "--moe-a2a-backend", "none", "--ep-dispatch-algorithm", "dynamic"], [], "ok"),
     case("EP003-ok-deepep", ["--tp-size", "8", "--moe-a2a-backend", "deepep", "--ep-dispatch-algorithm", "static"], [], "ok"),
     case("EP003-ok-deepep-tp1", ["--moe-a2a-backend", "deepep", "--ep-dispatch-algorithm", "static"], [], "ok"),
     case("EP003-ok-waterfill-deepep", ["--tp-size", "8", "--enable-waterfill", "--ep-dispatch-algorithm", "static"], [], "ok"),
-    case("EP003-ok-megamoe-runner", ["--tp-size", "8", "--moe-runner-backend", "megamoe", "--ep-dispatch-algorithm", "static"], [], "ok"),
+    case("EP003-ok-megamoe-runner", ["--tp-size", "8", "--moe-runner-backend", "megamoe", "--ep-dispatch-algorithm", "static"], ["A2A001"], "ok"),
     case("EP004-eplb-without-ep", ["--tp-size", "8", "--enable-eplb"], ["EP004"], EP004),
     case("EP004-eplb-tp1", ["--enable-eplb"], ["EP004"], EP004),
     case("EP004-ok-ep8", ["--tp-size", "8", "--ep-size", "8", "--enable-eplb"], [], "ok"),
@@ -76,11 +88,87 @@ MARLIN_CASES = [
     case("RUN022-ok-lora-disabled", ["--tp-size", "8", "--ep-size", "8", *MARLIN, "--enable-eplb"], [], "ok"),
 ]
 
-ALL_CASES = EP_CASES + MARLIN_CASES
+CUTLASS = ["--moe-runner-backend", "flashinfer_cutlass"]
+CUTEDSL = ["--moe-runner-backend", "flashinfer_cutedsl", "--quantization", "modelopt_fp4"]
+
+MOE_KERNEL_CASES = [
+    case("RUN005-fp8", [*CUTLASS, "--tp-size", "8", "--quantization", "fp8"], ["RUN005"], RUN005),
+    case("RUN005-w8a8-fp8", [*CUTLASS, "--quantization", "w8a8_fp8"], ["RUN005"], RUN005, model="qwen3-moe"),
+    case("RUN005-ok-modelopt-fp4", [*CUTLASS, "--tp-size", "8", "--quantization", "modelopt_fp4"], [], "ok"),
+    case("RUN006-ep2", [*CUTLASS, "--tp-size", "8", "--ep-size", "2"], ["RUN006"], RUN006),
+    # checked before deepep makes ep_size 8 (moe_hook.py:89 runs before handle_a2a_moe)
+    case("RUN006-ep2-deepep", [*CUTLASS, "--tp-size", "8", "--ep-size", "2", "--moe-a2a-backend", "deepep"], ["RUN006", "A2A006"], RUN006),
+    case("RUN006-ok-ep-tp", [*CUTLASS, "--tp-size", "8", "--ep-size", "8"], [], "ok"),
+    case("RUN006-ok-ep1", [*CUTLASS, "--tp-size", "8", "--ep-size", "1"], [], "ok"),
+    case("RUN006-ok-tp4-deepep", [*CUTLASS, "--tp-size", "4", "--ep-size", "4", "--moe-a2a-backend", "deepep"], [], "ok"),
+    case("RUN008-ep2", [*CUTEDSL, "--tp-size", "8", "--ep-size", "2"], ["RUN008"], RUN008),
+    case("RUN008-ok-ep-tp", [*CUTEDSL, "--tp-size", "8", "--ep-size", "8"], [], "ok"),
+    case("RUN009-mooncake", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "mooncake"], ["RUN009"], RUN009),
+    # checked before ascend_tp collapses to none and before Waterfill makes mooncake deepep
+    case("RUN009-ascend-tp", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "ascend_tp"], ["RUN009", "A2A028"], RUN009),
+    case("RUN009-waterfill-mooncake", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "mooncake", "--enable-waterfill"], ["RUN009", "A2A005"], RUN009),
+    case("RUN009-ok-waterfill-deepep", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "deepep", "--enable-waterfill"], [], "ok"),
+    case("RUN009-ok-deepep", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "deepep"], [], "ok"),
+]
+
+# SGLang starts, but a value the config gives is replaced: warnings, each with the pin fix
+OVERRIDE_CASES = [
+    case("A2A006-deepep-ep2", ["--tp-size", "8", "--ep-size", "2", "--moe-a2a-backend", "deepep"], ["A2A006"], "ok"),
+    case("A2A006-ok-deepep-ep-tp", ["--tp-size", "8", "--ep-size", "8", "--moe-a2a-backend", "deepep"], [], "ok"),
+    case("A2A005-waterfill-mooncake", ["--tp-size", "8", "--moe-a2a-backend", "mooncake", "--enable-waterfill"], ["A2A005"], "ok"),
+    case("A2A005-waterfill-none", ["--tp-size", "8", "--moe-a2a-backend", "none", "--enable-waterfill"], ["A2A005"], "ok"),
+    case("A2A028-ascend-tp", ["--tp-size", "8", "--moe-a2a-backend", "ascend_tp"], ["A2A028"], "ok"),
+    case("DWDP008-a2a", ["--tp-size", "8", "--dwdp-size", "8", "--moe-a2a-backend", "deepep"], ["DWDP008"], "ok"),
+    case("DWDP008-ep-size", ["--tp-size", "8", "--dwdp-size", "8", "--ep-size", "2"], ["DWDP008"], "ok"),
+    case("A2A001-megamoe-runner", ["--tp-size", "8", "--moe-runner-backend", "megamoe"], ["A2A001"], "ok"),
+    case("RUN003-mxfp8-triton", ["--tp-size", "8", "--quantization", "mxfp8", "--moe-runner-backend", "triton"], ["RUN003"], "ok", model="qwen3-moe"),
+    case("RUN003-ok-mxfp8-auto", ["--tp-size", "8", "--quantization", "mxfp8"], [], "ok", model="qwen3-moe"),
+    case("RUN003-ok-mxfp8-trtllm", ["--tp-size", "8", "--quantization", "mxfp8", "--moe-runner-backend", "flashinfer_trtllm"], [], "ok", model="qwen3-moe"),
+]
+
+ALL_CASES = EP_CASES + MARLIN_CASES + MOE_KERNEL_CASES + OVERRIDE_CASES
 
 MARLIN_CASES.append(
     case("RUN022-elastic-with-join-mode", ["--tp-size", "8", "--ep-size", "8", *MARLIN, *LORA_OK,
                                            "--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode", "recover"],
          ["RUN022"], RUN022),
 )
-ALL_CASES = EP_CASES + MARLIN_CASES
+CUTLASS = ["--moe-runner-backend", "flashinfer_cutlass"]
+CUTEDSL = ["--moe-runner-backend", "flashinfer_cutedsl", "--quantization", "modelopt_fp4"]
+
+MOE_KERNEL_CASES = [
+    case("RUN005-fp8", [*CUTLASS, "--tp-size", "8", "--quantization", "fp8"], ["RUN005"], RUN005),
+    case("RUN005-w8a8-fp8", [*CUTLASS, "--quantization", "w8a8_fp8"], ["RUN005"], RUN005, model="qwen3-moe"),
+    case("RUN005-ok-modelopt-fp4", [*CUTLASS, "--tp-size", "8", "--quantization", "modelopt_fp4"], [], "ok"),
+    case("RUN006-ep2", [*CUTLASS, "--tp-size", "8", "--ep-size", "2"], ["RUN006"], RUN006),
+    # checked before deepep makes ep_size 8 (moe_hook.py:89 runs before handle_a2a_moe)
+    case("RUN006-ep2-deepep", [*CUTLASS, "--tp-size", "8", "--ep-size", "2", "--moe-a2a-backend", "deepep"], ["RUN006", "A2A006"], RUN006),
+    case("RUN006-ok-ep-tp", [*CUTLASS, "--tp-size", "8", "--ep-size", "8"], [], "ok"),
+    case("RUN006-ok-ep1", [*CUTLASS, "--tp-size", "8", "--ep-size", "1"], [], "ok"),
+    case("RUN006-ok-tp4-deepep", [*CUTLASS, "--tp-size", "4", "--ep-size", "4", "--moe-a2a-backend", "deepep"], [], "ok"),
+    case("RUN008-ep2", [*CUTEDSL, "--tp-size", "8", "--ep-size", "2"], ["RUN008"], RUN008),
+    case("RUN008-ok-ep-tp", [*CUTEDSL, "--tp-size", "8", "--ep-size", "8"], [], "ok"),
+    case("RUN009-mooncake", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "mooncake"], ["RUN009"], RUN009),
+    # checked before ascend_tp collapses to none and before Waterfill makes mooncake deepep
+    case("RUN009-ascend-tp", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "ascend_tp"], ["RUN009", "A2A028"], RUN009),
+    case("RUN009-waterfill-mooncake", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "mooncake", "--enable-waterfill"], ["RUN009", "A2A005"], RUN009),
+    case("RUN009-ok-waterfill-deepep", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "deepep", "--enable-waterfill"], [], "ok"),
+    case("RUN009-ok-deepep", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "deepep"], [], "ok"),
+]
+
+# SGLang starts, but a value the config gives is replaced: warnings, each with the pin fix
+OVERRIDE_CASES = [
+    case("A2A006-deepep-ep2", ["--tp-size", "8", "--ep-size", "2", "--moe-a2a-backend", "deepep"], ["A2A006"], "ok"),
+    case("A2A006-ok-deepep-ep-tp", ["--tp-size", "8", "--ep-size", "8", "--moe-a2a-backend", "deepep"], [], "ok"),
+    case("A2A005-waterfill-mooncake", ["--tp-size", "8", "--moe-a2a-backend", "mooncake", "--enable-waterfill"], ["A2A005"], "ok"),
+    case("A2A005-waterfill-none", ["--tp-size", "8", "--moe-a2a-backend", "none", "--enable-waterfill"], ["A2A005"], "ok"),
+    case("A2A028-ascend-tp", ["--tp-size", "8", "--moe-a2a-backend", "ascend_tp"], ["A2A028"], "ok"),
+    case("DWDP008-a2a", ["--tp-size", "8", "--dwdp-size", "8", "--moe-a2a-backend", "deepep"], ["DWDP008"], "ok"),
+    case("DWDP008-ep-size", ["--tp-size", "8", "--dwdp-size", "8", "--ep-size", "2"], ["DWDP008"], "ok"),
+    case("A2A001-megamoe-runner", ["--tp-size", "8", "--moe-runner-backend", "megamoe"], ["A2A001"], "ok"),
+    case("RUN003-mxfp8-triton", ["--tp-size", "8", "--quantization", "mxfp8", "--moe-runner-backend", "triton"], ["RUN003"], "ok", model="qwen3-moe"),
+    case("RUN003-ok-mxfp8-auto", ["--tp-size", "8", "--quantization", "mxfp8"], [], "ok", model="qwen3-moe"),
+    case("RUN003-ok-mxfp8-trtllm", ["--tp-size", "8", "--quantization", "mxfp8", "--moe-runner-backend", "flashinfer_trtllm"], [], "ok", model="qwen3-moe"),
+]
+
+ALL_CASES = EP_CASES + MARLIN_CASES + MOE_KERNEL_CASES + OVERRIDE_CASES

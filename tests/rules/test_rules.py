@@ -11,10 +11,13 @@ from autofix.api import fix_source
 from autofix.arguments import Word, parse_words
 from autofix.formats import argv as shell
 from autofix.model import Location
+from autofix.rules import get
 from autofix.schema import load
-from tests.rules.cases import ALL_CASES, Case
+from tests.rules.cases import ALL_CASES, FACTS, Case
 
 SCHEMA = load()
+CUTLASS = ["--moe-runner-backend", "flashinfer_cutlass"]
+CUTEDSL = ["--moe-runner-backend", "flashinfer_cutedsl", "--quantization", "modelopt_fp4"]
 
 
 def explicit(argv) -> dict:
@@ -26,34 +29,35 @@ def explicit(argv) -> dict:
 def fixed_argv(case: Case, unsafe: bool = True) -> list[str]:
     """Fix the case written as a launch command and read the fixed words back."""
     text = "python3 -m sglang.launch_server " + shlex.join(case.argv) + "\n"
-    result = fix_source(text, shell, unsafe=unsafe)
+    result = fix_source(text, shell, unsafe=unsafe, facts=FACTS)
     words = shlex.split(result.output)
     return words[3:]
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[c.id for c in ALL_CASES])
 def test_reports_exactly_the_expected_codes(case: Case):
-    assert [v.code for v in engine.check(explicit(case.argv), SCHEMA)] == list(case.codes)
+    assert [v.code for v in engine.check(explicit(case.argv), SCHEMA, FACTS)] == list(case.codes)
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[c.id for c in ALL_CASES])
 def test_verdict_matches_sglang(case: Case):
-    """autofix flags a case exactly when SGLang refused it (verdicts recorded from the oracle)."""
-    assert bool(case.codes) == (case.sglang != "ok")
+    """autofix reports an error exactly when SGLang refused the case (verdicts recorded from the oracle)."""
+    errors = [v for v in engine.check(explicit(case.argv), SCHEMA, FACTS) if v.severity == "error"]
+    assert bool(errors) == (case.sglang != "ok")
 
 
 @pytest.mark.parametrize("case", [c for c in ALL_CASES if c.codes], ids=[c.id for c in ALL_CASES if c.codes])
 def test_fixes_leave_the_config_clean(case: Case):
-    outcome = engine.run(explicit(case.argv), SCHEMA, level=engine.Applicability.UNSAFE)
+    outcome = engine.run(explicit(case.argv), SCHEMA, level=engine.Applicability.UNSAFE, facts=FACTS)
     assert outcome.remaining == ()
-    assert engine.check(explicit(fixed_argv(case)), SCHEMA) == []
+    assert engine.check(explicit(fixed_argv(case)), SCHEMA, FACTS) == []
 
 
-@pytest.mark.parametrize("case", [c for c in ALL_CASES if c.codes], ids=[c.id for c in ALL_CASES if c.codes])
-def test_first_code_is_the_one_sglang_raises(case: Case):
-    from autofix.rules import get
-
-    assert "sglang/srt/" + get(case.codes[0]).sglang_source == case.sglang
+@pytest.mark.parametrize("case", [c for c in ALL_CASES if c.sglang != "ok"],
+                         ids=[c.id for c in ALL_CASES if c.sglang != "ok"])
+def test_first_error_is_the_one_sglang_raises(case: Case):
+    [first, *_] = [v for v in engine.check(explicit(case.argv), SCHEMA, FACTS) if v.severity == "error"]
+    assert "sglang/srt/" + get(first.code).sglang_source == case.sglang
 
 
 def test_marlin_deepep_static_is_fixed_in_two_passes():
@@ -83,9 +87,80 @@ def test_fix_safety_is_decided_per_occurrence():
     assert chosen_backend.fixes[0].applicability == engine.Applicability.UNSAFE
 
 
-def test_unknown_values_do_not_fire():
-    words = [Word("--tp", Location(1, 1)), Word("$TP", Location(1, 6), dynamic=True), Word("--enable-eplb", Location(1, 10))]
-    assert engine.check(parse_words(SCHEMA, words).explicit, SCHEMA) == []
+def dynamic(*words: str) -> dict:
+    """The explicit settings of ``words``, a word starting with ``$`` only known at launch."""
+    ws = [Word(t, Location(1, i + 1), dynamic=t.startswith("$")) for i, t in enumerate(words)]
+    return parse_words(SCHEMA, ws).explicit
+
+
+def test_a_check_that_does_not_need_the_unknown_value_fires_and_a_fix_that_does_is_left_out():
+    # EP004 holds whatever $TP is: ep_size is 1 without an a2a backend; its ep_size = tp_size fix needs tp
+    [v] = engine.check(dynamic("--tp", "$TP", "--enable-eplb"), SCHEMA)
+    assert v.code == "EP004"
+    assert [f.title for f in v.fixes] == ["Remove --enable-eplb"]
+
+
+def test_an_unknown_dwdp_size_leaves_a_backend_that_is_none_anyway():
+    # DWDP can only force `none`: with no a2a backend, EP003 holds whatever $D is
+    [v] = engine.check(dynamic("--dwdp-size", "$D", "--ep-dispatch-algorithm", "static"), SCHEMA)
+    assert v.code == "EP003"
+    assert [f.title for f in v.fixes] == ["Set --ep-dispatch-algorithm to dynamic"]  # deepep: DWDP might undo it
+
+
+def test_a_check_that_needs_the_unknown_value_is_silent():
+    assert engine.check(dynamic("--tp", "8", "--moe-a2a-backend", "$A2A", "--ep-dispatch-algorithm", "static"),
+                        SCHEMA) == []
+    assert engine.check(dynamic("--tp", "8", "--ep-size", "$EP", "--enable-eplb"), SCHEMA) == []
+
+
+def test_a_check_that_needs_a_fact_is_silent_until_it_is_given():
+    argv = ["--tp", "8", "--quantization", "mxfp8", "--moe-runner-backend", "triton"]
+    assert engine.check(explicit(argv), SCHEMA) == []  # the GPU decides what mxfp8 runs on
+    assert [v.code for v in engine.check(explicit(argv), SCHEMA, FACTS)] == ["RUN003"]
+    cutedsl = ["--moe-runner-backend", "flashinfer_cutedsl"]
+    assert engine.check(explicit(cutedsl), SCHEMA) == []  # the model decides whether it has NVFP4 MoE layers
+    assert [v.code for v in engine.check(explicit(cutedsl), SCHEMA, FACTS)] == ["RUN007"]
+
+
+def test_a_check_sees_the_values_of_its_position_not_the_final_ones():
+    # moe_hook.py:89 reads ep_size 2; handle_a2a_moe (the next step) makes it 8
+    argv = [*CUTLASS, "--tp", "8", "--ep-size", "2", "--moe-a2a-backend", "deepep"]
+    found = engine.check(explicit(argv), SCHEMA)
+    assert [v.code for v in found] == ["RUN006", "A2A006"]
+    assert found[0].message.endswith("not 2")
+    # moe_hook.py:106 reads the backend before Waterfill and ascend_tp rewrite it
+    for a2a, warning in (("mooncake --enable-waterfill", "A2A005"), ("ascend_tp", "A2A028")):
+        argv = [*CUTEDSL, "--tp", "8", "--moe-a2a-backend", *a2a.split()]
+        assert [v.code for v in engine.check(explicit(argv), SCHEMA)] == ["RUN009", warning]
+
+
+def test_an_override_warning_says_what_replaces_the_value_and_pins_it():
+    [v] = engine.check(explicit(["--tp", "8", "--ep-size", "2", "--moe-a2a-backend", "deepep"]), SCHEMA)
+    assert (v.code, v.severity) == ("A2A006", "warning")
+    assert v.message == "--ep-size 2 is ignored: the a2a backend deepep makes it 8"
+    assert [(f.applicability, f.title) for f in v.fixes] == [(engine.Applicability.SAFE, "Set --ep-size to 8")]
+
+
+def test_an_override_is_not_pinned_when_an_earlier_check_would_refuse_the_pinned_value():
+    from autofix.model import Violation
+    from autofix.pipeline.items import settings_rule
+    from autofix.rules.moe_hook import a2a_ep_size
+
+    @settings_rule("T001", "no-ep-8", step="handle_moe_kernel_config", at="arg_groups/moe_hook.py:89")
+    def no_ep_8(view):
+        """A check before handle_a2a_moe that refuses ep_size 8."""
+        return Violation("ep 8", ("ep_size",)) if view["ep_size"] == 8 else None
+
+    [v] = engine.check(explicit(["--tp", "8", "--ep-size", "2", "--moe-a2a-backend", "deepep"]), SCHEMA,
+                       items=(no_ep_8, a2a_ep_size))
+    assert v.code == "A2A006" and v.fixes == ()
+
+
+def test_a_dummy_model_skips_the_steps_after_sglang_returns_early():
+    argv = ["--tp", "8", "--ep-dispatch-algorithm", "static"]
+    assert [v.code for v in engine.check(explicit(argv), SCHEMA)] == ["EP003"]
+    assert engine.check(explicit(["--model-path", "dummy", *argv]), SCHEMA) == []
+    assert [v.code for v in engine.check(dynamic("--model-path", "$MODEL", *argv), SCHEMA)] == ["EP003"]
 
 
 def test_violations_of_the_input_are_not_marked_as_appearing_after_a_fix():

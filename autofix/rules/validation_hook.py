@@ -1,33 +1,31 @@
-"""The `experimental_sgl_marlin` MoE runner's start-up policy.
+"""Validation steps (``arg_groups/validation_hook.py``, 0.5.23): ``validate_experimental_sgl_marlin``.
 
-Mirrors ``validate_experimental_sgl_marlin_server_args`` in
-``sglang/srt/lora/marlin_lora_temp/policy.py`` (0.5.23), which SGLang runs
-from ``arg_groups/validation_hook.py:565`` when the resolved MoE runner is
-``experimental_sgl_marlin``.
+The step runs ``validate_experimental_sgl_marlin_server_args`` of
+``sglang/srt/lora/marlin_lora_temp/policy.py`` (from
+``validation_hook.py:575``) when the resolved MoE runner is
+``experimental_sgl_marlin``: the start-up policy of that runner.
 """
 
 from __future__ import annotations
 
 from autofix.model import Fix, Set, Unset, Violation
-from autofix.resolve import View
-from autofix.rules.base import rule
+from autofix.pipeline.items import settings_rule
+from autofix.pipeline.view import ResolvingView
 
 MARLIN = "experimental_sgl_marlin"
+STEP = "validate_experimental_sgl_marlin"
+POLICY = "lora/marlin_lora_temp/policy.py"
+CALL = 575  # validation_hook.py: the call into the policy
 
 
-def _lora_enabled(view: View) -> bool:
+def _lora_enabled(view: ResolvingView) -> bool:
     """LoRA is on when asked for, or implied by adapter paths (policy.py:27)."""
     enable = view["enable_lora"]
     return bool(enable) or (enable is None and bool(view["lora_paths"]))
 
 
-@rule(
-    "RUN019",
-    "marlin-ep-needs-no-a2a",
-    reads=("moe_runner_backend", "ep_size", "tp_size", "moe_a2a_backend", "enable_waterfill"),
-    sglang_source="lora/marlin_lora_temp/policy.py:23",
-)
-def marlin_ep_needs_no_a2a(view: View) -> Violation | None:
+@settings_rule("RUN019", "marlin-ep-needs-no-a2a", step=STEP, at=f"{POLICY}:23", via=CALL)
+def marlin_ep_needs_no_a2a(view: ResolvingView) -> Violation | None:
     """Flag the experimental Marlin MoE runner with expert parallelism over an a2a backend.
 
     ## What it does
@@ -70,29 +68,31 @@ def marlin_ep_needs_no_a2a(view: View) -> Violation | None:
     ep_size, a2a = view["ep_size"], view["moe_a2a_backend"]
     if ep_size <= 1 or a2a == "none":
         return None
-    ops: list = [Set("moe_a2a_backend", "none")]
-    if view["enable_waterfill"]:
-        ops.append(Unset("enable_waterfill"))
-    if view.explicit.get("ep_size", view.schema.default("ep_size")) != ep_size:
-        ops.append(Set("ep_size", ep_size))
     return Violation(
         f"--moe-runner-backend {MARLIN} with expert parallelism (ep_size {ep_size}) needs "
         f"--moe-a2a-backend none, not {a2a}",
         args=("moe_runner_backend", "moe_a2a_backend", "ep_size"),
-        fixes=(
-            Fix.unsafe(*ops, title=f"Set --moe-a2a-backend to none and keep ep_size {ep_size}"),
-            Fix.unsafe(Unset("moe_runner_backend"), title="Remove --moe-runner-backend"),
-        ),
     )
 
 
-@rule(
-    "RUN020",
-    "marlin-lora-needs-virtual-experts",
-    reads=("moe_runner_backend", "enable_lora", "lora_paths", "lora_use_virtual_experts"),
-    sglang_source="lora/marlin_lora_temp/policy.py:34",
-)
-def marlin_lora_needs_virtual_experts(view: View) -> Violation | None:
+@marlin_ep_needs_no_a2a.fix
+def _no_a2a_keep_ep_size(view: ResolvingView) -> Fix:
+    ep_size = view["ep_size"]
+    ops: list = [Set("moe_a2a_backend", "none")]
+    if view["enable_waterfill"]:
+        ops.append(Unset("enable_waterfill"))
+    if view.written("ep_size") != ep_size:
+        ops.append(Set("ep_size", ep_size))
+    return Fix.unsafe(*ops, title=f"Set --moe-a2a-backend to none and keep ep_size {ep_size}")
+
+
+@marlin_ep_needs_no_a2a.fix
+def _no_marlin(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Unset("moe_runner_backend"), title="Remove --moe-runner-backend")
+
+
+@settings_rule("RUN020", "marlin-lora-needs-virtual-experts", step=STEP, at=f"{POLICY}:34", via=CALL)
+def marlin_lora_needs_virtual_experts(view: ResolvingView) -> Violation | None:
     """Flag Marlin MoE LoRA without virtual experts.
 
     ## What it does
@@ -132,17 +132,16 @@ def marlin_lora_needs_virtual_experts(view: View) -> Violation | None:
     return Violation(
         f"LoRA with --moe-runner-backend {MARLIN} needs --lora-use-virtual-experts",
         args=("moe_runner_backend", "enable_lora", "lora_paths"),
-        fixes=(Fix.safe(Set("lora_use_virtual_experts", True), title="Add --lora-use-virtual-experts"),),
     )
 
 
-@rule(
-    "RUN021",
-    "marlin-lora-needs-triton-backend",
-    reads=("moe_runner_backend", "enable_lora", "lora_paths", "lora_backend"),
-    sglang_source="lora/marlin_lora_temp/policy.py:40",
-)
-def marlin_lora_needs_triton_backend(view: View) -> Violation | None:
+@marlin_lora_needs_virtual_experts.fix
+def _virtual_experts(view: ResolvingView) -> Fix:
+    return Fix.safe(Set("lora_use_virtual_experts", True), title="Add --lora-use-virtual-experts")
+
+
+@settings_rule("RUN021", "marlin-lora-needs-triton-backend", step=STEP, at=f"{POLICY}:40", via=CALL)
+def marlin_lora_needs_triton_backend(view: ResolvingView) -> Violation | None:
     """Flag Marlin MoE LoRA with a LoRA backend other than Triton.
 
     ## What it does
@@ -180,14 +179,17 @@ def marlin_lora_needs_triton_backend(view: View) -> Violation | None:
     backend = view["lora_backend"]
     if backend == "triton":
         return None
-    op = Set("lora_backend", "triton")
-    title = "Set --lora-backend to triton"
-    fix = Fix.unsafe(op, title=title) if view.is_explicit("lora_backend") else Fix.safe(op, title=title)
     return Violation(
         f"LoRA with --moe-runner-backend {MARLIN} needs --lora-backend triton, not {backend}",
         args=("lora_backend", "moe_runner_backend", "enable_lora"),
-        fixes=(fix,),
     )
+
+
+@marlin_lora_needs_triton_backend.fix
+def _triton(view: ResolvingView) -> Fix:
+    op = Set("lora_backend", "triton")
+    title = "Set --lora-backend to triton"
+    return Fix.unsafe(op, title=title) if view.is_explicit("lora_backend") else Fix.safe(op, title=title)
 
 
 # Expert-placement settings the runner cannot combine with LoRA over EP, with
@@ -201,13 +203,8 @@ _PLACEMENT = (
 )
 
 
-@rule(
-    "RUN022",
-    "marlin-lora-ep-needs-trivial-placement",
-    reads=("moe_runner_backend", "enable_lora", "lora_paths", "ep_size", *(dest for dest, _ in _PLACEMENT)),
-    sglang_source="lora/marlin_lora_temp/policy.py:51",
-)
-def marlin_lora_ep_needs_trivial_placement(view: View) -> Violation | None:
+@settings_rule("RUN022", "marlin-lora-ep-needs-trivial-placement", step=STEP, at=f"{POLICY}:51", via=CALL)
+def marlin_lora_ep_needs_trivial_placement(view: ResolvingView) -> Violation | None:
     """Flag Marlin MoE LoRA over expert parallelism with non-trivial expert placement.
 
     ## What it does
@@ -254,22 +251,31 @@ def marlin_lora_ep_needs_trivial_placement(view: View) -> Violation | None:
         return None
     if view["ep_size"] <= 1:
         return None
-    offending = tuple(dest for dest, non_trivial in _PLACEMENT if non_trivial(view[dest]))
+    offending = _offending(view)
     if not offending:
         return None
     flags = ", ".join(view.schema[d].flag for d in offending)
-    ops = [Unset(d) for d in offending]
-    if "elastic_ep_backend" in offending and view.is_explicit("ep_join_mode"):
-        ops.append(Unset("ep_join_mode"))  # a join mode needs a backend (parallel_hook.py:547)
     return Violation(
         f"LoRA with --moe-runner-backend {MARLIN} over expert parallelism needs trivial expert "
         f"placement; remove {flags}",
         args=offending,
-        fixes=(Fix.unsafe(*ops, title=f"Remove {flags}"),),
     )
 
 
-RULES = (
+def _offending(view: ResolvingView) -> tuple[str, ...]:
+    return tuple(dest for dest, non_trivial in _PLACEMENT if non_trivial(view[dest]))
+
+
+@marlin_lora_ep_needs_trivial_placement.fix
+def _trivial_placement(view: ResolvingView) -> Fix:
+    offending = _offending(view)
+    ops = [Unset(d) for d in offending]
+    if "elastic_ep_backend" in offending and view.is_explicit("ep_join_mode"):
+        ops.append(Unset("ep_join_mode"))  # a join mode needs a backend (parallel_hook.py:547)
+    return Fix.unsafe(*ops, title=f"Remove {', '.join(view.schema[d].flag for d in offending)}")
+
+
+SETTINGS = (
     marlin_ep_needs_no_a2a,
     marlin_lora_needs_virtual_experts,
     marlin_lora_needs_triton_backend,

@@ -1,0 +1,196 @@
+"""Run one launch's settings through SGLang's steps, in SGLang's order.
+
+``resolve(explicit, schema)`` walks the derivations and rules of
+``autofix.rules`` by their positions: a derivation declares values that
+every later position sees, a rule checks the view at its own position
+(SGLang never re-validates, and neither does this). What it returns:
+
+- the violations, in pipeline order: each rule that fired, and a warning
+  for each value a derivation changed although the user set it (an
+  override: ``--ep-size 2`` made ``tp_size`` by ``--moe-a2a-backend
+  deepep``), with a safe fix that pins the value when pinning resolves the
+  launch to the same values;
+- the view after the last step (``Resolution.view``).
+
+Steps that only run with a model (after SGLang's early return for
+``--model-path dummy``/``none``) are skipped for those launches. A model
+path only known at launch (``$MODEL``), or not given (argparse refuses
+that before), is taken to name a model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from autofix.model import UNKNOWN, Fix, Set, Unset, Violation
+from autofix.pipeline.facts import NO_FACTS, Facts
+from autofix.pipeline.items import DeclarationError, Derivation, SettingsRule
+from autofix.pipeline.view import ResolvingView, Unknown
+from autofix.schema import Schema
+
+Item = Derivation | SettingsRule
+NO_MODEL = ("none", "dummy")  # pipeline.py:107
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """What the pipeline found for one launch: ``violations`` in order, and the ``view`` after every step."""
+
+    violations: tuple[Violation, ...]
+    view: ResolvingView
+
+
+def order(items: Sequence[Item], schema: Schema) -> tuple[Item, ...]:
+    """``items`` that apply to ``schema``'s SGLang release, in pipeline order.
+
+    Raises ``KeyError`` for an item whose step is not in the release's step list.
+    """
+    index = {s.id: i for i, s in enumerate(schema.steps)}
+    module = {s.id: s.module for s in schema.steps}
+    usable = [it for it in items if schema.version in it.versions]
+
+    def key(it: Item) -> tuple[int, int, int]:
+        p = it.position
+        step = index[p.step]
+        line = p.via if p.via is not None else p.line
+        if p.via is None and p.file != module[p.step]:
+            raise KeyError(f"{p.at} is not in {module[p.step]}: give the line that calls it (via)")
+        return step, line, p.line
+
+    return tuple(sorted(usable, key=key))
+
+
+@cache
+def _ordered(items: tuple[Item, ...], schema: Schema) -> tuple[tuple[Item, bool], ...]:
+    model_only = {s.id: s.model_only for s in schema.steps}
+    return tuple((it, model_only[it.position.step]) for it in order(items, schema))
+
+
+def resolve(explicit: Mapping[str, Any], schema: Schema, items: tuple[Item, ...], facts: Facts = NO_FACTS,
+            *, fixes: bool = True) -> Resolution:
+    """The pipeline over ``explicit`` (``dest -> value``, UNKNOWN for a shell expansion).
+
+    ``items`` are the derivations and rules to run (``autofix.rules.SETTINGS``);
+    ``fixes=False`` skips building fixes (when only the values are wanted).
+    Raises ``DeclarationError`` for a derivation that declares outside its ``writes``.
+    """
+    view = ResolvingView(explicit, schema, facts)
+    model = explicit.get("model_path", UNKNOWN)  # required: a launch without it never gets here
+    dummy = model is not UNKNOWN and str(model).lower() in NO_MODEL
+    found: list[Violation] = []
+    for item, model_only in _ordered(items, schema):
+        if model_only and dummy:
+            continue
+        if isinstance(item, Derivation):
+            found.extend(_derive(item, view, items, fixes))
+        else:
+            v = _check(item, view, fixes)
+            if v is not None:
+                found.append(v)
+    return Resolution(tuple(found), view)
+
+
+def _check(rule: SettingsRule, view: ResolvingView, fixes: bool) -> Violation | None:
+    try:
+        v = rule.check(view)
+    except Unknown:
+        return None  # it reads something nobody knows: report nothing it cannot back
+    if v is None:
+        return None
+    built: list[Fix] = []
+    for builder in rule.fixes if fixes else ():
+        try:
+            fix = builder(view)
+        except Unknown:
+            continue
+        if fix is not None:
+            built.append(fix)
+    return Violation(v.message, v.args, tuple(built), rule.code, rule.name, v.entry, rule.refuses)
+
+
+def _derive(d: Derivation, view: ResolvingView, items: tuple[Item, ...], fixes: bool) -> list[Violation]:
+    try:
+        out = dict(d.derive(view) or {})
+    except Unknown:
+        out = dict.fromkeys(d.writes, UNKNOWN)
+    stray = set(out) - set(d.writes)
+    if stray:
+        raise DeclarationError(f"{d.position.at}: declares {sorted(stray)} outside its writes {list(d.writes)}")
+    overridden = [dest for dest, new in out.items() if _overrides(view, dest, new)] if d.cause else []
+    cause = None
+    if overridden:
+        try:
+            cause = d.cause(view)  # read before the declarations, as SGLang's log line is
+        except Unknown:
+            cause = None
+    if cause is None:
+        overridden = []
+    before = view.explicit
+    view.declare(out)
+    if not overridden:
+        return []
+    return [_override(d, view, before, dest, out, cause, items, fixes) for dest in overridden]
+
+
+def _overrides(view: ResolvingView, dest: str, new: Any) -> bool:
+    """Whether declaring ``new`` changes a value the user wrote that still stands."""
+    if new is UNKNOWN or not view.is_explicit(dest):
+        return False
+    written = view.explicit[dest]
+    return written is not UNKNOWN and view.value(dest) == written and new != written
+
+
+def _override(d: Derivation, view: ResolvingView, explicit: Mapping[str, Any], dest: str, out: dict,
+              cause: str, items: tuple[Item, ...], fixes: bool) -> Violation:
+    schema = view.schema
+    option = schema[dest]
+    message = f"{option.flag} {_shown(explicit[dest])} is ignored: {cause} makes it {_shown(out[dest])}"
+    built: tuple[Fix, ...] = ()
+    if fixes:
+        pin = _pin(explicit, out, schema)
+        if pin and _same_launch(explicit, pin, schema, items, view.facts):
+            title = ", ".join(f"Remove {schema[op.dest].flag}" if isinstance(op, Unset)
+                              else f"Set {schema[op.dest].flag} to {_shown(op.value)}" for op in pin)
+            built = (Fix.safe(*pin, title=title),)
+    return Violation(message, (dest,), built, d.code or "", d.name or "", None, False)
+
+
+def _pin(explicit: Mapping[str, Any], out: dict, schema: Schema) -> list:
+    """Ops that write what the derivation declares (its default: the setting removed)."""
+    ops: list = []
+    for dest, value in out.items():
+        if value is UNKNOWN or (dest in explicit and explicit[dest] == value):
+            continue
+        if value == schema.default(dest):
+            if dest in explicit:
+                ops.append(Unset(dest))
+        else:
+            ops.append(Set(dest, value))
+    return ops
+
+
+def _same_launch(explicit: Mapping[str, Any], pin: list, schema: Schema, items: tuple[Item, ...],
+                 facts: Facts) -> bool:
+    """Whether ``explicit`` with ``pin`` applied resolves every setting to the same value, and no check
+    refuses it that did not refuse ``explicit``."""
+    pinned = dict(explicit)
+    for op in pin:
+        if isinstance(op, Set):
+            pinned[op.dest] = op.value
+        else:
+            pinned.pop(op.dest, None)
+    a, b = resolve(explicit, schema, items, facts, fixes=False), resolve(pinned, schema, items, facts, fixes=False)
+    refused = {v.code for v in a.violations if v.refuses}
+    if any(v.refuses and v.code not in refused for v in b.violations):
+        return False  # an earlier check reads the pinned value, and refuses it
+    dests = set(explicit) | set(pinned) | set(a.view.declared()) | set(b.view.declared())
+    return all(a.view.value(x) == b.view.value(x) for x in dests)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)

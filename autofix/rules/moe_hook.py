@@ -1,0 +1,545 @@
+"""MoE steps (``arg_groups/moe_hook.py``, 0.5.23): ``handle_moe_kernel_config`` and ``handle_a2a_moe``.
+
+``handle_moe_kernel_config`` resolves the runner from the quantization
+(``_moe_runner_backend_quant_constraints``, a pass in ``overrides.py``),
+then asserts what each FlashInfer runner supports: on the runner and
+sizes as they are *then*, before ``handle_a2a_moe`` rewrites the a2a
+backend (Waterfill, ``ascend_tp``) and ``ep_size``. Modelled here: the
+``flashinfer_cutlass`` and ``flashinfer_cutedsl`` checks (RUN005-RUN010);
+the others of the step (RUN001-RUN004 as checks, RUN011-RUN014) are not yet.
+"""
+
+from __future__ import annotations
+
+from autofix.model import Fix, Set, Unset, Violation
+from autofix.pipeline.items import derivation, settings_rule
+from autofix.pipeline.view import ResolvingView
+
+# Runners MXFP8 MoE takes on CUDA (arg_groups/choices.py:161).
+MXFP8_MOE_RUNNERS = ("cutlass", "deep_gemm", "flashinfer_megamoe", "flashinfer_trtllm", "flashinfer_trtllm_routed")
+# Every a2a backend that makes expert parallelism span the TP group (overrides.py:1577).
+EP_SPANNING_A2A = frozenset({"megamoe", "deepep", "deepep_v2", "mooncake", "nixl", "ascend_fuseep", "flashinfer",
+                             "flashinfer_megamoe", "mori", "pplx"})
+NVFP4_ONLINE_RUNNERS = ("flashinfer_trtllm", "flashinfer_trtllm_routed", "flashinfer_cutedsl")
+CUTLASS_QUANTIZATIONS = ("modelopt_fp4", "modelopt_fp8", "modelopt_mixed", None)
+CUTEDSL_QUANTIZATIONS = ("modelopt_fp4", "modelopt_mixed", "nvfp4_online")
+CUTEDSL_A2A = ("none", "deepep", "flashinfer")
+STEP = "handle_moe_kernel_config"
+
+
+def _quantization_cause(view: ResolvingView) -> str | None:
+    if view["moe_runner_backend"] == "auto":
+        return None  # `auto` asks SGLang to choose: no value of the user's is replaced
+    return f"--quantization {view['quantization']}"
+
+
+@derivation(step=STEP, at="arg_groups/overrides.py:1524", via=77, writes=("moe_runner_backend",),
+            code="RUN003", name="quantization-overrides-moe-runner", cause=_quantization_cause)
+def moe_runner_from_quantization(view: ResolvingView) -> dict | None:
+    """The quantization picks the MoE runner: `auto` resolves, and MXFP8 replaces a runner it does not take.
+
+    ## What it does
+    Warns at a `--moe-runner-backend` that `--quantization mxfp8` replaces
+    (MXFP8 MoE runs only on `cutlass`, `deep_gemm`, `flashinfer_megamoe`,
+    `flashinfer_trtllm` and `flashinfer_trtllm_routed` on CUDA). It also
+    resolves `auto` for `nvfp4_online`, `mxfp8`, and `modelopt_fp4` on
+    SM110/SM120, which replaces nothing the user chose.
+
+    ## Why it matters
+    SGLang logs a warning and runs another runner than the config names;
+    checks after this step see the replacement.
+
+    ## Example
+    ```yaml
+    quantization: mxfp8
+    moe-runner-backend: triton
+    ```
+    Use instead (on an NVIDIA GPU):
+    ```yaml
+    quantization: mxfp8
+    moe-runner-backend: flashinfer_trtllm
+    ```
+
+    ## Fix safety
+    Writing the runner SGLang picks resolves the launch to the same values:
+    safe. It depends on the platform (ROCm gfx95 picks `triton`): without
+    `--gpu` the step reads an unknown fact and autofix stays silent.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/overrides.py:1449` (`_moe_runner_backend_quant_constraints`, run at
+    `arg_groups/moe_hook.py:77`)
+    """
+    runner = written = view["moe_runner_backend"]
+    quantization = view["quantization"]
+    if quantization == "nvfp4_online":
+        w4a16 = view["moe_a2a_backend"] == "flashinfer_megamoe" and view.fact("env.SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16")
+        if not view.fact("platform.is_sm100"):
+            return None  # SGLang refuses the quantization here (RUN001)
+        if runner == "auto":
+            runner = "flashinfer_megamoe" if w4a16 else "flashinfer_trtllm"
+        elif runner not in NVFP4_ONLINE_RUNNERS and not (runner == "flashinfer_megamoe" and w4a16):
+            return None  # SGLang refuses the runner here (RUN002)
+    if quantization == "mxfp8" and not view.fact("platform.is_npu"):
+        hip = view.fact("platform.is_hip")
+        gfx95 = hip and view.fact("platform.is_gfx95")
+        allowed = list(MXFP8_MOE_RUNNERS)
+        if gfx95 or (hip and runner == "triton"):
+            allowed.append("triton")
+        if gfx95 and view.fact("env.SGLANG_USE_AITER"):
+            allowed.append("aiter")
+        default = ("flashinfer_megamoe" if view["moe_a2a_backend"] == "flashinfer_megamoe"
+                   else "triton" if gfx95 else "flashinfer_trtllm")
+        if runner == "auto" or runner not in allowed:
+            runner = default
+    if runner == "auto" and quantization == "modelopt_fp4" and (
+            view.fact("platform.is_sm120") or view.fact("platform.is_sm110")):
+        runner = "flashinfer_cutlass"
+    return {"moe_runner_backend": runner} if runner != written else None
+
+
+def _ep_size_fixes(view: ResolvingView) -> Fix:
+    """`--ep-size` = `--tp-size`: safe when an EP-spanning a2a backend makes it so later anyway."""
+    tp_size = view["tp_size"]
+    op = Set("ep_size", tp_size)
+    title = f"Set --ep-size to {tp_size} (the --tp-size)"
+    if view["moe_a2a_backend"] in EP_SPANNING_A2A:
+        return Fix.safe(op, title=title)
+    return Fix.unsafe(op, title=title)
+
+
+def _no_ep_size(view: ResolvingView) -> Fix | None:
+    if not view.is_explicit("ep_size"):
+        return None
+    return Fix.unsafe(Unset("ep_size"), title="Remove --ep-size")
+
+
+def _auto_runner(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Unset("moe_runner_backend"), title="Remove --moe-runner-backend (auto)")
+
+
+@settings_rule("RUN005", "flashinfer-cutlass-quantization", step=STEP, at="arg_groups/moe_hook.py:81")
+def flashinfer_cutlass_quantization(view: ResolvingView) -> Violation | None:
+    """Flag the `flashinfer_cutlass` MoE runner with a quantization it does not run.
+
+    ## What it does
+    Checks for the resolved MoE runner `flashinfer_cutlass` with
+    `--quantization` other than `modelopt_fp4`, `modelopt_fp8`,
+    `modelopt_mixed` or none (bfloat16).
+
+    ## Why SGLang refuses it
+    FlashInfer's CUTLASS MoE kernels exist only for those weight formats.
+    SGLang stops on an assert while resolving its arguments.
+
+    ## Example
+    ```yaml
+    moe-runner-backend: flashinfer_cutlass
+    quantization: fp8
+    ```
+    Use instead:
+    ```yaml
+    quantization: fp8
+    ```
+
+    ## Fix safety
+    Removing the runner lets SGLang pick one for the quantization: it
+    changes the kernels that run, unsafe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:81` (`handle_moe_kernel_config`, 0.5.23)
+    """
+    if view["moe_runner_backend"] != "flashinfer_cutlass":
+        return None
+    quantization = view["quantization"]
+    if quantization in CUTLASS_QUANTIZATIONS:
+        return None
+    return Violation(f"--moe-runner-backend flashinfer_cutlass does not run --quantization {quantization}; it "
+                     "takes modelopt_fp4, modelopt_fp8, modelopt_mixed or none", args=("moe_runner_backend",
+                                                                                        "quantization"))
+
+
+flashinfer_cutlass_quantization.fix(_auto_runner)
+
+
+@settings_rule("RUN006", "flashinfer-cutlass-ep-size", step=STEP, at="arg_groups/moe_hook.py:89")
+def flashinfer_cutlass_ep_size(view: ResolvingView) -> Violation | None:
+    """Flag the `flashinfer_cutlass` MoE runner with an expert-parallel size other than 1 or `--tp-size`.
+
+    ## What it does
+    Checks for the resolved MoE runner `flashinfer_cutlass` with `ep_size`
+    neither 1 nor `tp_size`. It reads `ep_size` before an EP-spanning a2a
+    backend sets it to `tp_size` (that happens in the next step), so
+    `--tp 8 --ep-size 2 --moe-a2a-backend deepep` is refused although it
+    would run with `ep_size` 8.
+
+    ## Why SGLang refuses it
+    The runner shards experts either not at all or over the whole TP group.
+    SGLang stops on an assert while resolving its arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    ep-size: 2
+    moe-runner-backend: flashinfer_cutlass
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    ep-size: 8
+    moe-runner-backend: flashinfer_cutlass
+    ```
+
+    ## Fix safety
+    Setting `--ep-size` to `--tp-size` is safe with an EP-spanning a2a
+    backend (`deepep`, ...: it makes `ep_size` that later anyway) and
+    unsafe without one (it changes the layout). Removing `--ep-size`
+    (`ep_size` 1) is unsafe, offered second.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:89` (`handle_moe_kernel_config`, 0.5.23)
+    """
+    if view["moe_runner_backend"] != "flashinfer_cutlass":
+        return None
+    ep_size, tp_size = view["ep_size"], view["tp_size"]
+    if ep_size in (1, tp_size):
+        return None
+    return Violation(f"--moe-runner-backend flashinfer_cutlass needs ep_size 1 or the --tp-size ({tp_size}), "
+                     f"not {ep_size}", args=("ep_size", "moe_runner_backend"))
+
+
+flashinfer_cutlass_ep_size.fix(_ep_size_fixes)
+flashinfer_cutlass_ep_size.fix(_no_ep_size)
+
+
+@settings_rule("RUN007", "flashinfer-cutedsl-needs-nvfp4", step=STEP, at="arg_groups/moe_hook.py:96")
+def flashinfer_cutedsl_needs_nvfp4(view: ResolvingView) -> Violation | None:
+    """Flag the `flashinfer_cutedsl` MoE runner without NVFP4 MoE weights.
+
+    ## What it does
+    Checks for the resolved MoE runner `flashinfer_cutedsl` with
+    `--quantization` other than `modelopt_fp4`, `modelopt_mixed` or
+    `nvfp4_online`, when the model's config has no NVFP4 MoE layers. Without
+    the model's config that is unknown, and the rule is silent.
+
+    ## Why SGLang refuses it
+    The CuTe DSL MoE kernels run NVFP4 weights only. SGLang stops on an
+    assert while resolving its arguments.
+
+    ## Example
+    ```yaml
+    moe-runner-backend: flashinfer_cutedsl
+    ```
+    Use instead:
+    ```yaml
+    moe-runner-backend: flashinfer_cutedsl
+    quantization: modelopt_fp4
+    ```
+    (with an NVFP4 checkpoint), or no runner.
+
+    ## Fix safety
+    Removing the runner changes the kernels that run: unsafe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:96` (`handle_moe_kernel_config`, 0.5.23)
+    """
+    if view["moe_runner_backend"] != "flashinfer_cutedsl":
+        return None
+    quantization = view["quantization"]
+    if quantization in CUTEDSL_QUANTIZATIONS or view.fact("model.nvfp4_moe_meta") is not None:
+        return None
+    return Violation(f"--moe-runner-backend flashinfer_cutedsl needs NVFP4 MoE weights (--quantization "
+                     f"modelopt_fp4, modelopt_mixed or nvfp4_online), not {quantization}",
+                     args=("moe_runner_backend", "quantization"))
+
+
+flashinfer_cutedsl_needs_nvfp4.fix(_auto_runner)
+
+
+@settings_rule("RUN008", "flashinfer-cutedsl-ep-size", step=STEP, at="arg_groups/moe_hook.py:102")
+def flashinfer_cutedsl_ep_size(view: ResolvingView) -> Violation | None:
+    """Flag the `flashinfer_cutedsl` MoE runner with an expert-parallel size other than 1 or `--tp-size`.
+
+    ## What it does
+    As RUN006, for the `flashinfer_cutedsl` runner: `ep_size` as it is
+    before an EP-spanning a2a backend sets it to `tp_size`.
+
+    ## Why SGLang refuses it
+    The runner shards experts either not at all or over the whole TP group.
+    SGLang stops on an assert while resolving its arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    ep-size: 2
+    quantization: modelopt_fp4
+    moe-runner-backend: flashinfer_cutedsl
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    ep-size: 8
+    quantization: modelopt_fp4
+    moe-runner-backend: flashinfer_cutedsl
+    ```
+
+    ## Fix safety
+    As RUN006: `--ep-size` = `--tp-size` is safe with an EP-spanning a2a
+    backend, unsafe otherwise; removing `--ep-size` is unsafe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:102` (`handle_moe_kernel_config`, 0.5.23)
+    """
+    if view["moe_runner_backend"] != "flashinfer_cutedsl":
+        return None
+    ep_size, tp_size = view["ep_size"], view["tp_size"]
+    if ep_size in (1, tp_size):
+        return None
+    return Violation(f"--moe-runner-backend flashinfer_cutedsl needs ep_size 1 or the --tp-size ({tp_size}), "
+                     f"not {ep_size}", args=("ep_size", "moe_runner_backend"))
+
+
+flashinfer_cutedsl_ep_size.fix(_ep_size_fixes)
+flashinfer_cutedsl_ep_size.fix(_no_ep_size)
+
+
+@settings_rule("RUN009", "flashinfer-cutedsl-a2a-backend", step=STEP, at="arg_groups/moe_hook.py:106")
+def flashinfer_cutedsl_a2a_backend(view: ResolvingView) -> Violation | None:
+    """Flag the `flashinfer_cutedsl` MoE runner with an a2a backend other than `none`, `deepep` or `flashinfer`.
+
+    ## What it does
+    Checks the a2a backend as it is at this step: before `--enable-waterfill`
+    makes it `deepep` and `ascend_tp` collapses to `none` (both happen in
+    the next step), so `--moe-a2a-backend mooncake --enable-waterfill` and
+    `--moe-a2a-backend ascend_tp` are refused although they would run with
+    an a2a backend this runner takes.
+
+    ## Why SGLang refuses it
+    The runner's dispatch and combine are written for those three paths.
+    SGLang stops on an assert while resolving its arguments.
+
+    ## Example
+    ```yaml
+    quantization: modelopt_fp4
+    moe-runner-backend: flashinfer_cutedsl
+    moe-a2a-backend: mooncake
+    ```
+    Use instead:
+    ```yaml
+    quantization: modelopt_fp4
+    moe-runner-backend: flashinfer_cutedsl
+    moe-a2a-backend: deepep
+    ```
+
+    ## Fix safety
+    Writing the backend the launch runs with anyway is safe: `deepep` with
+    `--enable-waterfill`, `none` for `ascend_tp`. Otherwise `deepep` (keeps
+    expert parallelism over the TP group) and `none` change the
+    communication path: unsafe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:106` (`handle_moe_kernel_config`, 0.5.23)
+    """
+    if view["moe_runner_backend"] != "flashinfer_cutedsl":
+        return None
+    a2a = view["moe_a2a_backend"]
+    if a2a in CUTEDSL_A2A:
+        return None
+    return Violation(f"--moe-runner-backend flashinfer_cutedsl takes --moe-a2a-backend none, deepep or "
+                     f"flashinfer, not {a2a}", args=("moe_a2a_backend", "moe_runner_backend"))
+
+
+@flashinfer_cutedsl_a2a_backend.fix
+def _deepep(view: ResolvingView) -> Fix:
+    op = Set("moe_a2a_backend", "deepep")
+    if view["enable_waterfill"]:  # Waterfill makes it deepep in the next step
+        return Fix.safe(op, title="Set --moe-a2a-backend to deepep (what --enable-waterfill makes it)")
+    return Fix.unsafe(op, title="Set --moe-a2a-backend to deepep")
+
+
+@flashinfer_cutedsl_a2a_backend.fix
+def _no_a2a(view: ResolvingView) -> Fix | None:
+    if view["enable_waterfill"]:
+        return None  # Waterfill would make it deepep again
+    op = Unset("moe_a2a_backend")
+    if view["moe_a2a_backend"] == "ascend_tp":  # collapses to none in the next step
+        return Fix.safe(op, title="Remove --moe-a2a-backend ascend_tp (it runs as none)")
+    return Fix.unsafe(op, title="Remove --moe-a2a-backend (none)")
+
+
+@settings_rule("RUN010", "flashinfer-cutedsl-deepep-per-token-nvfp4", step=STEP, at="arg_groups/moe_hook.py:118")
+def flashinfer_cutedsl_deepep_per_token_nvfp4(view: ResolvingView) -> Violation | None:
+    """Flag the `flashinfer_cutedsl` MoE runner over DeepEP with per-token NVFP4 activations.
+
+    ## What it does
+    Checks for the resolved runner `flashinfer_cutedsl` with the a2a
+    backend `deepep` and `--quantization nvfp4_online` (or the environment
+    variable `SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION`, which autofix
+    does not know unless told: then the rule is silent).
+
+    ## Why SGLang refuses it
+    DeepEP's dispatch carries one activation scale per block, not per token.
+    SGLang raises a ValueError while resolving its arguments.
+
+    ## Example
+    ```yaml
+    quantization: nvfp4_online
+    moe-runner-backend: flashinfer_cutedsl
+    moe-a2a-backend: deepep
+    ```
+    Use instead:
+    ```yaml
+    quantization: nvfp4_online
+    moe-runner-backend: flashinfer_cutedsl
+    moe-a2a-backend: flashinfer
+    ```
+
+    ## Fix safety
+    Another a2a backend (`flashinfer`, or `none`) changes the communication
+    path: unsafe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:118` (`handle_moe_kernel_config`, 0.5.23)
+    """
+    if view["moe_runner_backend"] != "flashinfer_cutedsl" or view["moe_a2a_backend"] != "deepep":
+        return None
+    if view["quantization"] != "nvfp4_online" and not view.fact("env.SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION"):
+        return None
+    return Violation("--moe-runner-backend flashinfer_cutedsl with per-token NVFP4 activations needs "
+                     "--moe-a2a-backend none or flashinfer, not deepep", args=("moe_a2a_backend", "quantization"))
+
+
+@flashinfer_cutedsl_deepep_per_token_nvfp4.fix
+def _flashinfer_a2a(view: ResolvingView) -> Fix | None:
+    if view["enable_waterfill"]:
+        return None  # Waterfill would make it deepep again
+    return Fix.unsafe(Set("moe_a2a_backend", "flashinfer"), title="Set --moe-a2a-backend to flashinfer")
+
+
+# handle_a2a_moe
+
+def _waterfill(view: ResolvingView) -> str:
+    return "--enable-waterfill"
+
+
+@derivation(step="handle_a2a_moe", at="arg_groups/overrides.py:1606", via=292, writes=("moe_a2a_backend",),
+            code="A2A005", name="waterfill-overrides-a2a-backend", cause=_waterfill)
+def waterfill_a2a_backend(view: ResolvingView) -> dict | None:
+    """Waterfill makes the MoE a2a backend `deepep` unless it is `deepep` or `megamoe`.
+
+    ## What it does
+    Warns at a `--moe-a2a-backend` (other than `deepep` or `megamoe`) that
+    `--enable-waterfill` replaces.
+
+    ## Why it matters
+    SGLang logs a warning and runs DeepEP; checks before this step saw the
+    backend as written (RUN009), checks after it see `deepep` (EP003, RUN019).
+
+    ## Example
+    ```yaml
+    enable-waterfill: true
+    moe-a2a-backend: mooncake
+    ```
+    Use instead:
+    ```yaml
+    enable-waterfill: true
+    moe-a2a-backend: deepep
+    ```
+
+    ## Fix safety
+    Writing `deepep` resolves the launch to the same values: safe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/overrides.py:1596` (`_a2a_backend_overrides`, run at `arg_groups/moe_hook.py:292`)
+    """
+    if view["moe_a2a_backend"] in ("deepep", "megamoe") or not view["enable_waterfill"]:
+        return None
+    return {"moe_a2a_backend": "deepep"}
+
+
+def _spanning(view: ResolvingView) -> str:
+    return f"the a2a backend {view['moe_a2a_backend']}"
+
+
+@derivation(step="handle_a2a_moe", at="arg_groups/overrides.py:1619", via=293, writes=("ep_size",),
+            code="A2A006", name="a2a-backend-overrides-ep-size", cause=_spanning)
+def a2a_ep_size(view: ResolvingView) -> dict | None:
+    """An EP-spanning a2a backend makes `ep_size` equal `tp_size`.
+
+    ## What it does
+    Warns at an `--ep-size` that an a2a backend spanning the TP group
+    (`deepep`, `deepep_v2`, `mooncake`, `nixl`, `mori`, `pplx`, `flashinfer`,
+    `flashinfer_megamoe`, `megamoe`, `ascend_fuseep`) replaces by `--tp-size`.
+
+    ## Why it matters
+    SGLang only logs it: `--ep-size 2` runs as 8 with `--tp 8`; checks before
+    this step saw 2 (RUN006, RUN008), checks after it see 8 (EP004, RUN019).
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    ep-size: 2
+    moe-a2a-backend: deepep
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    ep-size: 8
+    moe-a2a-backend: deepep
+    ```
+
+    ## Fix safety
+    Writing the size that runs resolves the launch to the same values: safe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/overrides.py:1611` (`_a2a_ep_size`, run at `arg_groups/moe_hook.py:293`)
+    """
+    if view["moe_a2a_backend"] not in EP_SPANNING_A2A:
+        return None
+    return {"ep_size": view["tp_size"]}
+
+
+@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:465", writes=("moe_a2a_backend",),
+            code="A2A028", name="ascend-tp-runs-as-none",
+            cause=lambda view: "SGLang's a2a step")
+def ascend_tp_is_none(view: ResolvingView) -> dict | None:
+    """The a2a backend `ascend_tp` runs as `none` (and `none` stays `none` on NPUs).
+
+    ## What it does
+    Warns at `--moe-a2a-backend ascend_tp`: SGLang replaces it by `none`
+    before the expert-parallel checks read it.
+
+    ## Why it matters
+    Checks after this step see `none`: `--ep-dispatch-algorithm static`
+    with `ascend_tp` is refused (EP003) as with no backend.
+
+    ## Example
+    ```yaml
+    moe-a2a-backend: ascend_tp
+    ```
+    Use instead:
+    ```yaml
+    moe-a2a-backend: none
+    ```
+
+    ## Fix safety
+    Removing the backend (`none`) resolves the launch to the same values: safe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:465` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] == "ascend_tp":
+        return {"moe_a2a_backend": "none"}
+    return None  # `none` on an NPU: declared `none` again, no change
+
+
+SETTINGS = (
+    moe_runner_from_quantization,
+    flashinfer_cutlass_quantization,
+    flashinfer_cutlass_ep_size,
+    flashinfer_cutedsl_needs_nvfp4,
+    flashinfer_cutedsl_ep_size,
+    flashinfer_cutedsl_a2a_backend,
+    flashinfer_cutedsl_deepep_per_token_nvfp4,
+    waterfill_a2a_backend,
+    a2a_ep_size,
+    ascend_tp_is_none,
+)
