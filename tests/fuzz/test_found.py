@@ -100,3 +100,17 @@ def test_yaml_positions_count_line_feeds_only(breaks):
     result = CliRunner().invoke(app, ["-", "--stdin-filename", "config.yaml"], input=data.decode())
     assert result.exit_code == 1
     assert result.stderr.startswith("config.yaml:1:1: ARG007")
+
+
+def test_builder_flags_are_read_byte_by_byte_as_buildkit_reads_them():
+    # BuildKit's extractBuilderFlags tests each UTF-8 byte: U+2028 is no blank there (it is to TrimSpace), so
+    # `160 \u2028--enable_metrics` has no builder flags; autofix skipped it as a blank and read two
+    data = (b"FROM x\nCMD python3 -m sglang.launch_server \\\n      --model-path m \\\n      --cuda-graph-max-bs---\n"
+            b" 160 \xe2\x80\xa8\\\n      --enable_metrics \\\n      --host 0.0.0.0 --port 30000\n")
+    check_input(data, "Dockerfile")
+    # and a flag holding a character with the byte 0xA0 (a blank to that loop) is cut in two there: refused
+    result = CliRunner().invoke(app, ["-", "--stdin-filename", "Dockerfile"],
+                                input="FROM x\nRUN --mount=type=cache,target=/r\u00e0 python3 -m sglang.launch_server "
+                                      "--model-path m\n")
+    assert result.exit_code == 2
+    assert "Dockerfile:2:33: error: BuildKit reads this character of a builder flag as separate bytes" in result.stderr
