@@ -41,6 +41,7 @@ from typing import Any
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 
+from autofix.edits import line_col
 from autofix.errors import InputError
 from autofix.limits import MAX_YAML_DEPTH, MAX_YAML_NODES
 
@@ -376,8 +377,7 @@ def _renumber(text: str, roots: list[yaml.Node]) -> None:
 
 
 def _line_col(text: str, index: int) -> tuple[int, int]:
-    index = max(0, min(index, len(text)))
-    return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
+    return line_col(text, max(0, min(index, len(text))))
 
 
 def _surely_within(text: str) -> bool:
