@@ -331,7 +331,7 @@ def input_error(exc: yaml.YAMLError, text: str, path: str) -> InputError:
     """A PyYAML error as an ``InputError`` at its 1-based line:col (1:1 when it has no position)."""
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
-        problem = exc.problem or exc.context or "invalid YAML"
+        problem = ", ".join(p for p in (exc.context, exc.problem) if p) or "invalid YAML"
         line, col = _line_col(text, mark.index) if mark is not None else (1, 1)
         return InputError(path, line, col, f"invalid YAML: {problem}")
     if isinstance(exc, yaml.reader.ReaderError):
