@@ -114,3 +114,13 @@ def test_builder_flags_are_read_byte_by_byte_as_buildkit_reads_them():
                                       "--model-path m\n")
     assert result.exit_code == 2
     assert "Dockerfile:2:33: error: BuildKit reads this character of a builder flag as separate bytes" in result.stderr
+
+
+def test_a_flag_key_whose_value_argparse_reads_as_an_option_is_the_value_s_problem():
+    # `enable-eplb: -d` is passed on as `--enable-eplb -d`, and argparse refuses `-d` (oracle: "unrecognized
+    # arguments: -d"); VER001 took the key's own flag for the refused word and "renamed" it to itself
+    data = b"tensor-parallel-size: 8\r\ntensor-parallel-size: 8\r\nexpert-parallel-size: 8\r\nenable-eplb: -d"
+    check_input(data, "config.yaml")
+    result = CliRunner().invoke(app, ["-", "--stdin-filename", "config.yaml"], input="enable-eplb: -d\n")
+    assert "ARG005 enable-eplb is a flag: it takes true or false, not '-d'" in result.stderr
+    assert "VER001" not in result.stderr
