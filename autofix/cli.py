@@ -7,11 +7,15 @@ start-up stay fast.
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from typing import Annotated
 
 import typer
 from typer.core import TyperGroup
+
+from autofix.errors import OutputError
 
 
 class _DefaultToCheck(TyperGroup):
@@ -105,15 +109,37 @@ def explain(code: Annotated[str, typer.Argument(help="A rule code (EP003) or nam
     typer.echo(render_rule(rule))
 
 
+def _terminated(signum: int, frame) -> None:
+    """SIGTERM stops the run as Ctrl-C does: a write in progress is rolled back, temp files removed."""
+    raise SystemExit(128 + signum)
+
+
+def _quiet_stdout() -> None:
+    """Point fd 1 at /dev/null, so the interpreter's last flush of a broken stdout says nothing."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+    except OSError:
+        pass
+    sys.stdout = None
+
+
 def main() -> None:
     """Console-script entry point.
 
     A failure outside any one file (each file has its own guard in
     ``runner.run``) is one error line and exit 2; ``--verbose`` re-raises it
-    with its traceback.
+    with its traceback. A report that cannot be written (stdout closed or
+    full) is one error line and exit 2. Ctrl-C exits 130 and SIGTERM 143,
+    after a write in progress is rolled back.
     """
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         app(prog_name="autofix")
+    except OutputError as exc:  # stdout closed or full: the files are as the lines before said
+        _quiet_stdout()
+        print(f"autofix: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     except BrokenPipeError:  # `autofix dir | head`: the reader left, nothing is wrong with the files
         sys.stderr.close()
         raise SystemExit(1) from None

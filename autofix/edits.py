@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import bisect
+import functools
+import re
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -286,13 +288,21 @@ def map_back(edits: Iterable[Edit], offset: int) -> int:
 
 
 def offset_of(text: str, line: int, col: int) -> int:
-    """The index of 1-based ``line``:``col`` in ``text``."""
-    start = 0
-    for _ in range(line - 1):
-        start = text.index("\n", start) + 1
-    return start + col - 1
+    """The index of 1-based ``line``:``col`` in ``text``; ``ValueError`` for a line past its last."""
+    starts = _line_starts(text)
+    if not 1 <= line <= len(starts):
+        raise ValueError(f"line {line} is not in the text's {len(starts)} lines")
+    return starts[line - 1] + col - 1
 
 
 def line_col(text: str, offset: int) -> tuple[int, int]:
-    """The 1-based line and column of index ``offset`` in ``text``."""
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+    """The 1-based line and column of index ``offset`` in ``text`` (lines end at ``\n``)."""
+    starts = _line_starts(text)
+    line = bisect.bisect_right(starts, offset)
+    return line, offset - starts[line - 1] + 1
+
+
+@functools.lru_cache(maxsize=4)
+def _line_starts(text: str) -> tuple[int, ...]:
+    """The index of each line's first character: one pass, then a lookup per position (not a count from 0)."""
+    return (0, *(m.end() for m in re.finditer("\n", text)))

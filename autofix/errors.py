@@ -55,3 +55,7 @@ class CannotEdit(AutofixError):
 
 class UnknownRule(AutofixError, LookupError):
     """No rule has the code or name that was asked for."""
+
+
+class OutputError(Exception):
+    """The report cannot be written: stdout or stderr is closed, or its disk is full. The run stops there."""

@@ -24,7 +24,7 @@ from autofix.errors import InputError, WriteError
 from autofix.limits import MAX_BYTES
 
 # What a directory walk looks at (files named on the command line are always read).
-WALK_SUFFIXES = (".yaml", ".yml", ".sh")
+WALK_SUFFIXES = (".yaml", ".yml", ".sh", ".bash")
 SHELL_SUFFIXES = (".sh", ".bash")
 DOCKERFILE_NAMES = ("dockerfile", "containerfile")
 _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
@@ -263,13 +263,13 @@ def _replace(target: str, data: bytes, st: os.stat_result, recheck: Callable[[],
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, stat.S_IMODE(st.st_mode))
         if (st.st_uid, st.st_gid) != (os.stat(tmp).st_uid, os.stat(tmp).st_gid):
             try:
                 os.chown(tmp, st.st_uid, st.st_gid)
             except PermissionError:
                 os.unlink(tmp)
                 return False
+        os.chmod(tmp, stat.S_IMODE(st.st_mode))  # after chown, which clears the setuid and setgid bits
         if not _copy_xattrs(target, tmp):
             os.unlink(tmp)
             return False
@@ -312,35 +312,54 @@ def _write_in_place(target: str, data: bytes) -> None:
     """
     with open(target, "rb") as f:
         original = f.read()
+        mode = stat.S_IMODE(os.fstat(f.fileno()).st_mode)
     fd, backup = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".autofix-backup",
                                   dir=os.path.dirname(target))
-    with os.fdopen(fd, "wb") as f:
-        f.write(original)
-        f.flush()
-        os.fsync(f.fileno())
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(original)
+            f.flush()
+            os.fsync(f.fileno())
+    except BaseException:
+        os.unlink(backup)
+        raise
     fd = os.open(target, os.O_WRONLY)
     try:
         try:
             os.posix_fallocate(fd, 0, max(len(data), 1))
         except OSError as exc:
             if exc.errno not in (errno.EOPNOTSUPP, errno.ENOTSUP, errno.EINVAL, errno.ENOSYS):
+                os.unlink(backup)
                 raise
         try:
             _pwrite_all(fd, data)
             os.ftruncate(fd, len(data))
             os.fsync(fd)
-        except OSError as exc:
+        except BaseException as exc:  # a full disk, or a signal (SIGINT, SIGTERM) in the middle
             try:
                 _pwrite_all(fd, original)
                 os.ftruncate(fd, len(original))
                 os.fsync(fd)
             except OSError:
-                raise OSError(exc.errno, f"{_strerror(exc)}; the original is kept in {backup}") from None
+                if isinstance(exc, OSError):
+                    raise OSError(exc.errno, f"{_strerror(exc)}; the original is kept in {backup}") from None
+                raise
             os.unlink(backup)
             raise
+        _restore_mode(fd, mode)
     finally:
         os.close(fd)
     os.unlink(backup)
+
+
+def _restore_mode(fd: int, mode: int) -> None:
+    """Give the file back the setuid/setgid bits the kernel clears when a non-root user writes it (best effort:
+    only its owner may)."""
+    if stat.S_IMODE(os.fstat(fd).st_mode) != mode:
+        try:
+            os.fchmod(fd, mode)
+        except PermissionError:
+            pass
 
 
 def _pwrite_all(fd: int, data: bytes) -> None:
@@ -366,18 +385,24 @@ def _fsync_dir(path: str) -> None:
 def expand(paths: list[str], note: Callable[[str], None] = lambda _: None) -> Iterator[tuple[str, bool]]:
     """(path, named) for each input: named paths as given, directories walked in sorted order.
 
-    A walk does not follow symlinked directories; a directory it cannot
-    list is passed to ``note`` as a ``path: ...`` line.
+    A walk does not follow symlinked directories, nor enter ``_SKIP_DIRS``
+    (``.git``, ``venv``, ...); a directory it cannot list, or one without a
+    file to check, is passed to ``note`` as a ``path:1:1: warning: ...`` line.
     """
     def unlisted(exc: OSError) -> None:
         note(f"{exc.filename}:1:1: warning: cannot list the directory: {_strerror(exc)} (skipped)")
 
     for p in paths:
         if p != "-" and os.path.isdir(p):
+            found = 0
             for root, dirs, names in os.walk(p, onerror=unlisted):
                 dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
                 for name in sorted(names):
                     if name.lower().endswith(WALK_SUFFIXES) or is_dockerfile(name):
+                        found += 1
                         yield os.path.normpath(os.path.join(root, name)), False
+            if not found:
+                note(f"{p}:1:1: warning: no file to check in this directory (*.yaml, *.yml, *.sh, *.bash, "
+                     "Dockerfiles)")
         else:
             yield p, True

@@ -39,7 +39,7 @@ from typing import BinaryIO, TextIO
 from autofix import files, report
 from autofix.api import FixResult, config_files, fix_source
 from autofix.edits import unified_diff
-from autofix.errors import InputError, InternalError, WriteError
+from autofix.errors import InputError, InternalError, OutputError, WriteError
 from autofix.formats import DOCKERFILE, LAUNCH, by_name, detect
 from autofix.schema import DEFAULT_VERSION, load
 
@@ -54,6 +54,36 @@ class Mode(enum.Enum):
     def from_flags(cls, *, write: bool) -> Mode:
         """The mode the command-line flags ask for."""
         return cls.WRITE if write else cls.DIFF
+
+
+class _Output:
+    """A stream whose write failures stop the run with one ``OutputError`` (not one error per file)."""
+
+    def __init__(self, stream, name: str) -> None:
+        self._stream, self._name = stream, name
+
+    def _call(self, method: str, *args):
+        if self._stream is None:
+            raise OutputError(f"cannot write to {self._name}: it is closed")
+        try:
+            return getattr(self._stream, method)(*args)
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:  # ENOSPC, EIO; ValueError: "I/O operation on closed file"
+            raise OutputError(f"cannot write to {self._name}: {getattr(exc, 'strerror', None) or exc}") from None
+
+    def write(self, text):
+        return self._call("write", text)
+
+    def writelines(self, lines) -> None:
+        self._call("writelines", lines)
+
+    def flush(self) -> None:
+        self._call("flush")
+
+    @property
+    def buffer(self) -> _Output:
+        return _Output(getattr(self._stream, "buffer", None), self._name)
 
 
 @dataclass(slots=True)
@@ -108,7 +138,8 @@ def run(
     ``InternalError``, or any exception, a ``MemoryError`` or
     ``RecursionError`` included) is an error line for that file (exit 2), the
     run goes on with the next, and no traceback is printed unless
-    ``verbose``. A fix is written only if the file is still what was read
+    ``verbose``; a report that cannot be written (stdout closed or on a full
+    disk) raises ``OutputError`` at once. A fix is written only if the file is still what was read
     (``files.FileSet``); the summary counts only what was written.
 
     Parsable lines and diffs go to ``out``; status and error lines to
@@ -118,6 +149,7 @@ def run(
     the process's). ``target_version`` picks the SGLang argument table to
     check against.
     """
+    out, err = _Output(out, "stdout"), _Output(err, "stderr")
     rep = Report(mode)
     schema = load(target_version)
     disk = files.FileSet()
@@ -126,6 +158,7 @@ def run(
     # (merged with their flags) before a walk reaches it alone, whatever the order of the paths
     items = list(files.expand(paths, note=lambda line: err.write(line + "\n")))
     ordered = [i for i in items if not files.is_yaml(i[0])] + [i for i in items if files.is_yaml(i[0])]
+    ordered = _once_each(ordered)
     shared = _shared_configs([p for p, _ in ordered if not files.is_yaml(p)], schema)
     once = _Once()
     run_one = _One(rep, mode, schema, disk, once, through_launch, shared, out, err, unsafe=unsafe,
@@ -135,7 +168,7 @@ def run(
             continue
         try:
             run_one(path, named)
-        except BrokenPipeError:
+        except (BrokenPipeError, OutputError):
             raise
         except Exception as exc:  # noqa: BLE001 - the guard: one file never stops the run
             rep.errors += 1
@@ -148,6 +181,8 @@ def run(
             run_one.pass_through()
     err.write(report.summary(rep.results, write=mode is Mode.WRITE, unsafe=unsafe, errors=rep.errors,
                              unwritten=rep.unwritten) + "\n")
+    out.flush()  # a full disk shows here, as one error, not at exit
+    err.flush()
     return rep
 
 
@@ -317,6 +352,21 @@ class _One:
             else:
                 fixed = sum(1 for d in result.diagnostics if d.fixable)
                 err.write(f"Fixed {fixed} violation{'s' * (fixed != 1)} in {result.path}\n")
+
+
+def _once_each(items: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """Each file once, under the first name it was given by (``a.yaml ./a.yaml``, a symlink to it)."""
+    seen: dict[str, int] = {}
+    out: list[tuple[str, bool]] = []
+    for path, named in items:
+        real = path if path == "-" else os.path.realpath(path)
+        if real in seen:
+            if named:  # named again: it stays a named file (its errors are errors)
+                out[seen[real]] = (out[seen[real]][0], True)
+            continue
+        seen[real] = len(out)
+        out.append((path, named))
+    return out
 
 
 def unwritten(result: FixResult) -> FixResult:

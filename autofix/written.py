@@ -59,8 +59,15 @@ class Written:
         entries holding a shell expansion (judged only at launch) are left out.
         """
         for e in self.entries:
-            if e.problem is not None and e.problem.kind == kind and not e.dynamic and not e.ignored:
+            if e.problem is not None and e.problem.kind == kind and not e.dynamic and not e.ignored \
+                    and not self.refused_value(e):
                 yield e
+
+    def refused_value(self, entry: Entry) -> bool:
+        """Whether argparse refuses the *value* a config key gives a flag (``enable-eplb: -d``: the reader
+        passes ``--enable-eplb -d``, and ``-d`` is the word refused): ARG005's, not the key's."""
+        return (self.keyed and entry.problem is not None and bool(entry.words)
+                and entry.problem.index != entry.words[0])
 
     def option(self, entry: Entry) -> Option | None:
         """The target version's option an entry sets, if SGLang recognises its spelling."""

@@ -10,14 +10,17 @@ is one word of ``--size`` characters (``x``), followed by ``--tp 2``:
 - ``quoted``: the same with the value in double quotes;
 - ``bash-c``: the launch as the script word of ``bash -c "..."``;
 - ``k8s``: a Kubernetes container ``command: [sh, -c, "..."]``;
-- ``compose``: a compose service whose ``command`` is the launch as a string.
+- ``compose``: a compose service whose ``command`` is the launch as a string;
+- ``many-commands``: ``--size // 17`` lines of ``echo hello world``, then one launch;
+- ``many-launches``: ``--size // 56`` one-line launches (each ``--tp 8``, an abbreviation);
+- ``many-flags``: one launch repeating ``--enable-metrics`` ``--size // 17`` times (ARG007 for each).
 
 For each, the best of ``--repeats`` runs of ``api.fix_source`` (read, check,
 re-read: what ``autofix FILE`` does without the process start) is printed,
 with the number of launches read (1 expected). Then the cold import of
 ``autofix.formats.argv`` (median of 9 ``python -X importtime`` runs).
 
-Target: linear in the word's size, well under 2 s per form for 1 MB.
+Target: linear in ``--size``, well under 2 s per form for 1 MB.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from autofix.api import fix_source
 from autofix.formats import by_name
 from autofix.schema import load
 
-FORMS = ("plain", "quoted", "bash-c", "k8s", "compose")
+FORMS = ("plain", "quoted", "bash-c", "k8s", "compose", "many-commands", "many-launches", "many-flags")
 
 
 def source(form: str, size: int) -> tuple[str, str]:
@@ -51,6 +54,12 @@ def source(form: str, size: int) -> tuple[str, str]:
                             f"    - name: s\n      image: i\n      command: [sh, -c, \"{launch}\"]\n")
     if form == "compose":
         return "manifest", f"services:\n  sglang:\n    image: i\n    command: {launch}\n"
+    if form == "many-commands":
+        return "shell", "echo hello world\n" * (size // 17) + "python3 -m sglang.launch_server --model-path m\n"
+    if form == "many-launches":
+        return "shell", "python3 -m sglang.launch_server --model-path m --tp 8\n" * (size // 56)
+    if form == "many-flags":
+        return "shell", "python3 -m sglang.launch_server --model-path m" + " --enable-metrics" * (size // 17) + "\n"
     raise ValueError(form)
 
 

@@ -195,6 +195,75 @@ def test_in_place_write_restores_the_file_when_the_write_fails(tmp_path, monkeyp
     assert sorted(x.name for x in tmp_path.iterdir()) == ["c.yaml", "link.yaml"]
 
 
+def test_in_place_write_interrupted_by_a_signal_restores_the_file(tmp_path, monkeypatch):
+    # SIGTERM in the middle of the in-place write (cli turns it into SystemExit(143)): no half file, no backup
+    p, q = tmp_path / "c.yaml", tmp_path / "link.yaml"
+    p.write_text(BAD)
+    os.link(p, q)
+    real, calls = os.ftruncate, []
+
+    def terminated(fd, length):
+        calls.append(length)
+        if len(calls) == 1:
+            raise SystemExit(143)
+        return real(fd, length)
+
+    monkeypatch.setattr(files.os, "ftruncate", terminated)
+    with pytest.raises(SystemExit):
+        files._write_in_place(str(p), GOOD.encode() * 3)
+    assert p.read_text() == BAD == q.read_text()
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["c.yaml", "link.yaml"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another owner needs root")
+def test_write_keeps_setuid_and_setgid_bits_of_a_file_another_user_owns(tmp_path):
+    p = tmp_path / "m.yaml"
+    p.write_text(BAD)
+    os.chown(p, 65534, 65534)
+    os.chmod(p, 0o6755)
+    assert run(str(p), "--write").exit_code == 0
+    st = os.stat(p)
+    assert (stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid) == (0o6755, 65534, 65534)
+    assert p.read_text() == GOOD
+
+
+def test_a_closed_or_full_stdout_is_one_error_not_one_per_file(tmp_path):
+    for name in ("a.yaml", "b.yaml"):
+        (tmp_path / name).write_text(BAD)
+    closed = subprocess.run([sys.executable, "-m", "autofix", str(tmp_path)], capture_output=False, text=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=30,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)}, preexec_fn=lambda: os.close(1))
+    with open("/dev/full", "w") as full:
+        filled = subprocess.run([sys.executable, "-m", "autofix", str(tmp_path)], stdout=full,
+                                stderr=subprocess.PIPE, text=True, timeout=30,
+                                env={**os.environ, "PYTHONPATH": str(ROOT)})
+    for r, why in ((closed, "it is closed"), (filled, "No space left on device")):
+        assert r.returncode == 2
+        assert r.stderr.strip().splitlines()[-1] == f"autofix: cannot write to stdout: {why}"
+        assert "internal error" not in r.stderr
+
+
+def test_a_file_given_twice_is_checked_once(tmp_path):
+    p = tmp_path / "b.yaml"
+    p.write_text(BAD)
+    os.symlink(p, tmp_path / "l.yaml")
+    r = run(str(p), str(tmp_path / "." / "b.yaml"), str(tmp_path / "l.yaml"))
+    assert r.exit_code == 1
+    assert r.stdout.count("EP003") == 1
+    assert "Found 1 violation." in r.stderr
+
+
+def test_a_walk_reads_bash_scripts_and_warns_about_a_directory_with_nothing_to_check(tmp_path):
+    (tmp_path / "run.bash").write_text(LAUNCH)
+    (tmp_path / "empty").mkdir()
+    r = run(str(tmp_path))
+    assert "run.bash:1:" in r.stdout and "EP003" in r.stdout
+    assert f"{tmp_path / 'empty'}:1:1: warning: no file to check in this directory" not in r.stderr  # walked into
+    r = run(str(tmp_path / "empty"))
+    assert r.exit_code == 0
+    assert f"{tmp_path / 'empty'}:1:1: warning: no file to check in this directory" in r.stderr
+
+
 # --- the summary counts only what was written -------------------------------------------------------------------
 
 def test_summary_counts_only_the_files_written(tmp_path):

@@ -49,6 +49,18 @@ def _location(text: str, index: int) -> Location:
     return Location(*line_col(text, index))
 
 
+_NOT_IN_A_WORD = str.maketrans("", "", "\\'\"\n")
+
+
+def may_launch(source: str) -> bool:
+    """Whether a command written as ``source`` may launch SGLang (or run a script that does).
+
+    Its words name ``sglang``, in the text with at most quotes, backslashes
+    and continuations in between; a ``$'...'`` escape may spell it too.
+    """
+    return "sglang" in source.translate(_NOT_IN_A_WORD) or "$'" in source
+
+
 def _launch_args(values: list[str]) -> tuple[int, bool] | None:
     """Index of the first SGLang argument in a command's words, and whether it is ``sglang serve``."""
     for i, t in enumerate(values):
@@ -101,7 +113,7 @@ def read(text: str, path: str, schema: Schema, locate: Callable[[int], Location]
     """
     locate = locate or (lambda i: _location(text, i))
     try:
-        commands = shell_syntax.commands(text)
+        commands = shell_syntax.commands(text, may_launch)
     except ShellSyntaxError as exc:
         loc = locate(exc.offset)
         raise InputError(path, loc.line, loc.col, f"cannot read the shell script: {exc.message}") from None
@@ -268,28 +280,51 @@ def _delete(text: str, ctx: Context, s) -> Edit:
 
 
 def _delete_words(text: str, ctx: Context, idx) -> Edit:
-    """Words ``idx`` (consecutive); their whole line when nothing else (but a continuation) is on it."""
+    """Words ``idx`` (consecutive); their whole line when nothing else (but a continuation) is on it.
+
+    Only the blanks next to the words are looked at, not their whole line:
+    a launch of 50 000 flags on one line is edited in linear time.
+    """
     a = ctx.spans[idx[0]][0]
     b = ctx.spans[idx[-1]][1]
     if a < 0:
         raise CannotEdit("cannot remove an argument autofix did not read from the text")
-    line_start = text.rfind("\n", 0, a) + 1
-    line_end = text.find("\n", b)
-    line_end = len(text) if line_end < 0 else line_end
-    before, after = text[line_start:a], text[b:line_end].rstrip("\r")
-    rest = after.strip()
-    if not before.strip() and (rest in ("\\", "") or rest.startswith("#")) and line_start > ctx.spans_start:
-        return Edit(line_start, min(line_end + 1, len(text)), "")  # the line, and its comment
-    if not before.strip() and rest and rest != "\\":
-        # the words open a line that goes on: keep its indentation, take the space after them
-        k = b
-        while k < len(text) and text[k] in " \t":
-            k += 1
-        return Edit(a, k, "")
+    k = a
+    while k > 0 and text[k - 1] in _BLANKS:
+        k -= 1
+    opens_line = k == 0 or text[k - 1] == "\n"  # only blanks before the words on their line
+    j = b
+    while j < len(text) and text[j] in _BLANKS:
+        j += 1
+    rest = _rest_of_line(text, j)
+    if opens_line and rest != "more" and k > ctx.spans_start:
+        line_end = text.find("\n", j)
+        return Edit(k, len(text) if line_end < 0 else line_end + 1, "")  # the line, and its comment
+    if opens_line and rest in ("more", "comment"):
+        return Edit(a, j, "")  # the words open a line that goes on: keep its indentation, take the blanks after
     k = a
     while k > 0 and text[k - 1] in " \t":
         k -= 1
     return Edit(k, b, "")
+
+
+_BLANKS = frozenset(" \t\r\v\f")
+
+
+def _rest_of_line(text: str, j: int) -> str:
+    """What the line holds from ``j`` (after blanks): ``end``, a ``comment``, a lone continuation
+    (``continued``), or ``more`` words."""
+    if j >= len(text) or text[j] == "\n":
+        return "end"
+    if text[j] == "#":
+        return "comment"
+    if text[j] == "\\":
+        k = j + 1
+        while k < len(text) and text[k] in _BLANKS:
+            k += 1
+        if k >= len(text) or text[k] == "\n":
+            return "continued"
+    return "more"
 
 
 def _continued(line: str) -> bool:

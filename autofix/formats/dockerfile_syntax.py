@@ -174,6 +174,10 @@ _GO_SPACE = frozenset(
     "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
     "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 )
+# extractBuilderFlags tests unicode.IsSpace(rune(byte)) byte by byte: of the UTF-8 bytes, the ASCII blanks, and
+# 0x85 and 0xA0, which are never a character's first byte but are the second byte of some (U+0145, U+00E0, ...).
+_FLAG_SPACE = frozenset("\t\n\v\f\r ")
+_FLAG_SPLIT_BYTES = (0x85, 0xA0)
 # BuildKit's reWhitespace, which splits the keyword from the rest.
 _CMD_SPACE = frozenset("\t\v\f\r ")
 # Go RE2's \s is ASCII: [\t\n\f\r ].
@@ -410,7 +414,14 @@ def _instruction(cmd, lines: list[str], starts: list[int], escape: str, path: st
 
     while q < len(line_text) and line_text[q] in _CMD_SPACE:
         q += 1
-    flags, a = _builder_flags(line_text, q)
+    try:
+        flags, a = _builder_flags(line_text, q)
+    except ValueError as exc:
+        at = logical.src(exc.args[0])
+        at_line = bisect.bisect_right(starts, at) - 1
+        raise InputError(path, at_line + 1, at - starts[at_line] + 1,
+                         "BuildKit reads this character of a builder flag as separate bytes (one of them a blank "
+                         "to it): write the flag in ASCII") from None
     # the arguments are TrimSpace'd
     while a < len(line_text) and line_text[a] in _GO_SPACE:
         a += 1
@@ -482,7 +493,13 @@ def _instruction(cmd, lines: list[str], starts: list[int], escape: str, path: st
 
 def _builder_flags(line: str, pos: int) -> tuple[list[str], int]:
     """BuildKit's ``extractBuilderFlags`` from ``line[pos:]``: the flags and
-    the index where the rest of the line begins."""
+    the index where the rest of the line begins.
+
+    BuildKit reads the line byte by byte: a character past ASCII is never a
+    blank there (``\u2028`` is one to ``TrimSpace``, not to this loop), and
+    one that holds the byte 0x85 or 0xA0 inside a flag would be cut in two:
+    ``ValueError`` for that.
+    """
     words: list[str] = []
     word: list[str] = []
     phase = "spaces"
@@ -494,19 +511,21 @@ def _builder_flags(line: str, pos: int) -> tuple[list[str], int]:
         if phase == "spaces":
             if pos == n:
                 break
-            if ch in _GO_SPACE:
+            if ch in _FLAG_SPACE:
                 pos += 1
                 continue
             if ch != "-" or pos + 1 == n or line[pos + 1] != "-":
                 return words, pos
             phase = "word"
+        if ch and ord(ch) > 0x7F and any(b in _FLAG_SPLIT_BYTES for b in ch.encode("utf-8")[1:]):
+            raise ValueError(pos)
         if pos == n:
             w = "".join(word)
             if w != "--" and (blank_ok or w):
                 words.append(w)
             break
         if phase == "word":
-            if ch in _GO_SPACE:
+            if ch in _FLAG_SPACE:
                 phase = "spaces"
                 w = "".join(word)
                 if w == "--":

@@ -41,6 +41,7 @@ from typing import Any
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 
+from autofix.edits import line_col
 from autofix.errors import InputError
 from autofix.limits import MAX_YAML_DEPTH, MAX_YAML_NODES
 
@@ -330,7 +331,7 @@ def input_error(exc: yaml.YAMLError, text: str, path: str) -> InputError:
     """A PyYAML error as an ``InputError`` at its 1-based line:col (1:1 when it has no position)."""
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
-        problem = exc.problem or exc.context or "invalid YAML"
+        problem = ", ".join(p for p in (exc.context, exc.problem) if p) or "invalid YAML"
         line, col = _line_col(text, mark.index) if mark is not None else (1, 1)
         return InputError(path, line, col, f"invalid YAML: {problem}")
     if isinstance(exc, yaml.reader.ReaderError):
@@ -376,8 +377,7 @@ def _renumber(text: str, roots: list[yaml.Node]) -> None:
 
 
 def _line_col(text: str, index: int) -> tuple[int, int]:
-    index = max(0, min(index, len(text)))
-    return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
+    return line_col(text, max(0, min(index, len(text))))
 
 
 def _surely_within(text: str) -> bool:

@@ -214,7 +214,7 @@ def missing_value(w: Written) -> Iterator[Violation]:
     for e in w.entries:
         if e.problem is None or e.dynamic or e.ignored or e.flag is None:
             continue
-        if e.problem.kind == "stray" and w.keyed and e.dest is not None:
+        if (e.problem.kind == "stray" or w.refused_value(e)) and w.keyed and e.dest is not None:
             option = w.schema[e.dest]
             # a recipe key is a flag srtctl writes itself: any option; a --config key only one the reader takes
             takes = w.source == "recipe" or option.config_file != "refused"

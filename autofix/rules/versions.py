@@ -69,6 +69,8 @@ def option_not_in_target_version(w: Written) -> Iterator[Violation]:
     for e in w.entries:
         if e.problem is None or e.problem.kind not in ("unknown", "ambiguous") or not e.flag or e.dynamic:
             continue
+        if w.refused_value(e):
+            continue  # the key is right, its value is not (ARG005)
         if e.ignored:
             continue
         found = _known_in(w, e.flag)

@@ -109,6 +109,7 @@ class Schema:
         for o in options:
             self.by_dest.setdefault(o.dest, o)
         self._long_flags = tuple(f for f in self.by_flag if f.startswith("--"))
+        self._prefixes: dict[str, tuple[str, ...]] = {}  # abbreviation -> the long flags it starts
 
     def __getitem__(self, dest: str) -> Option:
         return self.by_dest[dest]
@@ -132,7 +133,9 @@ class Schema:
             if written in self.by_flag:
                 return Match("exact", self.by_flag[written], written, explicit)
         if word.startswith("--"):
-            hits = tuple(f for f in self._long_flags if f.startswith(written))
+            hits = self._prefixes.get(written)
+            if hits is None:  # a scan of every flag: once per abbreviation (a script may repeat one 10 000 times)
+                hits = self._prefixes[written] = tuple(f for f in self._long_flags if f.startswith(written))
             if len(hits) == 1:
                 return Match("prefix", self.by_flag[hits[0]], written, explicit)
             if len(hits) > 1:

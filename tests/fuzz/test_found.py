@@ -100,3 +100,27 @@ def test_yaml_positions_count_line_feeds_only(breaks):
     result = CliRunner().invoke(app, ["-", "--stdin-filename", "config.yaml"], input=data.decode())
     assert result.exit_code == 1
     assert result.stderr.startswith("config.yaml:1:1: ARG007")
+
+
+def test_builder_flags_are_read_byte_by_byte_as_buildkit_reads_them():
+    # BuildKit's extractBuilderFlags tests each UTF-8 byte: U+2028 is no blank there (it is to TrimSpace), so
+    # `160 \u2028--enable_metrics` has no builder flags; autofix skipped it as a blank and read two
+    data = (b"FROM x\nCMD python3 -m sglang.launch_server \\\n      --model-path m \\\n      --cuda-graph-max-bs---\n"
+            b" 160 \xe2\x80\xa8\\\n      --enable_metrics \\\n      --host 0.0.0.0 --port 30000\n")
+    check_input(data, "Dockerfile")
+    # and a flag holding a character with the byte 0xA0 (a blank to that loop) is cut in two there: refused
+    result = CliRunner().invoke(app, ["-", "--stdin-filename", "Dockerfile"],
+                                input="FROM x\nRUN --mount=type=cache,target=/r\u00e0 python3 -m sglang.launch_server "
+                                      "--model-path m\n")
+    assert result.exit_code == 2
+    assert "Dockerfile:2:33: error: BuildKit reads this character of a builder flag as separate bytes" in result.stderr
+
+
+def test_a_flag_key_whose_value_argparse_reads_as_an_option_is_the_value_s_problem():
+    # `enable-eplb: -d` is passed on as `--enable-eplb -d`, and argparse refuses `-d` (oracle: "unrecognized
+    # arguments: -d"); VER001 took the key's own flag for the refused word and "renamed" it to itself
+    data = b"tensor-parallel-size: 8\r\ntensor-parallel-size: 8\r\nexpert-parallel-size: 8\r\nenable-eplb: -d"
+    check_input(data, "config.yaml")
+    result = CliRunner().invoke(app, ["-", "--stdin-filename", "config.yaml"], input="enable-eplb: -d\n")
+    assert "ARG005 enable-eplb is a flag: it takes true or false, not '-d'" in result.stderr
+    assert "VER001" not in result.stderr
