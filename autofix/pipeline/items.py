@@ -25,9 +25,10 @@ class Position:
     ``step`` is a step id of the schema's step list (``handle_a2a_moe``;
     ``name#2`` for a hook's second run). ``at`` is the SGLang line it
     mirrors, ``path:line`` relative to ``sglang/srt/``. ``via`` is the line
-    of the step's own module that calls into ``at``'s function, when ``at``
-    is in another file (a post-process pass in ``overrides.py``); within a
-    step, positions are ordered by that line (``via``, else ``at``'s).
+    of the step's hook that calls into ``at``'s function, when ``at`` is
+    not in the hook itself (a post-process pass in ``overrides.py``, a
+    helper next to the hook); within a step, positions are ordered by that
+    line (``via``, else ``at``'s).
     """
 
     step: str

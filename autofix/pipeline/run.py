@@ -87,13 +87,13 @@ def resolve(explicit: Mapping[str, Any], schema: Schema, items: tuple[Item, ...]
         if isinstance(item, Derivation):
             found.extend(_derive(item, view, items, fixes))
         else:
-            v = _check(item, view, fixes)
+            v = _check(item, view, items, fixes)
             if v is not None:
                 found.append(v)
     return Resolution(tuple(found), view)
 
 
-def _check(rule: SettingsRule, view: ResolvingView, fixes: bool) -> Violation | None:
+def _check(rule: SettingsRule, view: ResolvingView, items: tuple[Item, ...], fixes: bool) -> Violation | None:
     try:
         v = rule.check(view)
     except Unknown:
@@ -106,9 +106,22 @@ def _check(rule: SettingsRule, view: ResolvingView, fixes: bool) -> Violation | 
             fix = builder(view)
         except Unknown:
             continue
-        if fix is not None:
+        if fix is not None and _clears(fix, rule, view, items):
             built.append(fix)
     return Violation(v.message, v.args, tuple(built), rule.code, rule.name, v.entry, rule.refuses)
+
+
+def _clears(fix: Fix, rule: SettingsRule, view: ResolvingView, items: tuple[Item, ...]) -> bool:
+    """Whether the launch with ``fix`` applied no longer breaks ``rule``: a fix of a value a later-declared
+    one overwrites (``--ep-size`` under DWDP) changes nothing, and would be applied again and again."""
+    fixed = dict(view.explicit)
+    for op in fix.ops:
+        if isinstance(op, Set):
+            fixed[op.dest] = op.value
+        else:
+            fixed.pop(op.dest, None)
+    again = resolve(fixed, view.schema, items, view.facts, fixes=False)
+    return not any(v.code == rule.code for v in again.violations)
 
 
 def _derive(d: Derivation, view: ResolvingView, items: tuple[Item, ...], fixes: bool) -> list[Violation]:
@@ -149,19 +162,27 @@ def _override(d: Derivation, view: ResolvingView, explicit: Mapping[str, Any], d
     option = schema[dest]
     message = f"{option.flag} {_shown(explicit[dest])} is ignored: {cause} makes it {_shown(out[dest])}"
     built: tuple[Fix, ...] = ()
-    if fixes:
-        pin = _pin(explicit, out, schema)
-        if pin and _same_launch(explicit, pin, schema, items, view.facts):
-            title = ", ".join(f"Remove {schema[op.dest].flag}" if isinstance(op, Unset)
-                              else f"Set {schema[op.dest].flag} to {_shown(op.value)}" for op in pin)
-            built = (Fix.safe(*pin, title=title),)
+    final = resolve(explicit, schema, items, view.facts, fixes=False) if fixes else None
+    # no pin while SGLang refuses the launch: the errors' fixes go first, the warning is pinned once they are in
+    if final is not None and not any(v.refuses for v in final.violations):
+        # write what runs (every dest this step declares: an alias sets two), else drop the ignored setting
+        for ops in (_pin(explicit, {x: final.view.value(x) for x in out}, schema), [Unset(dest)]):
+            if ops and _settles(explicit, ops, dest, final, schema, items, view.facts):
+                built = (Fix.safe(*ops, title=", ".join(_title(op, schema) for op in ops)),)
+                break
     return Violation(message, (dest,), built, d.code or "", d.name or "", None, False)
 
 
-def _pin(explicit: Mapping[str, Any], out: dict, schema: Schema) -> list:
-    """Ops that write what the derivation declares (its default: the setting removed)."""
+def _title(op, schema: Schema) -> str:
+    if isinstance(op, Unset):
+        return f"Remove {schema[op.dest].flag}"
+    return f"Set {schema[op.dest].flag} to {_shown(op.value)}"
+
+
+def _pin(explicit: Mapping[str, Any], values: dict, schema: Schema) -> list:
+    """Ops that make the settings say ``values`` (the default: the setting removed)."""
     ops: list = []
-    for dest, value in out.items():
+    for dest, value in values.items():
         if value is UNKNOWN or (dest in explicit and explicit[dest] == value):
             continue
         if value == schema.default(dest):
@@ -172,22 +193,24 @@ def _pin(explicit: Mapping[str, Any], out: dict, schema: Schema) -> list:
     return ops
 
 
-def _same_launch(explicit: Mapping[str, Any], pin: list, schema: Schema, items: tuple[Item, ...],
-                 facts: Facts) -> bool:
-    """Whether ``explicit`` with ``pin`` applied resolves every setting to the same value, and no check
-    refuses it that did not refuse ``explicit``."""
+def _settles(explicit: Mapping[str, Any], ops: list, dest: str, before: Resolution, schema: Schema,
+             items: tuple[Item, ...], facts: Facts) -> bool:
+    """Whether ``ops`` resolve the launch to the same values, make no check refuse it that did not, and leave
+    no override of ``dest`` (so that fixing converges)."""
     pinned = dict(explicit)
-    for op in pin:
+    for op in ops:
         if isinstance(op, Set):
             pinned[op.dest] = op.value
         else:
             pinned.pop(op.dest, None)
-    a, b = resolve(explicit, schema, items, facts, fixes=False), resolve(pinned, schema, items, facts, fixes=False)
-    refused = {v.code for v in a.violations if v.refuses}
-    if any(v.refuses and v.code not in refused for v in b.violations):
+    after = resolve(pinned, schema, items, facts, fixes=False)
+    refused = {v.code for v in before.violations if v.refuses}
+    if any(v.refuses and v.code not in refused for v in after.violations):
         return False  # an earlier check reads the pinned value, and refuses it
-    dests = set(explicit) | set(pinned) | set(a.view.declared()) | set(b.view.declared())
-    return all(a.view.value(x) == b.view.value(x) for x in dests)
+    if any(not v.refuses and dest in v.args for v in after.violations):
+        return False  # another step still overrides it
+    dests = set(explicit) | set(pinned) | set(before.view.declared()) | set(after.view.declared())
+    return all(before.view.value(x) == after.view.value(x) for x in dests)
 
 
 def _shown(value: Any) -> str:

@@ -43,7 +43,7 @@ def reads(items: tuple, schema: Schema, configs: Iterable[Mapping[str, Any]],
             if isinstance(item, pipeline_run.Derivation):
                 pipeline_run._derive(item, view, items, fixes=True)
             else:
-                pipeline_run._check(item, view, fixes=True)
+                pipeline_run._check(item, view, items, fixes=True)
         for item, dests in view.seen.items():
             out[item] |= dests
     return out

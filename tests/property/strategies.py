@@ -102,7 +102,7 @@ def configs(draw, dests: tuple[str, ...] = RULE_DESTS, *, model: bool = True) ->
 
 def is_clean(config: dict[str, Any]) -> bool:
     """No rule flags this config."""
-    return not engine.check(config, SCHEMA)
+    return not engine.check(config, SCHEMA, FACTS)
 
 
 # --- spellings ---------------------------------------------------------------
@@ -398,4 +398,6 @@ def read_explicit(text: str, fmt: str) -> list[dict[str, Any]]:
 
 
 def fix(text: str, fmt: str, unsafe: bool) -> FixResult:
-    return fix_source(text, FORMATS[fmt], path=path_for(fmt), unsafe=unsafe)
+    """``fix_source`` with the facts the oracle has (an H200 node): the rules that need the GPU or the model
+    config take part too."""
+    return fix_source(text, FORMATS[fmt], path=path_for(fmt), unsafe=unsafe, facts=FACTS)

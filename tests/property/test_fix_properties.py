@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from strategies import SCHEMA, cases, configs, edge_cases, fix, read_explicit, spellings
 
 from autofix import engine
+from tests.rules.cases import FACTS
 from autofix.pipeline.items import SettingsRule
 from autofix.rules import RULES
 from autofix.rules.base import ArgsRule
@@ -208,6 +209,6 @@ def test_no_fix_keeps_every_byte(fmt, unsafe, data):
 @pytest.mark.parametrize("code", [r.code for r in RULES if isinstance(r, SettingsRule)])
 def test_strategies_reach_the_rule(code):
     """The drawn configs trip every rule, or the properties above prove little."""
-    found = find(configs(), lambda c: code in {v.code for v in engine.check(c, SCHEMA)},
+    found = find(configs(), lambda c: code in {v.code for v in engine.check(c, SCHEMA, FACTS)},
                  settings=settings(max_examples=5000, database=None, derandomize=True))
-    assert code in {v.code for v in engine.check(found, SCHEMA)}
+    assert code in {v.code for v in engine.check(found, SCHEMA, FACTS)}

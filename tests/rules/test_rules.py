@@ -142,6 +142,7 @@ def test_an_override_warning_says_what_replaces_the_value_and_pins_it():
 
 
 def test_an_override_is_not_pinned_when_an_earlier_check_would_refuse_the_pinned_value():
+    """Pinning --ep-size 8 would fail a check before handle_a2a_moe: the fix removes the ignored setting instead."""
     from autofix.model import Violation
     from autofix.pipeline.items import settings_rule
     from autofix.rules.moe_hook import a2a_ep_size
@@ -153,7 +154,8 @@ def test_an_override_is_not_pinned_when_an_earlier_check_would_refuse_the_pinned
 
     [v] = engine.check(explicit(["--tp", "8", "--ep-size", "2", "--moe-a2a-backend", "deepep"]), SCHEMA,
                        items=(no_ep_8, a2a_ep_size))
-    assert v.code == "A2A006" and v.fixes == ()
+    assert v.code == "A2A006"
+    assert [f.title for f in v.fixes] == ["Remove --ep-size"]
 
 
 def test_a_dummy_model_skips_the_steps_after_sglang_returns_early():

@@ -1,0 +1,93 @@
+"""Each derivation and settings rule sits where SGLang does what it mirrors, and the step list is SGLang's.
+
+The installed SGLang (the oracle's, ``../shared/oracle``) is read as source,
+with ``ast``: the shipped step list must equal the one extracted from its
+``pipeline.py``; each item's ``at`` line must be a ``raise`` or ``assert``
+(a rule) or a declaration (a derivation: ``declare_resolution(...)``, or a
+post-process pass returning a dict) inside its step's hook, or inside a
+function the hook calls at the item's ``via`` line. So positions cannot
+drift from SGLang's without a test failing.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from autofix.pipeline.items import Derivation, SettingsRule
+from autofix.pipeline.run import order
+from autofix.rules import SETTINGS
+from autofix.schema import load
+from tests.oracle.oracle import PYTHON, requires_oracle
+
+pytestmark = [pytest.mark.oracle, requires_oracle]
+SCHEMA = load()
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+
+
+@cache
+def sglang_root() -> Path:
+    find = "import importlib.util as u; print(u.find_spec('sglang').submodule_search_locations[0])"
+    return Path(subprocess.run([str(PYTHON), "-c", find], capture_output=True, text=True, check=True).stdout.strip())
+
+
+@cache
+def tree(module: str) -> ast.Module:
+    return ast.parse((sglang_root() / "srt" / module).read_text())
+
+
+def function(module: str, name: str) -> ast.FunctionDef:
+    [fn] = [n for n in tree(module).body if isinstance(n, ast.FunctionDef) and n.name == name]
+    return fn
+
+
+def enclosing_function(module: str, line: int) -> ast.FunctionDef:
+    [fn] = [n for n in tree(module).body if isinstance(n, ast.FunctionDef) and n.lineno <= line <= n.end_lineno]
+    return fn
+
+
+def statements_at(module: str, line: int) -> list[ast.stmt]:
+    return [n for n in ast.walk(tree(module)) if isinstance(n, ast.stmt) and n.lineno == line]
+
+
+def is_declaration(stmt: ast.stmt) -> bool:
+    if isinstance(stmt, ast.Return):
+        return isinstance(stmt.value, ast.Dict)
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    return isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "declare_resolution"
+
+
+def test_the_step_list_is_the_installed_sglang_s():
+    from sglang_steps import steps
+
+    assert [dataclasses.asdict(s) for s in SCHEMA.steps] == steps(sglang_root())
+
+
+ITEMS = order(SETTINGS, SCHEMA)
+
+
+@pytest.mark.parametrize("item", ITEMS, ids=[f"{getattr(i, 'code', None) or i.derive.__name__}@{i.position.at}"
+                                             for i in ITEMS])
+def test_the_item_is_at_its_step_and_line(item):
+    p = item.position
+    step = next(s for s in SCHEMA.steps if s.id == p.step)
+    hook = function(step.module, step.name)
+    if p.via is None:  # in the hook itself
+        assert p.file == step.module and hook.lineno <= p.line <= hook.end_lineno, f"{p.at} is not in {step.name}"
+    else:  # in a function the hook calls at line `via`
+        assert p.via is not None and hook.lineno <= p.via <= hook.end_lineno, f"line {p.via} is not in {step.name}"
+        callee = enclosing_function(p.file, p.line).name
+        called = (sglang_root() / "srt" / step.module).read_text().splitlines()[p.via - 1]
+        assert callee in called, f"{step.module}:{p.via} does not call {callee}"
+    found = statements_at(p.file, p.line)
+    if isinstance(item, SettingsRule):
+        assert any(isinstance(s, ast.Raise | ast.Assert) for s in found), f"{p.at} is no raise or assert"
+    else:
+        assert isinstance(item, Derivation)
+        assert any(is_declaration(s) for s in found), f"{p.at} is no declaration"
