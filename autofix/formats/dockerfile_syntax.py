@@ -224,6 +224,13 @@ def instructions(text: str, path: str = "-") -> list[Instruction]:
 
     try:
         commands = dockerfile.parse_string(text)
+    except UnicodeDecodeError:  # BuildKit cut a character at a byte it takes for a blank: the binding cannot say it
+        at = next((i for i, c in enumerate(text) if ord(c) > 0x7F
+                   and any(b in _FLAG_SPLIT_BYTES for b in c.encode("utf-8")[1:])), 0)
+        line = bisect.bisect_right(starts, at)
+        raise InputError(path, line, at - starts[line - 1] + 1,
+                         "BuildKit reads this character as separate bytes (one of them a blank to it): write "
+                         "the instruction's flags in ASCII") from None
     except dockerfile.GoParseError as exc:
         message = str(exc)
         if message.startswith("file with no instructions"):

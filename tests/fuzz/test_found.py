@@ -124,3 +124,13 @@ def test_a_flag_key_whose_value_argparse_reads_as_an_option_is_the_value_s_probl
     result = CliRunner().invoke(app, ["-", "--stdin-filename", "config.yaml"], input="enable-eplb: -d\n")
     assert "ARG005 enable-eplb is a flag: it takes true or false, not '-d'" in result.stderr
     assert "VER001" not in result.stderr
+
+
+def test_a_character_buildkit_cuts_in_two_anywhere_in_its_flags_is_bad_input():
+    # HEALTHCHECK's flags: BuildKit splits U+0085 (C2 85) at its 0x85 byte; the binding then failed to decode
+    data = (b"FROM x\nHEALTHCHECK --interval=30s -\xc2\x85-start-period=600s CMD curl -f http://l || exit 1\n"
+            b"CMD python3 -m sglang.launch_server --model-path m\n")
+    check_input(data, "Dockerfile")
+    result = CliRunner().invoke(app, ["-", "--stdin-filename", "Dockerfile"], input=data.decode())
+    assert result.exit_code == 2
+    assert "Dockerfile:2:29: error: BuildKit reads this character as separate bytes" in result.stderr
