@@ -467,7 +467,7 @@ def test_cli_remaining_in_a_config_reached_by_two_scripts_is_listed_once(tmp_pat
 
 # A --config file that is there but SGLang refuses to read: an error, once; a missing one stays unknown.
 
-BAD_YAML_ERROR = "2:1: error: invalid YAML: did not find expected ',' or ']'"
+BAD_YAML_ERROR = "2:1: error: invalid YAML: while parsing a flow sequence, did not find expected ',' or ']'"
 
 
 def test_invalid_yaml_config_is_an_error_and_the_script_is_still_checked(tmp_path):
