@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 
+from autofix.pipeline.items import Derivation
 from autofix.rules import Rule
 
 HEADINGS = ("## What it does", "## Why SGLang refuses it", "## Example", "Use instead", "## Fix safety", "## SGLang source")
@@ -25,12 +26,42 @@ def render_rule(rule: Rule) -> str:
     return f"# {rule.code} {rule.name}\n\n{first}\n{rest}\n"
 
 
-def render_all(rules) -> str:
-    """``docs/rules.md``: a table of the rules, then each rule's page."""
+def render_all(rules, steps=()) -> str:
+    """``docs/rules.md``: a table of the rules, the pipeline steps with their derivations and rules (``steps``:
+    ``(Step, items)`` pairs in order), then each rule's page."""
     lines = ["# Rules", "", "Generated from the rule docstrings by `python scripts/gen_docs.py`.", "",
-             "| code | name | summary |", "|---|---|---|"]
-    lines += [f"| [{r.code}](#{r.code.lower()}-{r.name}) | `{r.name}` | {r.summary} |" for r in rules]
+             "| code | name | severity | summary |", "|---|---|---|---|"]
+    lines += [f"| [{r.code}](#{r.code.lower()}-{r.name}) | `{r.name}` | {'error' if r.refuses else 'warning'} | "
+              f"{r.summary} |" for r in rules]
     lines.append("")
+    if steps:
+        lines += ["## Pipeline steps", "",
+                  "SGLang's resolution steps that autofix models, in SGLang's order, each with what it declares "
+                  "(derivations) and checks (rules), at the SGLang line each mirrors.", ""]
+        for step, items in steps:
+            lines.append(f"- `{step.id}` (`{step.module}:{step.line}`)")
+            for it in items:
+                where = it.position.at + (f", via line {it.position.via}" if it.position.via else "")
+                if isinstance(it, Derivation):
+                    tag = f" — warns as [{it.code}](#{it.code.lower()}-{it.name})" if it.code else ""
+                    lines.append(f"  - declares {', '.join(f'`{d}`' for d in it.writes)} (`{where}`): "
+                                 f"{it.summary}{tag}")
+                else:
+                    lines.append(f"  - checks [{it.code}](#{it.code.lower()}-{it.name}) (`{where}`)")
+        lines.append("")
     for r in rules:
         lines += [render_rule(r).replace("\n## ", "\n### ").replace("# ", "## ", 1)]
     return "\n".join(lines)
+
+
+def pipeline_steps() -> list[tuple]:
+    """``(Step, items)`` for each SGLang step that holds a derivation or a rule, in pipeline order."""
+    from autofix.pipeline.run import order
+    from autofix.rules import SETTINGS
+    from autofix.schema import load
+
+    schema = load()
+    by_step: dict[str, list] = {}
+    for it in order(SETTINGS, schema):
+        by_step.setdefault(it.position.step, []).append(it)
+    return [(s, by_step[s.id]) for s in schema.steps if s.id in by_step]

@@ -3,7 +3,8 @@
     bash ../shared/oracle/setup.sh
     python scripts/fidelity.py --n 10000 [--seed 0] [--out tests/oracle/regressions]
 
-Draws N configs over the arguments the rules read (``reachable_configs`` in
+Takes the rule cases and their one-setting neighbours (``seeds``), then
+draws N configs over the arguments the rules read (``reachable_configs`` in
 tests/oracle/fidelity.py), runs them and autofix's fixes through
 SGLang 0.5.23 (../shared/oracle, one SGLang import), prints the agreement
 table, and writes every failure, shrunk, to ``--out`` as a JSON case that
@@ -21,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "property")]
 
-from tests.oracle.fidelity import Oracle, Tally, draw_configs, judge, report, shrink  # noqa: E402
+from tests.oracle.fidelity import Oracle, Tally, draw_configs, judge, report, seeds, shrink  # noqa: E402
 from tests.oracle.oracle import available  # noqa: E402
 
 
@@ -31,12 +32,14 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=None, help="write shrunk failures here as JSON cases")
     ap.add_argument("--max-shrink", type=int, default=20, help="shrink at most this many failures")
+    ap.add_argument("--no-seeds", action="store_true",
+                    help="draw only: leave out the rule cases and their one-setting neighbours")
     ns = ap.parse_args()
     if not available():
         print("the SGLang oracle is not set up: bash ../shared/oracle/setup.sh", file=sys.stderr)
         return 2
     t0 = time.time()
-    configs = draw_configs(ns.n, ns.seed)
+    configs = ([] if ns.no_seeds else seeds()) + draw_configs(ns.n, ns.seed)
     tally = Tally()
     with Oracle() as oracle:
         for v in judge(oracle, configs):

@@ -2,10 +2,10 @@
 
 from pathlib import Path
 
-from autofix.docs import render_all
+from autofix.docs import pipeline_steps, render_all
 from autofix.rules import RULES
 
 if __name__ == "__main__":
     out = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
-    out.write_text(render_all(RULES), encoding="utf-8")
+    out.write_text(render_all(RULES, pipeline_steps()), encoding="utf-8")
     print(f"wrote {out}")

@@ -44,7 +44,7 @@ def test_dry_run_reports_and_prints_the_diff_and_exits_1(cfg):
     p = cfg(BAD)
     r = run(str(p))
     assert r.exit_code == 1
-    assert f"{p}:3:1: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend" in r.stdout
+    assert f"{p}:3:1: error: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend" in r.stdout
     assert "-ep-dispatch-algorithm: static\n+ep-dispatch-algorithm: dynamic\n" in r.stdout
     assert p.read_text() == BAD
 
@@ -97,7 +97,7 @@ def test_stdin_dry_run_prints_only_the_diff_on_stdout():
     r = run("-", input=BAD)
     assert r.exit_code == 1
     assert r.stdout.startswith("--- a/-\n+++ b/-\n")
-    assert "-:3:1: EP003" in r.stderr
+    assert "-:3:1: error: EP003" in r.stderr
 
 
 def test_stdin_write_prints_the_fixed_text():
@@ -165,8 +165,8 @@ def test_directory_walk_checks_configs_and_launch_scripts_and_skips_the_rest(tmp
     lines = [line.replace(str(tmp_path) + "/", "") for line in r.stdout.splitlines() if ": EP" in line]
     # scripts first (a --config file is then seen through the launches that read it), then YAML
     assert lines == [
-        "b/serve.sh:1:16: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend, but --moe-a2a-backend resolves to none",
-        "a/config.yaml:3:1: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend, but --moe-a2a-backend resolves to none",
+        "b/serve.sh:1:16: error: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend, but --moe-a2a-backend resolves to none",
+        "a/config.yaml:3:1: error: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend, but --moe-a2a-backend resolves to none",
     ]
 
 

@@ -195,7 +195,7 @@ def test_cli_shows_both_diffs_and_exits_1(tmp_path):
     (tmp_path / "c.yaml").write_text("ep-dispatch-algorithm: static\n")
     r = run(str(script))
     assert r.exit_code == 1
-    assert f"{tmp_path / 'c.yaml'}:1:1: EP003 [*]" in r.stdout
+    assert f"{tmp_path / 'c.yaml'}:1:1: error: EP003 [*]" in r.stdout
     assert f"{script}:1:" in r.stdout and "ARG001" in r.stdout
     heads = [line for line in r.stdout.splitlines() if line.startswith("--- ")]
     assert len(heads) == 2 and heads[0].endswith("/c.yaml") and heads[1].endswith("/a.sh")
@@ -411,7 +411,7 @@ def test_cli_config_reached_by_two_scripts_is_reported_once(tmp_path, order):
     r = run(*map(str, {"ab": [a, b], "ba": [b, a], "dir": [tmp_path]}[order]))
     assert r.exit_code == 1
     first, second = (a, b) if order != "ba" else (b, a)
-    line = (f"{c}:3:1: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend, "
+    line = (f"{c}:3:1: error: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend, "
             "but --moe-a2a-backend resolves to none\n")
     flag = " --ep-dispatch-algorithm dynamic"
 
@@ -449,7 +449,7 @@ def test_cli_symlinked_config_reported_once(tmp_path):
     b.write_text(PY3 + "--config sub/c.yaml --port 2\n")
     r = run(str(a), str(b))
     assert r.exit_code == 1
-    assert r.stdout.count("EP003") == 1 and f"{tmp_path / 'link.yaml'}:3:1: EP003" in r.stdout
+    assert r.stdout.count("EP003") == 1 and f"{tmp_path / 'link.yaml'}:3:1: error: EP003" in r.stdout
     assert r.stderr == "Found 1 violation. [*] 1 fixable with --write.\n"
 
 
@@ -461,7 +461,7 @@ def test_cli_remaining_in_a_config_reached_by_two_scripts_is_listed_once(tmp_pat
     b.write_text(LAUNCH + "--config c.yaml --port 2\n")
     r = run(str(a), str(b), "--write")
     assert r.exit_code == 1
-    assert r.stdout.count("EP004") == 1 and r.stdout.startswith(f"{tmp_path / 'c.yaml'}:2:1: EP004 ")
+    assert r.stdout.count("EP004") == 1 and r.stdout.startswith(f"{tmp_path / 'c.yaml'}:2:1: error: EP004 ")
     assert "Found 1 violation. Fixed 0 in 0 files; 1 remaining." in r.stderr
 
 

@@ -361,7 +361,7 @@ def test_a_walk_notes_fifos_devices_and_dangling_links_and_goes_on(tmp_path):
     assert f"{tmp_path}/f.yaml:1:1: warning: not a regular file (a FIFO) (skipped)" in err
     assert f"{tmp_path}/zero.yaml:1:1: warning: not a regular file (a character device) (skipped)" in err
     assert f"{tmp_path}/gone.yaml:1:1: warning: cannot read: No such file or directory (skipped)" in err
-    assert "ok.yaml:3:1: EP003" in r.stdout
+    assert "ok.yaml:3:1: error: EP003" in r.stdout
 
 
 def test_a_symlink_to_dev_zero_is_refused(tmp_path):

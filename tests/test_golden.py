@@ -96,8 +96,8 @@ def lines_of(result: FixResult) -> str:
 
 
 def code_of(line: str) -> str:
-    """The rule code of a diagnostic line ``path:line:col: CODE [*] message``."""
-    return line.split(": ", 1)[1].split(" ", 1)[0]
+    """The rule code of a diagnostic line ``path:line:col: severity: CODE [*] message``."""
+    return line.split(": ", 2)[2].split(" ", 1)[0]
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from autofix.errors import UnknownRule
 from autofix.pipeline.items import Derivation, SettingsRule
+from autofix.pipeline.run import order
 from autofix.rules import (
     config_file,
     deprecated,
@@ -27,6 +28,7 @@ from autofix.rules import (
     versions,
 )
 from autofix.rules.base import WrittenRule
+from autofix.schema import load
 
 WRITTEN: tuple[WrittenRule, ...] = tuple(
     r for family in (dockerfile, config_file, versions, options, values, repeats, deprecated) for r in family.RULES
@@ -34,11 +36,12 @@ WRITTEN: tuple[WrittenRule, ...] = tuple(
 SETTINGS: tuple[Derivation | SettingsRule, ...] = tuple(
     it for hook in (mega_moe_hook, parallel_hook, moe_hook, validation_hook) for it in hook.SETTINGS
 )
-# What a user can look up by code: every rule, and every derivation that warns (its override code)
+# What a user can look up by code: every rule, and every derivation that warns (its override code), the
+# settings ones in pipeline order
 Rule = WrittenRule | SettingsRule | Derivation
 # (an override made by several declarations of one step, DWDP008, is documented by the first)
 BY_CODE: dict[str, Rule] = {}
-for _r in (*WRITTEN, *(it for it in SETTINGS if isinstance(it, SettingsRule) or it.code)):
+for _r in (*WRITTEN, *(it for it in order(SETTINGS, load()) if isinstance(it, SettingsRule) or it.code)):
     BY_CODE.setdefault(_r.code, _r)
 RULES: tuple[Rule, ...] = tuple(BY_CODE.values())
 BY_NAME: dict[str, Rule] = {r.name: r for r in RULES}

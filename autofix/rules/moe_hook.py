@@ -35,7 +35,7 @@ def _quantization_cause(view: ResolvingView) -> str | None:
 
 @derivation(step=STEP, at="arg_groups/overrides.py:1524", via=77, writes=("moe_runner_backend",),
             code="RUN003", name="quantization-overrides-moe-runner", cause=_quantization_cause)
-def moe_runner_from_quantization(view: ResolvingView) -> dict | None:
+def quantization_overrides_moe_runner(view: ResolvingView) -> dict | None:
     """The quantization picks the MoE runner: `auto` resolves, and MXFP8 replaces a runner it does not take.
 
     ## What it does
@@ -66,7 +66,7 @@ def moe_runner_from_quantization(view: ResolvingView) -> dict | None:
     `--gpu` the step reads an unknown fact and autofix stays silent.
 
     ## SGLang source
-    `sglang/srt/arg_groups/overrides.py:1449` (`_moe_runner_backend_quant_constraints`, run at
+    `sglang/srt/arg_groups/overrides.py:1524` (`_moe_runner_backend_quant_constraints`, run at
     `arg_groups/moe_hook.py:77`)
     """
     runner = written = view["moe_runner_backend"]
@@ -422,7 +422,7 @@ def _waterfill(view: ResolvingView) -> str:
 
 @derivation(step="handle_a2a_moe", at="arg_groups/overrides.py:1606", via=292, writes=("moe_a2a_backend",),
             code="A2A005", name="waterfill-overrides-a2a-backend", cause=_waterfill)
-def waterfill_a2a_backend(view: ResolvingView) -> dict | None:
+def waterfill_overrides_a2a_backend(view: ResolvingView) -> dict | None:
     """Waterfill makes the MoE a2a backend `deepep` unless it is `deepep` or `megamoe`.
 
     ## What it does
@@ -448,7 +448,7 @@ def waterfill_a2a_backend(view: ResolvingView) -> dict | None:
     Writing `deepep` resolves the launch to the same values: safe.
 
     ## SGLang source
-    `sglang/srt/arg_groups/overrides.py:1596` (`_a2a_backend_overrides`, run at `arg_groups/moe_hook.py:292`)
+    `sglang/srt/arg_groups/overrides.py:1606` (`_a2a_backend_overrides`, run at `arg_groups/moe_hook.py:292`)
     """
     if view["moe_a2a_backend"] in ("deepep", "megamoe") or not view["enable_waterfill"]:
         return None
@@ -461,7 +461,7 @@ def _spanning(view: ResolvingView) -> str:
 
 @derivation(step="handle_a2a_moe", at="arg_groups/overrides.py:1619", via=293, writes=("ep_size",),
             code="A2A006", name="a2a-backend-overrides-ep-size", cause=_spanning)
-def a2a_ep_size(view: ResolvingView) -> dict | None:
+def a2a_backend_overrides_ep_size(view: ResolvingView) -> dict | None:
     """An EP-spanning a2a backend makes `ep_size` equal `tp_size`.
 
     ## What it does
@@ -490,7 +490,7 @@ def a2a_ep_size(view: ResolvingView) -> dict | None:
     Writing the size that runs resolves the launch to the same values: safe.
 
     ## SGLang source
-    `sglang/srt/arg_groups/overrides.py:1611` (`_a2a_ep_size`, run at `arg_groups/moe_hook.py:293`)
+    `sglang/srt/arg_groups/overrides.py:1619` (`_a2a_ep_size`, run at `arg_groups/moe_hook.py:293`)
     """
     if view["moe_a2a_backend"] not in EP_SPANNING_A2A:
         return None
@@ -500,7 +500,7 @@ def a2a_ep_size(view: ResolvingView) -> dict | None:
 @derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:465", writes=("moe_a2a_backend",),
             code="A2A028", name="ascend-tp-runs-as-none",
             cause=lambda view: "SGLang's a2a step")
-def ascend_tp_is_none(view: ResolvingView) -> dict | None:
+def ascend_tp_runs_as_none(view: ResolvingView) -> dict | None:
     """The a2a backend `ascend_tp` runs as `none` (and `none` stays `none` on NPUs).
 
     ## What it does
@@ -532,14 +532,14 @@ def ascend_tp_is_none(view: ResolvingView) -> dict | None:
 
 
 SETTINGS = (
-    moe_runner_from_quantization,
+    quantization_overrides_moe_runner,
     flashinfer_cutlass_quantization,
     flashinfer_cutlass_ep_size,
     flashinfer_cutedsl_needs_nvfp4,
     flashinfer_cutedsl_ep_size,
     flashinfer_cutedsl_a2a_backend,
     flashinfer_cutedsl_deepep_per_token_nvfp4,
-    waterfill_a2a_backend,
-    a2a_ep_size,
-    ascend_tp_is_none,
+    waterfill_overrides_a2a_backend,
+    a2a_backend_overrides_ep_size,
+    ascend_tp_runs_as_none,
 )

@@ -18,7 +18,7 @@ def _dwdp(view: ResolvingView) -> str:
 
 @derivation(step="handle_dwdp", at="arg_groups/parallel_hook.py:485", writes=("ep_size",),
             code="DWDP008", name="dwdp-overrides-layout", cause=_dwdp)
-def dwdp_ep_size(view: ResolvingView) -> dict | None:
+def dwdp_overrides_layout(view: ResolvingView) -> dict | None:
     """DWDP sets `ep_size` to `--dwdp-size` and the MoE a2a backend to `none`.
 
     ## What it does
@@ -59,7 +59,7 @@ def dwdp_ep_size(view: ResolvingView) -> dict | None:
 @derivation(step="handle_dwdp", at="arg_groups/parallel_hook.py:495", writes=("moe_a2a_backend",),
             code="DWDP008", name="dwdp-overrides-layout", cause=_dwdp)
 def dwdp_a2a_backend(view: ResolvingView) -> dict | None:
-    """DWDP sets the MoE a2a backend to `none` (documented with `dwdp_ep_size`, DWDP008)."""
+    """DWDP sets the MoE a2a backend to `none` (documented with `dwdp_overrides_layout`, DWDP008)."""
     if view["moe_a2a_backend"] == "none":
         return None  # what DWDP would declare, whatever its size
     if view["dwdp_size"] <= 1:
@@ -194,5 +194,5 @@ def _no_eplb(view: ResolvingView) -> Fix:
     return Fix.unsafe(Unset("enable_eplb"), title="Remove --enable-eplb")
 
 
-SETTINGS = (dwdp_ep_size, dwdp_a2a_backend, eplb_dispatch_default, ep_dispatch_needs_a2a,
+SETTINGS = (dwdp_overrides_layout, dwdp_a2a_backend, eplb_dispatch_default, ep_dispatch_needs_a2a,
             eplb_needs_expert_parallelism)

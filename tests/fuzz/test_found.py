@@ -99,7 +99,7 @@ def test_yaml_positions_count_line_feeds_only(breaks):
     check_input(data, "config.yaml")
     result = CliRunner().invoke(app, ["-", "--stdin-filename", "config.yaml"], input=data.decode())
     assert result.exit_code == 1
-    assert result.stderr.startswith("config.yaml:1:1: ARG007")
+    assert result.stderr.startswith("config.yaml:1:1: warning: ARG007")
 
 
 def test_builder_flags_are_read_byte_by_byte_as_buildkit_reads_them():

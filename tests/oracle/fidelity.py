@@ -38,35 +38,58 @@ from pathlib import Path
 from typing import Any
 
 from autofix import engine
-from autofix.model import Applicability
-from autofix.resolve import View
-from autofix.rules import RULES
+from autofix.arguments import Word, parse_words
+from autofix.model import Applicability, Location
+from autofix.pipeline.items import SettingsRule
+from autofix.pipeline.run import resolve
+from autofix.pipeline.trace import reads
+from autofix.rules import SETTINGS
 from autofix.schema import load
 
 from tests.oracle.oracle import CHECK_PY, PYTHON
+from tests.rules.cases import ALL_CASES, FACTS
 
 SCHEMA = load()
-RULE_AT = {"sglang/srt/" + r.sglang_source: r for r in RULES}
+RULES = [it for it in SETTINGS if isinstance(it, SettingsRule)]
 STAGES = ("parse", "resolve", "check", "parsers", "publish")
-# The rules' own pipeline steps (their docstrings name them).
-RULE_HOOK = {"EP003": "handle_eplb_and_dispatch", "EP004": "handle_eplb_and_dispatch"} | {
-    r.code: "validate_experimental_sgl_marlin" for r in RULES if r.code.startswith("RUN")
-}
-READS = tuple(dict.fromkeys(d for r in RULES for d in r.reads))
+STEP_INDEX = {}
+for _i, _s in enumerate(SCHEMA.steps):
+    STEP_INDEX.setdefault(_s.name, _i)  # a hook that runs twice raises first at its first run
 # Not compared: check_server_args turns LoRA on when adapter paths are given
 # (lora_hook.py:41), after the rules' checks ran; SGLang stores parsed
 # adapter references for --lora-paths, autofix the words.
 NOT_COMPARED = {"enable_lora", "lora_paths"}
 
 
+def case_configs() -> list[dict[str, Any]]:
+    """The rule cases' configs (tests/rules/cases.py)."""
+    return [parse_words(SCHEMA, [Word(t, Location(1, i + 1)) for i, t in enumerate(c.argv)]).explicit
+            for c in ALL_CASES]
+
+
+# every dest a derivation or rule reads on the rule cases: what is compared with SGLang's resolution
+READS = tuple(sorted({d for dests in reads(SETTINGS, SCHEMA, case_configs(), FACTS).values() for d in dests}))
+
+
 @cache
-def hook_order() -> dict[str, int]:
-    """Pipeline step -> position, read from the installed SGLang's pipeline.py."""
+def statements() -> dict[str, SettingsRule]:
+    """``sglang/srt/<file>:<line>`` -> the rule whose raise or assert statement holds that line.
+
+    SGLang's traceback names the line it stopped on, which in a statement
+    over several lines may be a later one than the rule's ``at``.
+    """
+    import ast
+
     find = "import importlib.util as u; print(u.find_spec('sglang').submodule_search_locations[0])"
-    root = subprocess.run([str(PYTHON), "-c", find], capture_output=True, text=True, check=True).stdout.strip()
-    src = Path(root, "srt", "arg_groups", "pipeline.py").read_text()
-    names = re.findall(r"run_(?:hook|post_process_pass)\(\s*(\w+)", src)
-    return {name: i for i, name in reversed(list(enumerate(names)))}
+    root = Path(subprocess.run([str(PYTHON), "-c", find], capture_output=True, text=True, check=True).stdout.strip())
+    out: dict[str, SettingsRule] = {}
+    for rule in RULES:
+        p = rule.position
+        tree = ast.parse((root / "srt" / p.file).read_text())
+        [stmt] = [n for n in ast.walk(tree) if isinstance(n, ast.Raise | ast.Assert) and n.lineno == p.line]
+        for line in range(stmt.lineno, stmt.end_lineno + 1):
+            out[f"sglang/srt/{p.file}:{line}"] = rule
+    return out
 
 
 def position(answer: dict) -> tuple[int, int] | None:
@@ -76,12 +99,13 @@ def position(answer: dict) -> tuple[int, int] | None:
         return None
     if stage != "resolve":
         return (STAGES.index(stage), 0)
-    step = hook_order().get(answer.get("hook") or "")
+    step = STEP_INDEX.get(answer.get("hook") or "")
     return None if step is None else (1, step)
 
 
 def rule_position(code: str) -> tuple[int, int]:
-    return (1, hook_order()[RULE_HOOK[code]])
+    step = next(s for s in SCHEMA.steps if s.id == next(r for r in RULES if r.code == code).position.step)
+    return (STAGES.index("check"), 0) if step.kind == "check" else (1, STEP_INDEX[step.name])
 
 
 def to_argv(config: dict[str, Any]) -> list[str]:
@@ -154,7 +178,7 @@ def classify(config: dict, codes: tuple[str, ...], answer: dict) -> tuple[str, s
     where = "ok" if answer["ok"] else answer["where"]
     if where == "ok":
         return ("false_positive", codes[0]) if codes else ("agree", "")
-    covered = RULE_AT.get(where)
+    covered = statements().get(where)
     if covered is not None:
         if covered.code not in codes:
             return "false_negative", covered.code
@@ -168,9 +192,9 @@ def classify(config: dict, codes: tuple[str, ...], answer: dict) -> tuple[str, s
 
 
 def resolution_mismatches(config: dict, answer: dict) -> tuple[str, ...]:
-    view = View(config, SCHEMA)
+    view = resolve(config, SCHEMA, SETTINGS, FACTS).view
     resolved = answer.get("resolved", {})
-    return tuple(d for d in READS if d in resolved and d not in NOT_COMPARED and view[d] != resolved[d])
+    return tuple(d for d in READS if d in resolved and d not in NOT_COMPARED and view.value(d) != resolved[d])
 
 
 @dataclass
@@ -209,7 +233,7 @@ def fixed_outcome(v: Verdict) -> str:
         return "accepted"
     pos = position(v.fixed_answer or {})
     last_rule = max(rule_position(c) for c in v.codes)
-    if v.fixed_sglang not in RULE_AT and pos is not None and pos > last_rule:
+    if v.fixed_sglang not in statements() and pos is not None and pos > last_rule:
         return "blocked later"
     return "refused"
 
@@ -229,13 +253,13 @@ def judge(oracle: Oracle, configs: Iterable[dict[str, Any]], batch: int = 500) -
         answers = oracle.ask([{"id": i, "argv": to_argv(c), "fields": fields} for i, c in enumerate(chunk)])
         todo = []
         for config, answer in zip(chunk, answers):
-            codes = tuple(v.code for v in engine.check(config, SCHEMA))
+            codes = tuple(v.code for v in engine.check(config, SCHEMA, FACTS) if v.refuses)  # errors only
             outcome, rule = classify(config, codes, answer)
             v = Verdict(config, codes, "ok" if answer["ok"] else answer["where"], outcome, rule)
             if answer["ok"]:
                 v.resolution_mismatch = resolution_mismatches(config, answer)
             if outcome == "agree" and codes:
-                run = engine.run(config, SCHEMA, Applicability.UNSAFE)
+                run = engine.run(config, SCHEMA, Applicability.UNSAFE, FACTS)
                 if not run.remaining:
                     v.fixed = run.explicit
                     todo.append(v)
@@ -296,7 +320,7 @@ def report(t: Tally, seconds: float) -> str:
         lines.append(f"  {code:<8} {dict(t.by_rule[code])}")
     lines.append("by SGLang location (where SGLang refused: outcomes)")
     for where, c in sorted(t.by_where.items(), key=lambda kv: -sum(kv[1].values())):
-        tag = f"  [{RULE_AT[where].code}]" if where in RULE_AT else ""
+        tag = f"  [{statements()[where].code}]" if where in statements() else ""
         lines.append(f"  {where}{tag}: {dict(c)}")
     if t.fixed_refused_where:
         lines.append("fixed outputs refused (or blocked later) at")
@@ -310,7 +334,9 @@ def report(t: Tally, seconds: float) -> str:
 # with the oracle). The fidelity strategy leaves them out so that the rules'
 # checks are reached; the uncovered list in the report shows what remains.
 UNREACHABLE_A2A = {"mori", "flashinfer", "deepep_v2", "pplx", "flashinfer_megamoe"}
-UNREACHABLE_RUNNERS = {"flashinfer_cutedsl", "lora_cutedsl", "lora_triton", "lora_marlin"}
+UNREACHABLE_RUNNERS = {"lora_cutedsl", "lora_triton", "lora_marlin"}
+# Quantizations the oracle's DeepSeek-V3 config (FP8 blocks) takes, and none; the runner checks read them.
+QUANTIZATIONS = ("fp8", "modelopt_fp4")
 
 
 def reachable_configs():
@@ -337,9 +363,14 @@ def reachable_configs():
         a2a = draw(maybe(st.one_of(st.sampled_from(("none", "deepep")), choices("moe_a2a_backend", UNREACHABLE_A2A))))
         if a2a is not None:
             c["moe_a2a_backend"] = a2a
-        runner = draw(maybe(st.one_of(st.just("experimental_sgl_marlin"), choices("moe_runner_backend", UNREACHABLE_RUNNERS))))
+        runner = draw(maybe(st.one_of(st.sampled_from(("experimental_sgl_marlin", "flashinfer_cutlass",
+                                                        "flashinfer_cutedsl")),
+                                       choices("moe_runner_backend", UNREACHABLE_RUNNERS))))
         if runner is not None:
             c["moe_runner_backend"] = runner
+        quantization = draw(maybe(st.sampled_from(QUANTIZATIONS)))
+        if quantization is not None:
+            c["quantization"] = quantization
         algo = draw(maybe(choices("ep_dispatch_algorithm")))
         if algo is not None:
             c["ep_dispatch_algorithm"] = algo
@@ -375,6 +406,35 @@ def reachable_configs():
         return {k: c[k] for k in order}
 
     return build()
+
+
+def neighbours(config: dict[str, Any]) -> list[dict[str, Any]]:
+    """``config`` with one setting left out, or one choice changed to each other choice of the values the cases
+    use: the corners next to a rule case."""
+    used: dict[str, set] = {}
+    for c in case_configs():
+        for d, v in c.items():
+            if not isinstance(v, list):
+                used.setdefault(d, set()).add(v)
+    out = [{k: x for k, x in config.items() if k != d} for d in config]
+    for d, v in config.items():
+        if isinstance(v, list):
+            continue
+        for other in sorted(used.get(d, set()) - {v}, key=repr):
+            out.append({**config, d: other})
+    return out
+
+
+def seeds() -> list[dict[str, Any]]:
+    """The rule cases and their one-setting neighbours, each once."""
+    out, seen = [], set()
+    for config in case_configs():
+        for c in (config, *neighbours(config)):
+            key = repr(sorted(c.items(), key=repr))
+            if key not in seen:
+                seen.add(key)
+                out.append(c)
+    return out
 
 
 def draw_configs(n: int, seed: int) -> list[dict[str, Any]]:

@@ -95,12 +95,12 @@ def test_the_launch_is_checked_once_written_as_json():
             '"--ep-dispatch-algorithm", "static", "--enable_metrics",]\n')
     r = fix_source(text, dockerfile, path="Dockerfile")
     assert [diagnostic_line(d) for d in r.diagnostics] == [
-        "Dockerfile:2:5: DKR001 [*] CMD is not a valid JSON array (a trailing comma): Docker runs it as a "
+        "Dockerfile:2:5: error: DKR001 [*] CMD is not a valid JSON array (a trailing comma): Docker runs it as a "
         "/bin/sh -c command, which fails as the container starts",
-        "Dockerfile:2:6: ARG009 --model-path is required (appears once DKR001 is fixed)",
-        "Dockerfile:2:60: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend, but --moe-a2a-backend "
+        "Dockerfile:2:6: error: ARG009 --model-path is required (appears once DKR001 is fixed)",
+        "Dockerfile:2:60: error: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend, but --moe-a2a-backend "
         "resolves to none (appears once DKR001 is fixed)",
-        "Dockerfile:2:97: ARG001 [*] unknown option --enable_metrics: SGLang spells it --enable-metrics "
+        "Dockerfile:2:97: error: ARG001 [*] unknown option --enable_metrics: SGLang spells it --enable-metrics "
         "(appears once DKR001 is fixed)",
     ]
     assert r.found == 1
