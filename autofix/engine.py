@@ -16,7 +16,8 @@ from typing import Any
 from autofix.model import Applicability, Fix, Op, Set, Unset, Violation
 from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.pipeline.run import Item, resolve
-from autofix.rules import SETTINGS, WRITTEN
+from autofix import rules as _rules
+from autofix.rules import WRITTEN
 from autofix.rules.base import HostRule, WrittenRule
 from autofix.schema import Schema
 from autofix.written import Written
@@ -56,16 +57,17 @@ class Outcome:
 
 
 def check(explicit: Mapping[str, Any], schema: Schema, facts: Facts = NO_FACTS,
-          items: tuple[Item, ...] = SETTINGS) -> list[Violation]:
+          items: tuple[Item, ...] | None = None) -> list[Violation]:
     """Every settings violation of ``explicit`` (``dest -> value``), in SGLang's pipeline order.
 
     Errors (SGLang refuses) and warnings (a value the user set is replaced).
     A check that reads a value nobody knows (``UNKNOWN``, or a fact not in
-    ``facts``) is silent: autofix reports nothing it cannot back.
+    ``facts``) is silent: autofix reports nothing it cannot back. ``items``:
+    the derivations and rules to run (default: ``autofix.rules.SETTINGS``).
     """
     if not schema.steps:
         return []  # a release without a step list: no settings rule is written for it
-    return list(resolve(explicit, schema, items, facts).violations)
+    return list(resolve(explicit, schema, _rules.SETTINGS if items is None else items, facts).violations)
 
 
 def check_args(written: Written, rules: Sequence[WrittenRule] = WRITTEN) -> list[Violation]:
@@ -137,7 +139,7 @@ def run(
     schema: Schema,
     level: Applicability = Applicability.SAFE,
     facts: Facts = NO_FACTS,
-    items: tuple[Item, ...] = SETTINGS,
+    items: tuple[Item, ...] | None = None,
 ) -> Outcome:
     """Detect, apply the best fix at ``level`` for each violation, repeat.
 

@@ -21,9 +21,14 @@ preconditions fail (the generated files must be clean, valid configs).
    (the console script next to ``sys.executable``) and of ``python -c pass``,
    taking turns. Under ``PYTHONDONTWRITEBYTECODE`` it also measures both with
    bytecode cached in a temp dir (``PYTHONPYCACHEPREFIX``), as after a normal install.
-4. ``--profile``: the top 25 functions by cumulative time of one run of (a).
+4. ``--synthetic-rules N`` (default 400): (a) again with N synthetic settings
+   rules added, spread over every SGLang step (each reads one or two
+   settings and finds nothing, as a rule does on a clean config), taking
+   turns with (a) as it ships; prints the growth of the per-file cost.
+5. ``--profile``: the top 25 functions by cumulative time of one run of (a).
 
-Targets (see bench/README.md): ratio <= 2x, one-file start <= 120 ms.
+Targets (see bench/README.md): ratio <= 2x, one-file start <= 120 ms, per-file
+cost with 400 more rules <= +20 %.
 """
 
 from __future__ import annotations
@@ -144,7 +149,10 @@ def _config(rng: random.Random, index: int) -> tuple[list[tuple[str, list[Entry]
             elif p() < 0.05:
                 sec_moe.append(("enable-eplb", False, "not with ep-size 1", False))
             if p() < 0.3:
-                sec_moe.append(("moe-runner-backend", rng.choice(["auto", "triton", "flashinfer_cutlass"]), None, False))
+                runner = rng.choice(["auto", "triton", "flashinfer_cutlass"])
+                if runner == "flashinfer_cutlass" and any(k == "quantization" for k, *_ in sec_model):
+                    runner = "triton"  # flashinfer_cutlass runs none of fp8/awq/gptq (RUN005)
+                sec_moe.append(("moe-runner-backend", runner, None, False))
 
     sec_mem: list[Entry] = []
     if p() < 0.8:
@@ -301,6 +309,30 @@ def autofix_once(paths: list[str]):
     return time.perf_counter() - t0, rep, out.getvalue(), err.getvalue()
 
 
+def synthetic_rules(n: int) -> tuple:
+    """``n`` settings rules over every step of the schema, each reading one or two settings, none firing."""
+    from autofix.model import Violation
+    from autofix.pipeline.items import SettingsRule, Position
+
+    schema = load()
+    steps = [s for s in schema.steps]
+    dests = [o.dest for o in schema.options if o.choices or o.type == "int" or o.is_store_true]
+    out = []
+    for i in range(n):
+        step = steps[i % len(steps)]
+        first, second = dests[i % len(dests)], dests[(7 * i + 3) % len(dests)]
+
+        def check(view, first=first, second=second, i=i):
+            """A synthetic check: it reads what a rule reads and finds nothing on a clean config."""
+            if view[first] == f"never-{i}" and view[second] is not None:
+                return Violation("synthetic", (first,))
+            return None
+
+        out.append(SettingsRule(f"SYN{i:03d}", f"synthetic-{i}", Position(step.id, f"{step.module}:{step.line + 1}"),
+                                check, check.__doc__))
+    return tuple(out)
+
+
 def floor_once(paths: list[str]) -> float:
     t0 = time.perf_counter()
     for p in paths:
@@ -390,6 +422,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", action="store_true", help="print the top 25 cumulative functions of (a)")
     ap.add_argument("--repeats", type=int, default=REPEATS, help="timed rounds of (a) and (b) (default 3)")
     ap.add_argument("--keep", action="store_true", help="keep the generated files and print their directory")
+    ap.add_argument("--synthetic-rules", type=int, default=400,
+                    help="time (a) with this many synthetic settings rules added (default 400; 0: skip)")
     args = ap.parse_args(argv)
 
     tmp = tempfile.mkdtemp(prefix="autofix-bench-")
@@ -417,6 +451,26 @@ def main(argv: list[str] | None = None) -> int:
         print(f"(b) read + yaml.load(CSafeLoader), best of {reps}: {t_floor * 1e3:8.1f} ms  "
               f"{t_floor / n * 1e6:7.1f} us/file")
         print(f"    ratio (a)/(b): {t_autofix / t_floor:.2f}x   (target <= 2x)")
+
+        if args.synthetic_rules:
+            import autofix.rules
+
+            shipped = autofix.rules.SETTINGS
+            more = shipped + synthetic_rules(args.synthetic_rules)
+
+            def with_rules(items):
+                autofix.rules.SETTINGS = items
+                try:
+                    return autofix_once(paths)[0]
+                finally:
+                    autofix.rules.SETTINGS = shipped
+
+            best = best_of_interleaved({"shipped": lambda: with_rules(shipped), "more": lambda: with_rules(more)},
+                                       reps)
+            grow = best["more"] / best["shipped"] - 1
+            print(f"(d) with {args.synthetic_rules} synthetic rules over {len(load().steps)} steps: "
+                  f"{best['more'] / n * 1e6:7.1f} us/file vs {best['shipped'] / n * 1e6:7.1f} us/file shipped "
+                  f"({grow:+.1%}; target <= +20 %)")
 
         one, env = paths[0], dict(os.environ)
         cmds = {"autofix": ([*console_script(), one], env), "python": ([sys.executable, "-c", "pass"], env)}

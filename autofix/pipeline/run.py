@@ -21,6 +21,7 @@ that before), is taken to name a model.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -37,10 +38,12 @@ NO_MODEL = ("none", "dummy")  # pipeline.py:107
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
-    """What the pipeline found for one launch: ``violations`` in order, and the ``view`` after every step."""
+    """What the pipeline found for one launch: ``violations`` in order, the ``view`` after every step, and
+    ``silenced``: how many checks read an unknown value (they may refuse the launch once it is known)."""
 
     violations: tuple[Violation, ...]
     view: ResolvingView
+    silenced: int = 0
 
 
 def order(items: Sequence[Item], schema: Schema) -> tuple[Item, ...]:
@@ -64,9 +67,10 @@ def order(items: Sequence[Item], schema: Schema) -> tuple[Item, ...]:
 
 
 @cache
-def _ordered(items: tuple[Item, ...], schema: Schema) -> tuple[tuple[Item, bool], ...]:
+def _ordered(items: tuple[Item, ...], schema: Schema) -> tuple[tuple[Item, bool, bool], ...]:
+    """(item, whether its step runs only with a model, whether it is a rule), in pipeline order."""
     model_only = {s.id: s.model_only for s in schema.steps}
-    return tuple((it, model_only[it.position.step]) for it in order(items, schema))
+    return tuple((it, model_only[it.position.step], isinstance(it, SettingsRule)) for it in order(items, schema))
 
 
 def resolve(explicit: Mapping[str, Any], schema: Schema, items: tuple[Item, ...], facts: Facts = NO_FACTS,
@@ -81,23 +85,115 @@ def resolve(explicit: Mapping[str, Any], schema: Schema, items: tuple[Item, ...]
     model = explicit.get("model_path", UNKNOWN)  # required: a launch without it never gets here
     dummy = model is not UNKNOWN and str(model).lower() in NO_MODEL
     found: list[Violation] = []
-    for item, model_only in _ordered(items, schema):
-        if model_only and dummy:
+    silenced = 0
+    for kind, part in _segments(items, schema):
+        if kind == "derivation":
+            item, model_only = part
+            if not (model_only and dummy):
+                found.extend(_derive(item, view, items, fixes))
             continue
-        if isinstance(item, Derivation):
-            found.extend(_derive(item, view, items, fixes))
-        else:
+        for item in part.to_run(view, dummy):
+            view.reads = []
             v = _check(item, view, items, fixes)
-            if v is not None:
+            part.learn(item, view.reads, v, view)
+            if v is _SILENT:
+                silenced += 1
+            elif v is not None:
                 found.append(v)
-    return Resolution(tuple(found), view)
+            view.reads = None
+    return Resolution(tuple(found), view, silenced)
+
+
+_SILENT = Violation("silent", ())  # what _check returns for a check that read an unknown value
+
+
+class _Rules:
+    """The rules between two derivations, where the view does not change, and what they were quiet for.
+
+    A check is a pure function of what it reads. One that read a single dest
+    and found nothing finds nothing again for the same value of that dest:
+    it is not called again then. A rule whose dest the launch neither sets
+    nor has declared sees the default, so on a clean config only the rules
+    of the dests it writes are looked at: the cost is flat in the number of
+    rules, not a call each.
+    """
+
+    def __init__(self, rules: list[tuple[SettingsRule, bool]]) -> None:
+        self.rules = rules  # (rule, its step runs only with a model), in pipeline order
+        self.rank = {r: i for i, (r, _) in enumerate(rules)}
+        self.model_only = dict(rules)
+        self.first: dict[SettingsRule, str] = {}  # the one dest a quiet rule read
+        self.quiet: dict[SettingsRule, set] = {}
+        self.by_first: dict[str, list[SettingsRule]] = defaultdict(list)
+        self.unsure: set[SettingsRule] = {r for r, _ in rules}  # not quiet for its dest's default
+
+    def to_run(self, view: ResolvingView, dummy: bool) -> list[SettingsRule]:
+        run = set(self.unsure)
+        written = view.explicit.keys() | view._declared.keys()
+        for dest in written & self.by_first.keys():
+            value = view.value(dest)
+            for r in self.by_first[dest]:
+                try:
+                    if value not in self.quiet[r]:
+                        run.add(r)
+                except TypeError:  # a list value: not remembered
+                    run.add(r)
+        return sorted((r for r in run if not (dummy and self.model_only[r])), key=self.rank.__getitem__)
+
+    def learn(self, rule: SettingsRule, reads: list[str], found: Violation | None, view: ResolvingView) -> None:
+        if found is not None or len(reads) != 1 or ":" in reads[0]:  # a fact, or how the user wrote a setting
+            return
+        dest = reads[0]
+        value = view.value(dest)
+        if value is UNKNOWN or self.first.setdefault(rule, dest) != dest:
+            return
+        if rule not in self.quiet:
+            self.quiet[rule] = set()
+            self.by_first[dest].append(rule)
+        try:
+            self.quiet[rule].add(value)
+        except TypeError:
+            return
+        default = view.schema.defaults[dest]
+        try:
+            if default in self.quiet[rule]:
+                self.unsure.discard(rule)
+        except TypeError:
+            pass
+
+
+_SEGMENTS: dict[tuple[int, int], tuple] = {}
+
+
+def _segments(items: tuple[Item, ...], schema: Schema) -> tuple:
+    """The pipeline as ("derivation", (item, model_only)) and ("rules", _Rules) parts, in order (kept per
+    ``items`` and ``schema`` object: hashing 400 rules per call would cost what the memo saves)."""
+    key = (id(items), id(schema))
+    kept = _SEGMENTS.get(key)
+    if kept is not None and kept[0] is items and kept[1] is schema:
+        return kept[2]
+    parts = _split(items, schema)
+    _SEGMENTS[key] = (items, schema, parts)
+    return parts
+
+
+def _split(items: tuple[Item, ...], schema: Schema) -> tuple:
+    out: list = []
+    for item, model_only, is_rule in _ordered(items, schema):
+        if not is_rule:
+            out.append(("derivation", (item, model_only)))
+        elif out and out[-1][0] == "rules":
+            out[-1][1].append((item, model_only))
+        else:
+            out.append(("rules", [(item, model_only)]))
+    return tuple((k, _Rules(p) if k == "rules" else p) for k, p in out)
 
 
 def _check(rule: SettingsRule, view: ResolvingView, items: tuple[Item, ...], fixes: bool) -> Violation | None:
     try:
         v = rule.check(view)
     except Unknown:
-        return None  # it reads something nobody knows: report nothing it cannot back
+        return _SILENT  # it reads something nobody knows: report nothing it cannot back
     if v is None:
         return None
     built: list[Fix] = []
@@ -163,8 +259,9 @@ def _override(d: Derivation, view: ResolvingView, explicit: Mapping[str, Any], d
     message = f"{option.flag} {_shown(explicit[dest])} is ignored: {cause} makes it {_shown(out[dest])}"
     built: tuple[Fix, ...] = ()
     final = resolve(explicit, schema, items, view.facts, fixes=False) if fixes else None
-    # no pin while SGLang refuses the launch: the errors' fixes go first, the warning is pinned once they are in
-    if final is not None and not any(v.refuses for v in final.violations):
+    # no pin while SGLang refuses the launch, or may (a check read an unknown): the errors' fixes go first,
+    # the warning is pinned once they are in
+    if final is not None and not final.silenced and not any(v.refuses for v in final.violations):
         # write what runs (every dest this step declares: an alias sets two), else drop the ignored setting
         for ops in (_pin(explicit, {x: final.view.value(x) for x in out}, schema), [Unset(dest)]):
             if ops and _settles(explicit, ops, dest, final, schema, items, view.facts):

@@ -38,7 +38,7 @@ def reads(items: tuple, schema: Schema, configs: Iterable[Mapping[str, Any]],
     out: dict[Any, set[str]] = {it: set() for it in items}
     for config in configs:
         view = Tracer(config, schema, facts)
-        for item, _ in pipeline_run._ordered(items, schema):
+        for item, _, _ in pipeline_run._ordered(items, schema):
             view.current = item
             if isinstance(item, pipeline_run.Derivation):
                 pipeline_run._derive(item, view, items, fixes=True)

@@ -40,21 +40,27 @@ class ResolvingView:
     unless it is given.
     """
 
-    __slots__ = ("explicit", "schema", "facts", "_declared")
+    __slots__ = ("explicit", "schema", "facts", "_declared", "_defaults", "reads")
 
     def __init__(self, explicit: Mapping[str, Any], schema: Schema, facts: Facts = NO_FACTS) -> None:
         self.explicit: dict[str, Any] = dict(explicit)
         self.schema = schema
         self.facts = facts
         self._declared: dict[str, Any] = {}
+        self._defaults = schema.defaults
+        self.reads: list[str] | None = None  # while a list, every dest and fact read is appended (run.py's memo)
 
     def value(self, dest: str) -> Any:
         """``view[dest]``, but ``UNKNOWN`` is returned, not raised (for the pipeline's own bookkeeping)."""
-        if dest in self._declared:
-            return self._declared[dest]
-        if dest in self.explicit:
-            return self.explicit[dest]
-        return self.schema.default(dest)
+        if self.reads is not None:
+            self.reads.append(dest)
+        declared = self._declared
+        if dest in declared:
+            return declared[dest]
+        explicit = self.explicit
+        if dest in explicit:
+            return explicit[dest]
+        return self._defaults[dest]
 
     def __getitem__(self, dest: str) -> Any:
         found = self.value(dest)
@@ -64,6 +70,8 @@ class ResolvingView:
 
     def is_explicit(self, dest: str) -> bool:
         """Whether the user set ``dest`` (even to its default value)."""
+        if self.reads is not None:
+            self.reads.append("explicit:" + dest)
         return dest in self.explicit
 
     def written(self, dest: str) -> Any:
@@ -71,6 +79,8 @@ class ResolvingView:
 
         Raises ``Unknown`` for a value only known at launch.
         """
+        if self.reads is not None:
+            self.reads.append("explicit:" + dest)
         found = self.explicit.get(dest, self.schema.default(dest)) if dest in self.schema.by_dest else None
         if found is UNKNOWN:
             raise Unknown(dest)
@@ -78,6 +88,8 @@ class ResolvingView:
 
     def fact(self, name: str) -> Any:
         """A hardware, model or environment fact (``platform.is_sm100``); raises ``Unknown`` unless given."""
+        if self.reads is not None:
+            self.reads.append("fact:" + name)
         found = self.facts.get(name)
         if found is UNKNOWN:
             raise Unknown(name)

@@ -108,6 +108,7 @@ class Schema:
         self.by_dest: dict[str, Option] = {}
         for o in options:
             self.by_dest.setdefault(o.dest, o)
+        self.defaults: dict[str, Any] = {dest: o.default for dest, o in self.by_dest.items()}
         self._long_flags = tuple(f for f in self.by_flag if f.startswith("--"))
         self._prefixes: dict[str, tuple[str, ...]] = {}  # abbreviation -> the long flags it starts
 
