@@ -119,7 +119,7 @@ def fix_source(
     """
     schema = schema or load()
     level = Applicability.UNSAFE if unsafe else Applicability.SAFE
-    written = _fix_written(text, fmt, path, schema, others_of(schema) if others is None else others, level)
+    written = _arg_stage(text, fmt, path, schema, others_of(schema) if others is None else others, level)
     current, launches = written.text, written.launches
     configs = _Configs(read_config, schema, others_of(schema) if others is None else others, level, path)
     lookup = configs.launch
@@ -135,19 +135,7 @@ def fix_source(
     unfixed: set[int] = set()  # launches whose fixes could not be written
     proposals = _Proposals(launches)
     for index, launch in enumerate(launches):
-        before = launch.parsed.explicit_for(schema)
-        if launch.parsed.help_index >= 0 or launch.host is not None:
-            # prints the usage and exits, or its file does not run it (DKR001): no server, nothing to resolve
-            outcomes.append(engine.Outcome((), before, (), None))
-            continue
-        outcome = engine.run(before, schema, level, facts)
-        ops = engine.net_ops(before, outcome.explicit)
-        if ops:
-            try:
-                _keeps_the_other_words(launch, ops, schema)
-                proposals.add(index, _edit(current, fmt, launch, ops, schema, configs, shared))
-            except CannotEdit as exc:
-                proposals.refuse(index, str(exc), getattr(exc, "location", None))
+        outcome = _settings_stage(index, launch, current, fmt, schema, level, facts, configs, shared, proposals)
         if index in opened:  # SGLang reads the file only once an argparse-stage fix says --config right
             alone = {(v.code, v.message) for v in engine.check(plain[index].parsed.explicit_for(schema), schema, facts)}
             outcome = replace(outcome, findings=tuple(
@@ -198,6 +186,30 @@ def fix_source(
                      tuple(configs.errors.values()), _changes(written.chain, edits))
 
 
+def _settings_stage(index: int, launch: Launch, current: str, fmt: ModuleType, schema: Schema,
+                    level: Applicability, facts: Facts, configs: _Configs, shared: set[str],
+                    proposals: _Proposals) -> engine.Outcome:
+    """The settings stage of launch ``index``: its settings through SGLang's pipeline to a fixpoint
+    (``engine.run``), and the edits of the fixes proposed for ``current`` (``proposals``; an edit the
+    text cannot take is refused there, with why).
+
+    A launch that prints the usage (``--help``), or that its file does not run as written (DKR001),
+    starts no server: nothing to resolve.
+    """
+    before = launch.parsed.explicit_for(schema)
+    if launch.parsed.help_index >= 0 or launch.host is not None:
+        return engine.Outcome((), before, (), None)
+    outcome = engine.run(before, schema, level, facts)
+    ops = engine.net_ops(before, outcome.explicit)
+    if ops:
+        try:
+            _keeps_the_other_words(launch, ops, schema)
+            proposals.add(index, _edit(current, fmt, launch, ops, schema, configs, shared))
+        except CannotEdit as exc:
+            proposals.refuse(index, str(exc), getattr(exc, "location", None))
+    return outcome
+
+
 def _changes(chain: list[list[Edit]], last: list[Edit]) -> tuple[Change, ...]:
     """The regions of the original text that the passes' edits (``chain``, then ``last``) rewrote."""
     changes: list[Change] = []
@@ -221,7 +233,7 @@ def config_files(text: str, fmt: ModuleType, *, path: str, schema: Schema | None
     if fmt.NAME != "shell" or path == "-":
         return []
     schema = schema or load()
-    written = _fix_written(text, fmt, path, schema, others_of(schema) if others is None else others,
+    written = _arg_stage(text, fmt, path, schema, others_of(schema) if others is None else others,
                            Applicability.UNSAFE)
     out = []
     for launch in written.launches:
@@ -318,7 +330,7 @@ class _Config:
     """A ``--config`` file read through a launch: its argparse-stage pass, and the settings-stage edits."""
 
     source: str
-    written: _Written
+    written: _ArgStage
     edits: list[Edit] = field(default_factory=list)  # on ``written.text``
 
 
@@ -349,7 +361,7 @@ class _Configs:
             config = None
             if text is not None:
                 try:
-                    config = _Config(text, _fix_written(text, yaml_config, path, self.schema, self.others,
+                    config = _Config(text, _arg_stage(text, yaml_config, path, self.schema, self.others,
                                                          self.level))
                 except InputError as exc:  # there, but SGLang refuses it at start-up: unknown, and an error
                     self.errors[path] = InputError(exc.path, exc.line, exc.col, f"{exc.message} (the --config "
@@ -372,7 +384,7 @@ class _Configs:
         return back
 
 
-def _opened(text: str, fmt: ModuleType, path: str, schema: Schema, written: _Written,
+def _opened(text: str, fmt: ModuleType, path: str, schema: Schema, written: _ArgStage,
             launches: list[Launch]) -> dict[int, tuple[str, ...]]:
     """Launches merged with a ``--config`` file only after an argparse-stage fix (``--config=FILE``
     written ``--config FILE``, CFG005): index -> the codes of the script's fixes on ``--config``."""
@@ -474,7 +486,7 @@ def _edit(text: str, fmt: ModuleType, launch: Launch, ops: list, schema: Schema,
 
 
 @dataclass(slots=True)
-class _Written:
+class _ArgStage:
     """The argparse-stage pass over a text: the corrected text, read, and what was found."""
 
     text: str
@@ -504,8 +516,8 @@ def _locator(original: str, current: str, chain: list[list[Edit]]) -> Callable[[
     return back
 
 
-def _fix_written(text: str, fmt: ModuleType, path: str, schema: Schema, others: tuple[Schema, ...],
-                 level: Applicability) -> _Written:
+def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tuple[Schema, ...],
+                 level: Applicability) -> _ArgStage:
     """Check how each launch's settings are written; fix in place and re-read, up to ``MAX_PASSES``.
 
     A pass whose edits would not read back (a layout the adapter cannot
@@ -600,7 +612,7 @@ def _fix_written(text: str, fmt: ModuleType, path: str, schema: Schema, others: 
     back = _locator(text, current, chain)
     remaining = [_diagnostic(path, launch, v, level, (), editable, back)
                  for launch, found, editable in checked for v in found]
-    return _Written(current, launches, diagnostics, remaining, conflicts, chain, born)
+    return _ArgStage(current, launches, diagnostics, remaining, conflicts, chain, born)
 
 
 def _written(launch: Launch, schema: Schema, others: tuple[Schema, ...], fmt: ModuleType) -> Written:

@@ -77,6 +77,7 @@ from autofix.api import fix_source  # noqa: E402
 from autofix.formats import detect  # noqa: E402
 from autofix.model import Applicability, Drop, Respell, Revalue, Rewrite, Set, Unset  # noqa: E402
 from autofix.rules import BY_CODE  # noqa: E402
+from autofix.rules.base import ArgsRule  # noqa: E402
 from autofix.schema import load as load_schema  # noqa: E402
 from realworld import RECIPES, case_for, first_line, gpu_of  # noqa: E402
 from tests.oracle.oracle import run_batch  # noqa: E402
@@ -204,7 +205,7 @@ def expected_refusal(code: str, key: str | None, answer: dict) -> tuple[bool, st
     if answer.get("ok"):
         return False, "accepted"
     msg = answer.get("message") or ""
-    if rule.stage == "args":
+    if isinstance(rule, ArgsRule):
         flag = "--" + (key or "").replace("_", "-")
         if answer.get("where") != "argparse":
             return False, f"refused at {answer.get('where')}, not by argparse"
