@@ -389,12 +389,12 @@ def flashinfer_cutedsl_deepep_per_token_nvfp4(view: ResolvingView) -> Violation 
     ```yaml
     quantization: nvfp4_online
     moe-runner-backend: flashinfer_cutedsl
-    moe-a2a-backend: flashinfer
     ```
 
     ## Fix safety
-    Another a2a backend (`flashinfer`, or `none`) changes the communication
-    path: unsafe.
+    No a2a backend (`none`) changes the communication path: unsafe.
+    (`flashinfer` is the other one SGLang names; it needs attention data
+    parallelism over the whole TP group, so it is not offered.)
 
     ## SGLang source
     `sglang/srt/arg_groups/moe_hook.py:118` (`handle_moe_kernel_config`, 0.5.23)
@@ -408,10 +408,11 @@ def flashinfer_cutedsl_deepep_per_token_nvfp4(view: ResolvingView) -> Violation 
 
 
 @flashinfer_cutedsl_deepep_per_token_nvfp4.fix
-def _flashinfer_a2a(view: ResolvingView) -> Fix | None:
+def _none_a2a(view: ResolvingView) -> Fix | None:
     if view["enable_waterfill"]:
         return None  # Waterfill would make it deepep again
-    return Fix.unsafe(Set("moe_a2a_backend", "flashinfer"), title="Set --moe-a2a-backend to flashinfer")
+    # not flashinfer: that backend needs attention DP over the whole TP group (moe_hook.py:475)
+    return Fix.unsafe(Unset("moe_a2a_backend"), title="Remove --moe-a2a-backend (none)")
 
 
 # handle_a2a_moe

@@ -14,9 +14,13 @@ pytestmark = [pytest.mark.oracle, requires_oracle]
 @pytest.fixture(scope="module")
 def answers() -> dict[str, dict]:
     model = lambda c: {"model": c.model} if c.model else {}  # noqa: E731
-    cases = [{"id": c.id, "argv": list(c.argv), **model(c)} for c in ALL_CASES]
-    cases += [{"id": c.id + ":fixed", "argv": fixed_argv(c), **model(c)} for c in ALL_CASES if c.codes]
-    return {a["id"]: a for a in run_batch(cases)}
+    out = {}
+    for gpu in sorted({c.gpu for c in ALL_CASES}):  # one oracle process per simulated node
+        mine = [c for c in ALL_CASES if c.gpu == gpu]
+        cases = [{"id": c.id, "argv": list(c.argv), **model(c)} for c in mine]
+        cases += [{"id": c.id + ":fixed", "argv": fixed_argv(c), **model(c)} for c in mine if c.codes]
+        out.update({a["id"]: a for a in run_batch(cases, gpu=gpu)})
+    return out
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[c.id for c in ALL_CASES])

@@ -51,11 +51,12 @@ MODELS = ("meta-llama/Llama-3.1-8B-Instruct", "/models/Qwen3-30B-A3B", "deepseek
 
 # Values the rules branch on, drawn more often than a uniform pick of the choices would.
 _FAVOURED = {
-    "moe_runner_backend": (MARLIN, "auto", "megamoe"),
-    "moe_a2a_backend": ("none", "deepep", "ascend_tp"),
+    "moe_runner_backend": (MARLIN, "auto", "megamoe", "flashinfer_cutlass", "flashinfer_cutedsl"),
+    "moe_a2a_backend": ("none", "deepep", "ascend_tp", "mooncake"),
     "ep_dispatch_algorithm": ("static", "lp"),
     "lora_backend": ("triton", "csgmv"),
     "ep_join_mode": ("scale",),
+    "quantization": (None, "modelopt_fp4", "nvfp4_online", "mxfp8", "fp8"),
 }
 _SIZES = st.one_of(st.sampled_from((1, 2, 4, 8)), st.integers(0, 16))
 _JSON = st.dictionaries(st.sampled_from(("layer", "experts", "a")), st.integers(0, 8), min_size=1, max_size=2).map(json.dumps)

@@ -16,8 +16,13 @@ from dataclasses import dataclass
 from autofix.pipeline.facts import Facts
 from autofix.rules import get
 
-# What the oracle runs on: 8 H200s, and model configs without NVFP4 MoE layers.
+# What the oracle runs on: 8 H200s (or the case's GPU), and model configs without NVFP4 MoE layers.
 FACTS = Facts.for_gpu("h200", 8, **{"model.nvfp4_moe_meta": None})
+
+
+def facts_of(case: Case) -> Facts:
+    """The facts the oracle has for ``case``."""
+    return Facts.for_gpu(case.gpu, 8, **{"model.nvfp4_moe_meta": None})
 
 
 def at(code: str) -> str:
@@ -25,7 +30,7 @@ def at(code: str) -> str:
     return "sglang/srt/" + get(code).sglang_source
 
 
-EP003, EP004 = at("EP003"), at("EP004")
+EP003, EP004, RUN010 = at("EP003"), at("EP004"), at("RUN010")
 RUN005, RUN006, RUN008, RUN009 = at("RUN005"), at("RUN006"), at("RUN008"), at("RUN009")
 RUN019, RUN020, RUN021, RUN022 = at("RUN019"), at("RUN020"), at("RUN021"), at("RUN022")
 
@@ -42,10 +47,11 @@ class Case:
     sglang: str  # "ok" or where SGLang 0.5.23 raised
     fixed_ok: bool = True  # SGLang accepts autofix's output (safe + unsafe fixes)
     model: str | None = None  # the oracle's model config (None: deepseek-v3)
+    gpu: str = "h200"  # the oracle's GPU (check.py --gpu)
 
 
-def case(id, argv, codes, sglang, fixed_ok=True, model=None) -> Case:
-    return Case(id, tuple(argv), tuple(codes), sglang, fixed_ok, model)
+def case(id, argv, codes, sglang, fixed_ok=True, model=None, gpu="h200") -> Case:
+    return Case(id, tuple(argv), tuple(codes), sglang, fixed_ok, model, gpu)
 
 
 EP_CASES = [
@@ -109,6 +115,11 @@ MOE_KERNEL_CASES = [
     case("RUN009-waterfill-mooncake", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "mooncake", "--enable-waterfill"], ["RUN009", "A2A005"], RUN009),
     case("RUN009-ok-waterfill-deepep", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "deepep", "--enable-waterfill"], [], "ok"),
     case("RUN009-ok-deepep", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "deepep"], [], "ok"),
+    # nvfp4_online needs an SM100 GPU (overrides.py:1458, not modelled): a B200 node
+    case("RUN010-nvfp4-online-deepep", ["--moe-runner-backend", "flashinfer_cutedsl", "--tp-size", "8", "--quantization",
+                                        "nvfp4_online", "--moe-a2a-backend", "deepep"], ["RUN010"], RUN010, gpu="b200"),
+    case("RUN010-ok-no-a2a", ["--moe-runner-backend", "flashinfer_cutedsl", "--tp-size", "8", "--quantization",
+                              "nvfp4_online"], [], "ok", gpu="b200"),
 ]
 
 # SGLang starts, but a value the config gives is replaced: warnings, each with the pin fix
@@ -154,6 +165,11 @@ MOE_KERNEL_CASES = [
     case("RUN009-waterfill-mooncake", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "mooncake", "--enable-waterfill"], ["RUN009", "A2A005"], RUN009),
     case("RUN009-ok-waterfill-deepep", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "deepep", "--enable-waterfill"], [], "ok"),
     case("RUN009-ok-deepep", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "deepep"], [], "ok"),
+    # nvfp4_online needs an SM100 GPU (overrides.py:1458, not modelled): a B200 node
+    case("RUN010-nvfp4-online-deepep", ["--moe-runner-backend", "flashinfer_cutedsl", "--tp-size", "8", "--quantization",
+                                        "nvfp4_online", "--moe-a2a-backend", "deepep"], ["RUN010"], RUN010, gpu="b200"),
+    case("RUN010-ok-no-a2a", ["--moe-runner-backend", "flashinfer_cutedsl", "--tp-size", "8", "--quantization",
+                              "nvfp4_online"], [], "ok", gpu="b200"),
 ]
 
 # SGLang starts, but a value the config gives is replaced: warnings, each with the pin fix

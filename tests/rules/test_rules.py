@@ -13,7 +13,7 @@ from autofix.formats import argv as shell
 from autofix.model import Location
 from autofix.rules import get
 from autofix.schema import load
-from tests.rules.cases import ALL_CASES, FACTS, Case
+from tests.rules.cases import ALL_CASES, FACTS, Case, facts_of
 
 SCHEMA = load()
 CUTLASS = ["--moe-runner-backend", "flashinfer_cutlass"]
@@ -29,34 +29,34 @@ def explicit(argv) -> dict:
 def fixed_argv(case: Case, unsafe: bool = True) -> list[str]:
     """Fix the case written as a launch command and read the fixed words back."""
     text = "python3 -m sglang.launch_server " + shlex.join(case.argv) + "\n"
-    result = fix_source(text, shell, unsafe=unsafe, facts=FACTS)
+    result = fix_source(text, shell, unsafe=unsafe, facts=facts_of(case))
     words = shlex.split(result.output)
     return words[3:]
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[c.id for c in ALL_CASES])
 def test_reports_exactly_the_expected_codes(case: Case):
-    assert [v.code for v in engine.check(explicit(case.argv), SCHEMA, FACTS)] == list(case.codes)
+    assert [v.code for v in engine.check(explicit(case.argv), SCHEMA, facts_of(case))] == list(case.codes)
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[c.id for c in ALL_CASES])
 def test_verdict_matches_sglang(case: Case):
     """autofix reports an error exactly when SGLang refused the case (verdicts recorded from the oracle)."""
-    errors = [v for v in engine.check(explicit(case.argv), SCHEMA, FACTS) if v.severity == "error"]
+    errors = [v for v in engine.check(explicit(case.argv), SCHEMA, facts_of(case)) if v.severity == "error"]
     assert bool(errors) == (case.sglang != "ok")
 
 
 @pytest.mark.parametrize("case", [c for c in ALL_CASES if c.codes], ids=[c.id for c in ALL_CASES if c.codes])
 def test_fixes_leave_the_config_clean(case: Case):
-    outcome = engine.run(explicit(case.argv), SCHEMA, level=engine.Applicability.UNSAFE, facts=FACTS)
+    outcome = engine.run(explicit(case.argv), SCHEMA, level=engine.Applicability.UNSAFE, facts=facts_of(case))
     assert outcome.remaining == ()
-    assert engine.check(explicit(fixed_argv(case)), SCHEMA, FACTS) == []
+    assert engine.check(explicit(fixed_argv(case)), SCHEMA, facts_of(case)) == []
 
 
 @pytest.mark.parametrize("case", [c for c in ALL_CASES if c.sglang != "ok"],
                          ids=[c.id for c in ALL_CASES if c.sglang != "ok"])
 def test_first_error_is_the_one_sglang_raises(case: Case):
-    [first, *_] = [v for v in engine.check(explicit(case.argv), SCHEMA, FACTS) if v.severity == "error"]
+    [first, *_] = [v for v in engine.check(explicit(case.argv), SCHEMA, facts_of(case)) if v.severity == "error"]
     assert "sglang/srt/" + get(first.code).sglang_source == case.sglang
 
 
