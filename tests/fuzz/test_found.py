@@ -134,3 +134,10 @@ def test_a_character_buildkit_cuts_in_two_anywhere_in_its_flags_is_bad_input():
     result = CliRunner().invoke(app, ["-", "--stdin-filename", "Dockerfile"], input=data.decode())
     assert result.exit_code == 2
     assert "Dockerfile:2:29: error: BuildKit reads this character as separate bytes" in result.stderr
+
+
+def test_a_dockerfile_keyword_ends_where_buildkit_trims_the_line():
+    # `'` + U+2028 + CR: TrimSpace takes both off the end, so the keyword is `'`; autofix read `'\u2028`
+    data = (b"'\xe2\x80\xa8\r\nFROM x\nCMD python3 -m sglang.launch_server --model-path m --tp 8 "
+            b"--moe-a2a-backend DeepEP\n")
+    check_input(data, "Dockerfile")
