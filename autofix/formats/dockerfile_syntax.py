@@ -405,8 +405,11 @@ def _instruction(cmd, lines: list[str], starts: list[int], escape: str, path: st
     p = 0
     while p < len(line_text) and line_text[p] in _GO_SPACE:
         p += 1
+    stop = len(line_text)
+    while stop > p and line_text[stop - 1] in _GO_SPACE:  # TrimSpace's right end: a keyword ends there too
+        stop -= 1
     q = p
-    while q < len(line_text) and line_text[q] not in _CMD_SPACE:
+    while q < stop and line_text[q] not in _CMD_SPACE:
         q += 1
     keyword = line_text[p:q]
     if keyword.upper() != cmd.cmd.upper():

@@ -350,6 +350,17 @@ def input_error(exc: yaml.YAMLError, text: str, path: str) -> InputError:
 _YAML_ONLY_BREAKS = re.compile("[\x85\u2028\u2029]|\r(?!\n)")
 
 
+def yaml_column(text: str, index: int) -> int:
+    """The 0-based column YAML gives ``text[index]``: from its last YAML line break (LF, CR, NEL, LS, PS).
+
+    A node's marks carry autofix's line and column (``_renumber``); indentation is YAML's.
+    """
+    start = index
+    while start > 0 and text[start - 1] not in "\n\r\x85\u2028\u2029":
+        start -= 1
+    return index - start
+
+
 def _renumber(text: str, roots: list[yaml.Node]) -> None:
     """Give every node's marks the line and column autofix counts (from the mark's character index).
 

@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from autofix.api import fix_source
 from autofix.cli import app
-from autofix.formats import argv, dockerfile
+from autofix.formats import argv, dockerfile, yaml_config
 from tests.fuzz.target import check_input
 
 # A stray word (`\'`, the word `'`) after the EPLB flags that RUN022's unsafe fix removes.
@@ -134,3 +134,19 @@ def test_a_character_buildkit_cuts_in_two_anywhere_in_its_flags_is_bad_input():
     result = CliRunner().invoke(app, ["-", "--stdin-filename", "Dockerfile"], input=data.decode())
     assert result.exit_code == 2
     assert "Dockerfile:2:29: error: BuildKit reads this character as separate bytes" in result.stderr
+
+
+def test_a_dockerfile_keyword_ends_where_buildkit_trims_the_line():
+    # `'` + U+2028 + CR: TrimSpace takes both off the end, so the keyword is `'`; autofix read `'\u2028`
+    data = (b"'\xe2\x80\xa8\r\nFROM x\nCMD python3 -m sglang.launch_server --model-path m --tp 8 "
+            b"--moe-a2a-backend DeepEP\n")
+    check_input(data, "Dockerfile")
+
+
+def test_a_key_after_a_lone_carriage_return_is_indented_as_yaml_counts_it():
+    # YAML's lines break at a lone CR; autofix's positions do not, but a new key's indentation is YAML's column
+    data = (b"model-path: m\r\nmoe-runner-backend: experimental_sgl_marlin\r\nenable-lora: true\r\n"
+            b"lora-use-virtual-experts: true\r\nmax-lora-rank: 16\rlora-target-modules: all\r\n")
+    check_input(data, "config.yaml")
+    result = fix_source(data.decode(), yaml_config, path="c.yaml")
+    assert result.output.endswith("lora-target-modules: all\r\nlora-backend: triton\r\n")
