@@ -169,3 +169,17 @@ def test_violations_of_the_input_are_not_marked_as_appearing_after_a_fix():
     argv = ["--tp", "8", "--moe-runner-backend", "experimental_sgl_marlin", "--enable-lora"]
     outcome = engine.run(explicit(argv), SCHEMA)
     assert [(f.violation.code, f.pass_no, f.after) for f in outcome.findings] == [("RUN020", 1, ()), ("RUN021", 1, ())]
+
+
+def test_a_derivation_that_declares_outside_its_writes_is_an_error():
+    import pytest as _pytest
+
+    from autofix.pipeline.items import DeclarationError, derivation
+
+    @derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:465", writes=("moe_a2a_backend",))
+    def stray(view):
+        """Declares a dest it does not name."""
+        return {"ep_size": 8}
+
+    with _pytest.raises(DeclarationError, match=r"declares \['ep_size'\] outside its writes"):
+        engine.check(explicit(["--tp", "8"]), SCHEMA, items=(stray,))
