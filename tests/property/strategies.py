@@ -56,7 +56,7 @@ _FAVOURED = {
     "ep_dispatch_algorithm": ("static", "lp"),
     "lora_backend": ("triton", "csgmv"),
     "ep_join_mode": ("scale",),
-    "quantization": (None, "modelopt_fp4", "nvfp4_online", "mxfp8", "fp8"),
+    "quantization": ("modelopt_fp4", "nvfp4_online", "mxfp8", "fp8"),
 }
 _SIZES = st.one_of(st.sampled_from((1, 2, 4, 8)), st.integers(0, 16))
 _JSON = st.dictionaries(st.sampled_from(("layer", "experts", "a")), st.integers(0, 8), min_size=1, max_size=2).map(json.dumps)
