@@ -65,6 +65,14 @@ def _loc(mark) -> Location:
     return Location(mark.line + 1, mark.column + 1)
 
 
+class _NotJson(ValueError):
+    """A mapping value ``json.dumps`` refuses; ``location`` is where it is written."""
+
+    def __init__(self, location: Location, message: str) -> None:
+        super().__init__(message)
+        self.location = location
+
+
 def _words_for(key: str, value: Any, key_node, value_node, index: int, store_true_keys) -> list[Word]:
     """The merger's conversion of one pair to words (server_args_config_parser.py:161)."""
     kloc, vloc = _loc(key_node.start_mark), _loc(value_node.start_mark)
@@ -78,7 +86,12 @@ def _words_for(key: str, value: Any, key_node, value_node, index: int, store_tru
             return []
         return [flag, *(Word(str(v), vloc, ("item", index, i)) for i, v in enumerate(value))]
     if isinstance(value, dict):
-        return [flag, Word(json.dumps(value), vloc, ("value", index))]
+        try:
+            text = json.dumps(value)
+        except (TypeError, ValueError) as exc:  # a !!binary or !!set inside: SGLang's reader fails the same way
+            raise _NotJson(vloc, f"SGLang's config reader cannot pass {key!r} on as JSON ({exc}): it fails at "
+                                 "start-up (server_args_config_parser.py:179)") from None
+        return [flag, Word(text, vloc, ("value", index))]
     return [flag, Word(str(value), vloc, ("value", index))]
 
 
@@ -123,7 +136,10 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
         i = last[key]
         _, value, knode, vnode, _ = read_pairs[i]
         start = len(words)
-        words.extend(_words_for(key, value, knode, vnode, i, store_true_keys))
+        try:
+            words.extend(_words_for(key, value, knode, vnode, i, store_true_keys))
+        except _NotJson as exc:
+            raise InputError(path, exc.location.line, exc.location.col, str(exc)) from None
         spans[i] = tuple(range(start, len(words)))
     pairs = []
     for i, (key, value, knode, vnode, merge) in enumerate(read_pairs):

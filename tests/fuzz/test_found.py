@@ -150,3 +150,14 @@ def test_a_key_after_a_lone_carriage_return_is_indented_as_yaml_counts_it():
     check_input(data, "config.yaml")
     result = fix_source(data.decode(), yaml_config, path="c.yaml")
     assert result.output.endswith("lora-target-modules: all\r\nlora-backend: triton\r\n")
+
+
+def test_a_mapping_value_json_cannot_hold_is_refused_as_sglang_refuses_it():
+    # `name: !!binary ...` inside a mapping: SGLang's reader json.dumps the mapping and fails (oracle: TypeError at
+    # server_args_config_parser.py:179); autofix's did the same, inside its guard
+    data = b"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: !!binary deepseek-r1-sglang\n  namespace:"
+    check_input(data, "deploy.yaml")
+    result = CliRunner().invoke(app, ["-", "--stdin-filename", "c.yaml", "--stdin-format", "yaml"],
+                                input=data.decode())
+    assert result.exit_code == 2
+    assert "c.yaml:4:3: error: SGLang's config reader cannot pass 'metadata' on as JSON" in result.stderr
