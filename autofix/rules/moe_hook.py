@@ -97,6 +97,17 @@ def quantization_overrides_moe_runner(view: ResolvingView) -> dict | None:
     return {"moe_runner_backend": runner} if runner != written else None
 
 
+def _ep_size_1_or_tp_size(view: ResolvingView, runner: str) -> Violation | None:
+    """RUN006 and RUN008: ``runner`` shards experts not at all or over the whole TP group."""
+    if view["moe_runner_backend"] != runner:
+        return None
+    ep_size, tp_size = view["ep_size"], view["tp_size"]
+    if ep_size in (1, tp_size):
+        return None
+    return Violation(f"--moe-runner-backend {runner} needs ep_size 1 or the --tp-size ({tp_size}), not {ep_size}",
+                     args=("ep_size", "moe_runner_backend"))
+
+
 def _ep_size_fixes(view: ResolvingView) -> Fix:
     """`--ep-size` = `--tp-size`: safe when an EP-spanning a2a backend makes it so later anyway."""
     tp_size = view["tp_size"]
@@ -197,13 +208,7 @@ def flashinfer_cutlass_ep_size(view: ResolvingView) -> Violation | None:
     ## SGLang source
     `sglang/srt/arg_groups/moe_hook.py:89` (`handle_moe_kernel_config`, 0.5.23)
     """
-    if view["moe_runner_backend"] != "flashinfer_cutlass":
-        return None
-    ep_size, tp_size = view["ep_size"], view["tp_size"]
-    if ep_size in (1, tp_size):
-        return None
-    return Violation(f"--moe-runner-backend flashinfer_cutlass needs ep_size 1 or the --tp-size ({tp_size}), "
-                     f"not {ep_size}", args=("ep_size", "moe_runner_backend"))
+    return _ep_size_1_or_tp_size(view, "flashinfer_cutlass")
 
 
 flashinfer_cutlass_ep_size.fix(_ep_size_fixes)
@@ -288,13 +293,7 @@ def flashinfer_cutedsl_ep_size(view: ResolvingView) -> Violation | None:
     ## SGLang source
     `sglang/srt/arg_groups/moe_hook.py:102` (`handle_moe_kernel_config`, 0.5.23)
     """
-    if view["moe_runner_backend"] != "flashinfer_cutedsl":
-        return None
-    ep_size, tp_size = view["ep_size"], view["tp_size"]
-    if ep_size in (1, tp_size):
-        return None
-    return Violation(f"--moe-runner-backend flashinfer_cutedsl needs ep_size 1 or the --tp-size ({tp_size}), "
-                     f"not {ep_size}", args=("ep_size", "moe_runner_backend"))
+    return _ep_size_1_or_tp_size(view, "flashinfer_cutedsl")
 
 
 flashinfer_cutedsl_ep_size.fix(_ep_size_fixes)

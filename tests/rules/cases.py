@@ -94,51 +94,6 @@ MARLIN_CASES = [
     case("RUN022-ok-lora-disabled", ["--tp-size", "8", "--ep-size", "8", *MARLIN, "--enable-eplb"], [], "ok"),
 ]
 
-CUTLASS = ["--moe-runner-backend", "flashinfer_cutlass"]
-CUTEDSL = ["--moe-runner-backend", "flashinfer_cutedsl", "--quantization", "modelopt_fp4"]
-
-MOE_KERNEL_CASES = [
-    case("RUN005-fp8", [*CUTLASS, "--tp-size", "8", "--quantization", "fp8"], ["RUN005"], RUN005),
-    case("RUN005-w8a8-fp8", [*CUTLASS, "--quantization", "w8a8_fp8"], ["RUN005"], RUN005, model="qwen3-moe"),
-    case("RUN005-ok-modelopt-fp4", [*CUTLASS, "--tp-size", "8", "--quantization", "modelopt_fp4"], [], "ok"),
-    case("RUN006-ep2", [*CUTLASS, "--tp-size", "8", "--ep-size", "2"], ["RUN006"], RUN006),
-    # checked before deepep makes ep_size 8 (moe_hook.py:89 runs before handle_a2a_moe)
-    case("RUN006-ep2-deepep", [*CUTLASS, "--tp-size", "8", "--ep-size", "2", "--moe-a2a-backend", "deepep"], ["RUN006", "A2A006"], RUN006),
-    case("RUN006-ok-ep-tp", [*CUTLASS, "--tp-size", "8", "--ep-size", "8"], [], "ok"),
-    case("RUN006-ok-ep1", [*CUTLASS, "--tp-size", "8", "--ep-size", "1"], [], "ok"),
-    case("RUN006-ok-tp4-deepep", [*CUTLASS, "--tp-size", "4", "--ep-size", "4", "--moe-a2a-backend", "deepep"], [], "ok"),
-    case("RUN008-ep2", [*CUTEDSL, "--tp-size", "8", "--ep-size", "2"], ["RUN008"], RUN008),
-    case("RUN008-ok-ep-tp", [*CUTEDSL, "--tp-size", "8", "--ep-size", "8"], [], "ok"),
-    case("RUN009-mooncake", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "mooncake"], ["RUN009"], RUN009),
-    # checked before ascend_tp collapses to none and before Waterfill makes mooncake deepep
-    case("RUN009-ascend-tp", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "ascend_tp"], ["RUN009", "A2A028"], RUN009),
-    case("RUN009-waterfill-mooncake", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "mooncake", "--enable-waterfill"], ["RUN009", "A2A005"], RUN009),
-    case("RUN009-ok-waterfill-deepep", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "deepep", "--enable-waterfill"], [], "ok"),
-    case("RUN009-ok-deepep", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "deepep"], [], "ok"),
-    # nvfp4_online needs an SM100 GPU (overrides.py:1458, not modelled): a B200 node
-    case("RUN010-nvfp4-online-deepep", ["--moe-runner-backend", "flashinfer_cutedsl", "--tp-size", "8", "--quantization",
-                                        "nvfp4_online", "--moe-a2a-backend", "deepep"], ["RUN010"], RUN010, gpu="b200"),
-    case("RUN010-ok-no-a2a", ["--moe-runner-backend", "flashinfer_cutedsl", "--tp-size", "8", "--quantization",
-                              "nvfp4_online"], [], "ok", gpu="b200"),
-]
-
-# SGLang starts, but a value the config gives is replaced: warnings, each with the pin fix
-OVERRIDE_CASES = [
-    case("A2A006-deepep-ep2", ["--tp-size", "8", "--ep-size", "2", "--moe-a2a-backend", "deepep"], ["A2A006"], "ok"),
-    case("A2A006-ok-deepep-ep-tp", ["--tp-size", "8", "--ep-size", "8", "--moe-a2a-backend", "deepep"], [], "ok"),
-    case("A2A005-waterfill-mooncake", ["--tp-size", "8", "--moe-a2a-backend", "mooncake", "--enable-waterfill"], ["A2A005"], "ok"),
-    case("A2A005-waterfill-none", ["--tp-size", "8", "--moe-a2a-backend", "none", "--enable-waterfill"], ["A2A005"], "ok"),
-    case("A2A028-ascend-tp", ["--tp-size", "8", "--moe-a2a-backend", "ascend_tp"], ["A2A028"], "ok"),
-    case("DWDP008-a2a", ["--tp-size", "8", "--dwdp-size", "8", "--moe-a2a-backend", "deepep"], ["DWDP008"], "ok"),
-    case("DWDP008-ep-size", ["--tp-size", "8", "--dwdp-size", "8", "--ep-size", "2"], ["DWDP008"], "ok"),
-    case("A2A001-megamoe-runner", ["--tp-size", "8", "--moe-runner-backend", "megamoe"], ["A2A001"], "ok"),
-    case("RUN003-mxfp8-triton", ["--tp-size", "8", "--quantization", "mxfp8", "--moe-runner-backend", "triton"], ["RUN003"], "ok", model="qwen3-moe"),
-    case("RUN003-ok-mxfp8-auto", ["--tp-size", "8", "--quantization", "mxfp8"], [], "ok", model="qwen3-moe"),
-    case("RUN003-ok-mxfp8-trtllm", ["--tp-size", "8", "--quantization", "mxfp8", "--moe-runner-backend", "flashinfer_trtllm"], [], "ok", model="qwen3-moe"),
-]
-
-ALL_CASES = EP_CASES + MARLIN_CASES + MOE_KERNEL_CASES + OVERRIDE_CASES
-
 MARLIN_CASES.append(
     case("RUN022-elastic-with-join-mode", ["--tp-size", "8", "--ep-size", "8", *MARLIN, *LORA_OK,
                                            "--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode", "recover"],
