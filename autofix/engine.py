@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from autofix.model import Applicability, Fix, Op, Set, Unset, Violation
+from autofix.model import Applicability, Fix, Op, Set, Unset, Violation, applied
 from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.pipeline.run import Item, resolve
 from autofix import rules as _rules
@@ -104,14 +104,6 @@ def choose_entry_fixes(violations: Sequence[Violation], level: Applicability) ->
     return chosen
 
 
-def _apply(state: dict[str, Any], ops: Sequence[Op]) -> None:
-    for op in ops:
-        if isinstance(op, Set):
-            state[op.dest] = op.value
-        else:
-            state.pop(op.dest, None)
-
-
 def _freeze(state: Mapping[str, Any]) -> tuple:
     return tuple(sorted((k, repr(v)) for k, v in state.items()))
 
@@ -161,7 +153,7 @@ def run(
             dests = {op.dest for op in fix.ops} if fix else set()
             use = fix if fix and not dests & touched else None
             if use:
-                _apply(state, use.ops)
+                state = applied(state, use.ops)
                 touched |= dests
                 fixed.append(v.code)
             findings.add(v, pass_no, after, use)

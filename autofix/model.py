@@ -66,6 +66,17 @@ class Unset:
 Op = Set | Unset
 
 
+def applied(settings: dict[str, Any], ops) -> dict[str, Any]:
+    """A copy of ``settings`` (``dest -> value``) with ``ops`` (``Set``/``Unset``) applied in order."""
+    out = dict(settings)
+    for op in ops:
+        if isinstance(op, Set):
+            out[op.dest] = op.value
+        else:
+            out.pop(op.dest, None)
+    return out
+
+
 # Ops on how a setting is written (argparse-stage fixes). ``entry`` indexes
 # the launch's entries (``autofix.arguments.Entry``); adapters turn these into
 # in-place text edits, so a renamed flag stays where it was.

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from autofix.model import UNKNOWN, Fix, Set, Unset, Violation
+from autofix.model import UNKNOWN, Fix, Set, Unset, Violation, applied
 from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.pipeline.items import DeclarationError, Derivation, SettingsRule
 from autofix.pipeline.view import ResolvingView, Unknown
@@ -210,13 +210,7 @@ def _check(rule: SettingsRule, view: ResolvingView, items: tuple[Item, ...], fix
 def _clears(fix: Fix, rule: SettingsRule, view: ResolvingView, items: tuple[Item, ...]) -> bool:
     """Whether the launch with ``fix`` applied no longer breaks ``rule``: a fix of a value a later-declared
     one overwrites (``--ep-size`` under DWDP) changes nothing, and would be applied again and again."""
-    fixed = dict(view.explicit)
-    for op in fix.ops:
-        if isinstance(op, Set):
-            fixed[op.dest] = op.value
-        else:
-            fixed.pop(op.dest, None)
-    again = resolve(fixed, view.schema, items, view.facts, fixes=False)
+    again = resolve(applied(view.explicit, fix.ops), view.schema, items, view.facts, fixes=False)
     return not any(v.code == rule.code for v in again.violations)
 
 
@@ -294,12 +288,7 @@ def _settles(explicit: Mapping[str, Any], ops: list, dest: str, before: Resoluti
              items: tuple[Item, ...], facts: Facts) -> bool:
     """Whether ``ops`` resolve the launch to the same values, make no check refuse it that did not, and leave
     no override of ``dest`` (so that fixing converges)."""
-    pinned = dict(explicit)
-    for op in ops:
-        if isinstance(op, Set):
-            pinned[op.dest] = op.value
-        else:
-            pinned.pop(op.dest, None)
+    pinned = applied(explicit, ops)
     after = resolve(pinned, schema, items, facts, fixes=False)
     refused = {v.code for v in before.violations if v.refuses}
     if any(v.refuses and v.code not in refused for v in after.violations):
