@@ -1,20 +1,22 @@
-"""Write docs/coverage.md: every raise/assert site of SGLang's resolution steps, and the rule that mirrors it.
+"""Write docs/coverage.md: every raise/assert site of SGLang's argument checks, and the rule that mirrors it.
 
-    python scripts/coverage.py [SGLANG_PACKAGE_DIR]     # default: the oracle's installed SGLang
+    python scripts/coverage.py [CATALOG]     # default: ../shared/sglang-0.5.23-rules.md
 
-For each step of the shipped step list (``Schema.steps``), the ``raise`` and
-``assert`` statements written in the step's own function (not in the
-functions it calls: those are listed under the step when a rule's ``via``
-names them) are listed with the rule whose position is that line, or "not
-yet". A first map for the family issues; it does not yet say why a site
-has no rule.
+The sites are the catalog's appendix (every ``raise``/``assert`` in
+``sglang/srt/arg_groups/``, each with the catalog's check ID and what
+decides it: ARG the flags, HW the hardware, MODEL the model config, ENV
+the environment, INFRA SGLang's own plumbing), grouped by the catalog's
+families. A site is *covered* when a rule's position (``at``) is that line.
+Otherwise its status is the one written in ``scripts/coverage_notes/*.txt``
+(``<path>:<line> <status>: <reason>``), else what its class implies
+(MODEL, ENV: skipped; INFRA: unreachable), else "not yet".
 """
 
 from __future__ import annotations
 
-import ast
-import subprocess
+import re
 import sys
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,60 +24,109 @@ sys.path.insert(0, str(ROOT))
 
 from autofix.pipeline.items import SettingsRule  # noqa: E402
 from autofix.rules import SETTINGS  # noqa: E402
-from autofix.schema import load  # noqa: E402
 
-ORACLE_PYTHON = "/tmp/oracle-venv/bin/python"
-
-
-def sglang_root() -> Path:
-    find = "import importlib.util as u; print(u.find_spec('sglang').submodule_search_locations[0])"
-    return Path(subprocess.run([ORACLE_PYTHON, "-c", find], capture_output=True, text=True, check=True).stdout.strip())
+CATALOG = ROOT.parent / "shared" / "sglang-0.5.23-rules.md"
+NOTES = ROOT / "scripts" / "coverage_notes"
+STATUSES = ("covered", "skipped-model", "skipped-env", "skipped-hardware", "unreachable", "not yet")
+_SITE = re.compile(r"(\d+)([ar]) (\S+) (\S+)")
+_ID = re.compile(r"[A-Z][A-Z0-9]*\d+")
 
 
-def sites(root: Path, module: str, name: str) -> list[int]:
-    """The lines of the raise/assert statements in function ``name`` of ``module``."""
-    tree = ast.parse((root / "srt" / module).read_text())
-    fns = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
-    if not fns:
-        return []
-    return sorted({n.lineno for n in ast.walk(fns[0]) if isinstance(n, ast.Raise | ast.Assert)})
+def families(text: str) -> tuple[dict[str, str], dict[str, str]]:
+    """``({check id: family letter}, {family letter: title})`` from the catalog's headings."""
+    of: dict[str, str] = {}
+    titles: dict[str, str] = {}
+    family = None
+    for line in text.splitlines():
+        if m := re.match(r"## Family ([A-Z]) — (.*)", line):
+            family = m.group(1)
+            titles[family] = m.group(2)
+        elif line.startswith("## "):
+            family = None
+        elif family and (m := re.match(r"#### (\S+(?:[–/]\S+)*) — ", line)):
+            for part in re.split(r"[/]", m.group(1)):
+                of[part] = family
+                for found in _ID.findall(part):
+                    of.setdefault(found, family)
+    return of, titles
+
+
+def appendix(text: str) -> list[tuple[str, int, str, str, str]]:
+    """``(path, line, kind, check id, class)`` of every site in the catalog's appendix."""
+    body = text[text.index("## Appendix"):]
+    out = []
+    for m in re.finditer(r"^\* `(arg_groups/[^`]+)` \(\d+\): (.*)$", body, re.M):
+        for site in m.group(2).split(" · "):
+            if s := _SITE.fullmatch(site.strip()):
+                out.append((m.group(1), int(s.group(1)), s.group(2), s.group(3), s.group(4)))
+    return out
+
+
+def notes() -> dict[str, tuple[str, str]]:
+    """``{"path:line": (status, reason)}`` from ``scripts/coverage_notes/*.txt``."""
+    out: dict[str, tuple[str, str]] = {}
+    for path in sorted(NOTES.glob("*.txt")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            m = re.fullmatch(r"(\S+:\d+) ([a-z-]+): (.+)", line.strip())
+            if not m or m.group(2) not in STATUSES[1:-1]:
+                raise SystemExit(f"{path}:{n}: expected '<path>:<line> <status>: <reason>', status one of "
+                                 f"{', '.join(STATUSES[1:-1])}")
+            out[m.group(1)] = (m.group(2), m.group(3))
+    return out
+
+
+def status(site_class: str, note: tuple[str, str] | None) -> tuple[str, str]:
+    """The status and reason of a site no rule covers."""
+    if note:
+        return note
+    if "MODEL" in site_class:
+        return "skipped-model", "needs the model's config"
+    if "ENV" in site_class:
+        return "skipped-env", "needs the launch's environment variables"
+    if site_class == "INFRA":
+        return "unreachable", "SGLang's own plumbing: no launch reaches it"
+    return "not yet", ""
 
 
 def main() -> int:
-    root = Path(sys.argv[1]) if len(sys.argv) > 1 else sglang_root()
-    schema = load()
-    rules = [it for it in SETTINGS if isinstance(it, SettingsRule)]
-    at = {r.position.at: r for r in rules}
-    lines = ["# Coverage", "",
-             "Generated by `python scripts/coverage.py` from SGLang 0.5.23's source: every `raise`/`assert` "
-             "written in a resolution step's own function, and the autofix rule that mirrors it. Checks in "
-             "the functions a step calls are listed where a rule reaches them (`via`). \"not yet\": no rule "
-             "mirrors the site; the family issues add them, or say here why none can (a check that needs "
-             "the model's config or the hardware stays silent until those facts are given).", ""]
-    total = covered = 0
-    for step in schema.steps:
-        if "#" in step.id:
-            continue  # a hook's second run: its sites are listed under its first
-        own = sites(root, step.module, step.name)
-        reached = [r for r in rules if r.position.step == step.id and r.position.via is not None]
-        if not own and not reached:
-            continue
-        lines.append(f"## `{step.id}` (`{step.module}:{step.line}`)")
-        lines.append("")
-        for line in own:
-            rule = at.get(f"{step.module}:{line}")
-            total += 1
-            covered += rule is not None
-            lines.append(f"- `{step.module}:{line}`: " + (f"{rule.code} `{rule.name}`" if rule else "not yet"))
-        for rule in reached:
-            total += 1
-            covered += 1
-            lines.append(f"- `{rule.position.at}` (via line {rule.position.via}): {rule.code} `{rule.name}`")
-        lines.append("")
-    lines.insert(2, f"{covered} of {total} sites listed below have a rule.")
-    lines.insert(3, "")
-    (ROOT / "docs" / "coverage.md").write_text("\n".join(lines), encoding="utf-8")
-    print(f"wrote docs/coverage.md: {covered} of {total} sites covered")
+    catalog = Path(sys.argv[1]) if len(sys.argv) > 1 else CATALOG
+    text = catalog.read_text(encoding="utf-8")
+    family_of, titles = families(text)
+    rules = {it.position.at: it for it in SETTINGS if isinstance(it, SettingsRule)}
+    written = notes()
+    rows: dict[str, list[str]] = {f: [] for f in titles}
+    counts: dict[str, Counter] = {f: Counter() for f in titles}
+    for path, line, kind, check, site_class in appendix(text):
+        family = family_of.get(check) or family_of.get(_ID.findall(check)[0] if _ID.findall(check) else "", "G")
+        where = f"{path}:{line}"
+        rule = rules.get(where)
+        if rule:
+            state, why = "covered", f"{rule.code} `{rule.name}`"
+        else:
+            state, why = status(site_class, written.get(where))
+        counts[family][state] += 1
+        rows[family].append(f"| `{where}` | {'assert' if kind == 'a' else 'raise'} | {check} | {site_class} | "
+                            f"{state} | {why} |")
+    out = ["# Coverage", "",
+           "Generated by `python scripts/coverage.py`. Every `raise`/`assert` in SGLang 0.5.23's "
+           "`sglang/srt/arg_groups/` (the argument checks), with the check ID and class the catalog gives it "
+           "(ARG: the flags decide; HW: the hardware, known with `--gpu`; MODEL: the model's config; ENV: "
+           "the environment; INFRA: SGLang's plumbing), and the autofix rule that mirrors it. A site no "
+           "rule covers is *skipped* when autofix cannot know what decides it (it stays silent there), "
+           "*unreachable* when no launch gets there, *not yet* when a rule is still to be written. Checks "
+           "SGLang makes outside `arg_groups/` (the Marlin policy, `check_server_args` helpers) are listed "
+           "in docs/rules.md with their rules.", "",
+           "| family | sites | " + " | ".join(STATUSES) + " |", "|---|---:|" + "---:|" * len(STATUSES)]
+    for family, c in counts.items():
+        out.append(f"| {family} | {sum(c.values())} | " + " | ".join(str(c[s]) for s in STATUSES) + " |")
+    for family, title in titles.items():
+        out += ["", f"## Family {family}: {title}", "", "| site | kind | check | class | status | rule or reason |",
+                "|---|---|---|---|---|---|", *rows[family]]
+    (ROOT / "docs" / "coverage.md").write_text("\n".join(out) + "\n", encoding="utf-8")
+    for family, c in counts.items():
+        print(f"{family}: {sum(c.values())} sites, " + ", ".join(f"{c[s]} {s}" for s in STATUSES if c[s]))
     return 0
 
 

@@ -3,10 +3,11 @@
 ``WRITTEN``: the checks of how a launch is written, in the order SGLang (and
 before it, the host) meets them: Docker's reading of a Dockerfile, the
 ``--config`` merger, argparse. ``SETTINGS``: the derivations and settings
-rules of SGLang's resolution steps, one module per SGLang hook module
-(``autofix/rules/moe_hook.py`` mirrors ``sglang/srt/arg_groups/moe_hook.py``);
-their order is their pipeline position (``autofix.pipeline.run.order``),
-not this list's.
+rules of SGLang's resolution steps, one package per SGLang hook module and
+one module per step (``autofix/rules/moe_hook/handle_a2a_moe.py`` holds the
+checks of ``handle_a2a_moe`` in ``sglang/srt/arg_groups/moe_hook.py``),
+gathered from those modules; their order is their pipeline position
+(``autofix.pipeline.run.order``), not this tuple's.
 """
 
 from __future__ import annotations
@@ -14,28 +15,41 @@ from __future__ import annotations
 from autofix.errors import UnknownRule
 from autofix.pipeline.items import Derivation, SettingsRule
 from autofix.pipeline.run import order
-from autofix.rules import (
-    config_file,
-    deprecated,
-    dockerfile,
-    mega_moe_hook,
-    moe_hook,
-    options,
-    parallel_hook,
-    repeats,
-    validation_hook,
-    values,
-    versions,
-)
+import importlib
+import pkgutil
+
+from autofix.rules import config_file, deprecated, dockerfile, options, repeats, values, versions
 from autofix.rules.base import WrittenRule
 from autofix.schema import load
 
 WRITTEN: tuple[WrittenRule, ...] = tuple(
     r for family in (dockerfile, config_file, versions, options, values, repeats, deprecated) for r in family.RULES
 )
-SETTINGS: tuple[Derivation | SettingsRule, ...] = tuple(
-    it for hook in (mega_moe_hook, parallel_hook, moe_hook, validation_hook) for it in hook.SETTINGS
-)
+def _step_modules():
+    """The step modules: each subpackage is named after an SGLang module (arg_groups/<name>.py), each of its
+    modules after a step."""
+    for package in sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg):
+        pkg = importlib.import_module(f"{__name__}.{package}")
+        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+            yield importlib.import_module(f"{pkg.__name__}.{info.name}")
+
+
+def defined_in(item: Derivation | SettingsRule) -> str:
+    """The module that defines ``item`` (its function's)."""
+    return (item.check if isinstance(item, SettingsRule) else item.derive).__module__
+
+
+def _items() -> tuple[Derivation | SettingsRule, ...]:
+    """Every derivation and settings rule defined at module level in a step module, once each."""
+    found: dict[int, Derivation | SettingsRule] = {}
+    for module in _step_modules():
+        for value in vars(module).values():
+            if isinstance(value, (Derivation, SettingsRule)) and defined_in(value) == module.__name__:
+                found.setdefault(id(value), value)
+    return tuple(found.values())
+
+
+SETTINGS: tuple[Derivation | SettingsRule, ...] = _items()
 # What a user can look up by code: every rule, and every derivation that warns (its override code), the
 # settings ones in pipeline order
 Rule = WrittenRule | SettingsRule | Derivation

@@ -44,7 +44,29 @@ RULE_READS: dict[str, tuple[str, ...]] = {
     it.code: tuple(sorted(dests)) for it, dests in reads(SETTINGS, SCHEMA, _case_configs(), FACTS).items()
     if isinstance(it, SettingsRule) and dests
 }
-RULE_DESTS: tuple[str, ...] = tuple(dict.fromkeys(d for dests in RULE_READS.values() for d in dests))
+
+
+def _case_values() -> dict[str, list[Any]]:
+    seen: dict[str, list[Any]] = {}
+    for config in _case_configs():
+        for dest, value in config.items():
+            if value not in seen.setdefault(dest, []):
+                seen[dest].append(value)
+    return seen
+
+
+# The values the rule cases write, per dest: what a dest of no simple kind (a float, a path, JSON) draws.
+CASE_VALUES = _case_values()
+
+
+def _drawable(dest: str) -> bool:
+    option = SCHEMA[dest]
+    return (dest in _CUSTOM or option.is_store_true or option.choices is not None or option.type == "int"
+            or bool(CASE_VALUES.get(dest)))
+
+
+_CUSTOM = ("model_path", "init_expert_location", "lora_paths")
+RULE_DESTS: tuple[str, ...] = tuple(dict.fromkeys(d for dests in RULE_READS.values() for d in dests if _drawable(d)))
 # Options SGLang's --config merger refuses (lora_paths) can only be flags.
 YAML_DESTS: tuple[str, ...] = tuple(d for d in RULE_DESTS if SCHEMA[d].config_file != "refused")
 MODELS = ("meta-llama/Llama-3.1-8B-Instruct", "/models/Qwen3-30B-A3B", "deepseek-ai/DeepSeek-V3")
@@ -79,23 +101,55 @@ def values(dest: str) -> st.SearchStrategy[Any]:
         return st.one_of(st.sampled_from(_FAVOURED[dest]), choices) if dest in _FAVOURED else choices
     if option.type == "int":
         return _SIZES
+    if CASE_VALUES.get(dest):
+        return st.sampled_from(CASE_VALUES[dest])
     raise NotImplementedError(f"no value strategy for {dest} ({option.kind}, {option.type})")
+
+
+# At most this many dests in one drawn config: enough for every rule's combination, few enough that a draw
+# does not trip a dozen rules at once.
+MAX_DESTS = 12
+
+
+def _seed(case_config: dict[str, Any]) -> tuple[str, ...]:
+    return tuple(d for d in case_config if d in RULE_DESTS)
+
+
+# The rule cases' own configs, as seeds: a draw near a case reaches the corner of that rule however many
+# rules there are (a uniform draw over ~100 dests almost never does).
+_SEEDS: tuple[dict[str, Any], ...] = tuple(c for c in _case_configs() if _seed(c) and set(c) <= set(RULE_DESTS) | {"model_path"})
 
 
 @st.composite
 def configs(draw, dests: tuple[str, ...] = RULE_DESTS, *, model: bool = True) -> dict[str, Any]:
-    """An ordered ``dest -> value`` dict over ``dests`` (and maybe ``model_path`` first).
+    """An ordered ``dest -> value`` dict over ``dests`` (and maybe ``model_path`` first), at most ``MAX_DESTS``.
 
-    Half the draws focus on one rule's ``reads``, each dest in with odds 2:1,
-    so that the combinations a rule needs come up often.
+    A third of the draws start from a rule case's config (each of its
+    settings kept with odds 3:1, its values kept or redrawn, one more dest
+    of that rule's reads maybe added); a third focus on one rule's
+    ``reads``, each dest in with odds 2:1; the rest pick from all ``dests``.
     """
-    focus = dests
-    if draw(st.booleans()):
-        focus = draw(st.sampled_from([tuple(d for d in r if d in dests) for r in RULE_READS.values()]))
-    chosen = [d for d in focus if draw(st.integers(0, 2)) > 0]
     out: dict[str, Any] = {}
     if model and draw(st.booleans()):
         out["model_path"] = draw(values("model_path"))
+    mode = draw(st.integers(0, 2))
+    seeds = [c for c in _SEEDS if all(d in dests or d == "model_path" for d in c)]
+    if mode == 0 and seeds:
+        seed = draw(st.sampled_from(seeds))
+        for dest, value in seed.items():
+            if dest == "model_path" or draw(st.integers(0, 3)) == 0:
+                continue
+            out[dest] = value if draw(st.integers(0, 2)) else draw(values(dest))
+        near = [d for r in RULE_READS.values() if set(seed) & set(r) for d in r if d in dests and d not in out]
+        if near and draw(st.booleans()):
+            extra = draw(st.sampled_from(near))
+            out[extra] = draw(values(extra))
+        return out
+    focus = dests
+    if mode == 1:
+        focus = draw(st.sampled_from([tuple(d for d in r if d in dests) for r in RULE_READS.values()]))
+    chosen = [d for d in focus if draw(st.integers(0, 2)) > 0] if len(focus) <= MAX_DESTS else \
+        draw(st.lists(st.sampled_from(focus), max_size=MAX_DESTS, unique=True))
     for dest in draw(st.permutations(chosen)):
         out[dest] = draw(values(dest))
     return out

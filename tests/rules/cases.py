@@ -1,58 +1,21 @@
-"""Rule test cases as data: flags, the codes autofix must report, SGLang's verdict.
+"""Rule test cases as data (``casekit.Case``): the early ones here, each family's in ``cases_<family>.py``.
 
-``sglang`` is what SGLang 0.5.23 did with the flags (``ok`` or the
-``path:line`` it raised at), measured with ../shared/oracle (8x H200, the
-``model`` config: DeepSeek-V3 unless the case says) and re-checked by
-tests/oracle/test_rule_verdicts.py. ``codes`` are errors and warnings, in
-pipeline order; the errors are exactly the refused cases'. ``fixed_ok``
-says SGLang accepts the output of autofix's fixes (safe, then unsafe).
-autofix checks each case with the facts the oracle has (``FACTS``).
+Every ``tests/rules/cases_*.py`` module holds a ``CASES`` list; ``ALL_CASES``
+is this module's lists then theirs, by module name. Verdicts come from
+../shared/oracle (see ``casekit``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import importlib
+import pkgutil
+from pathlib import Path
 
-from autofix.pipeline.facts import Facts
-from autofix.rules import get
-
-# What the oracle runs on: 8 H200s (or the case's GPU), and model configs without NVFP4 MoE layers.
-FACTS = Facts.for_gpu("h200", 8, **{"model.nvfp4_moe_meta": None})
-
-
-def facts_of(case: Case) -> Facts:
-    """The facts the oracle has for ``case``."""
-    return Facts.for_gpu(case.gpu, 8, **{"model.nvfp4_moe_meta": None})
-
-
-def at(code: str) -> str:
-    """Where SGLang raises for ``code``'s check: the rule's own position (it lives there only)."""
-    return "sglang/srt/" + get(code).sglang_source
-
+from tests.rules.casekit import FACTS, LORA_OK, MARLIN, Case, at, case, facts_of  # noqa: F401
 
 EP003, EP004, RUN010 = at("EP003"), at("EP004"), at("RUN010")
 RUN005, RUN006, RUN008, RUN009 = at("RUN005"), at("RUN006"), at("RUN008"), at("RUN009")
 RUN019, RUN020, RUN021, RUN022 = at("RUN019"), at("RUN020"), at("RUN021"), at("RUN022")
-
-MARLIN = ["--moe-runner-backend", "experimental_sgl_marlin"]
-LORA_OK = ["--enable-lora", "--lora-use-virtual-experts", "--lora-backend", "triton",
-           "--max-lora-rank", "16", "--lora-target-modules", "all"]
-
-
-@dataclass(frozen=True)
-class Case:
-    id: str
-    argv: tuple[str, ...]
-    codes: tuple[str, ...]  # what autofix reports on the input, in order
-    sglang: str  # "ok" or where SGLang 0.5.23 raised
-    fixed_ok: bool = True  # SGLang accepts autofix's output (safe + unsafe fixes)
-    model: str | None = None  # the oracle's model config (None: deepseek-v3)
-    gpu: str = "h200"  # the oracle's GPU (check.py --gpu)
-
-
-def case(id, argv, codes, sglang, fixed_ok=True, model=None, gpu="h200") -> Case:
-    return Case(id, tuple(argv), tuple(codes), sglang, fixed_ok, model, gpu)
-
 
 EP_CASES = [
     case("EP003-static-a2a-none", ["--tp-size", "8", "--moe-a2a-backend", "none", "--ep-dispatch-algorithm", "static"], ["EP003"], EP003),
@@ -142,4 +105,14 @@ OVERRIDE_CASES = [
     case("RUN003-ok-mxfp8-trtllm", ["--tp-size", "8", "--quantization", "mxfp8", "--moe-runner-backend", "flashinfer_trtllm"], [], "ok", model="qwen3-moe"),
 ]
 
-ALL_CASES = EP_CASES + MARLIN_CASES + MOE_KERNEL_CASES + OVERRIDE_CASES
+
+
+def _family_cases() -> list[Case]:
+    found: list[Case] = []
+    for info in sorted(pkgutil.iter_modules([str(Path(__file__).parent)]), key=lambda m: m.name):
+        if info.name.startswith("cases_"):
+            found += importlib.import_module(f"tests.rules.{info.name}").CASES
+    return found
+
+
+ALL_CASES = EP_CASES + MARLIN_CASES + MOE_KERNEL_CASES + OVERRIDE_CASES + _family_cases()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+from pathlib import PurePosixPath
 
 import pytest
 
@@ -11,7 +12,7 @@ from autofix.api import fix_source
 from autofix.arguments import Word, parse_words
 from autofix.formats import argv as shell
 from autofix.model import Location
-from autofix.rules import get
+from autofix.rules import SETTINGS, defined_in, get
 from autofix.schema import load
 from tests.rules.cases import ALL_CASES, FACTS, Case, facts_of
 
@@ -145,7 +146,7 @@ def test_an_override_is_not_pinned_when_an_earlier_check_would_refuse_the_pinned
     """Pinning --ep-size 8 would fail a check before handle_a2a_moe: the fix removes the ignored setting instead."""
     from autofix.model import Violation
     from autofix.pipeline.items import settings_rule
-    from autofix.rules.moe_hook import a2a_backend_overrides_ep_size
+    from autofix.rules.moe_hook.handle_a2a_moe import a2a_backend_overrides_ep_size
 
     @settings_rule("T001", "no-ep-8", step="handle_moe_kernel_config", at="arg_groups/moe_hook.py:89")
     def no_ep_8(view):
@@ -183,3 +184,12 @@ def test_a_derivation_that_declares_outside_its_writes_is_an_error():
 
     with _pytest.raises(DeclarationError, match=r"declares \['ep_size'\] outside its writes"):
         engine.check(explicit(["--tp", "8"]), SCHEMA, items=(stray,))
+
+
+def test_each_item_lives_in_the_module_named_after_its_step():
+    """A rule of SGLang's step ``handle_a2a_moe`` (arg_groups/moe_hook.py) is in autofix/rules/moe_hook/handle_a2a_moe.py."""
+    steps = {s.id: s for s in load().steps}
+    for item in SETTINGS:
+        step = steps[item.position.step]
+        expected = f"autofix.rules.{PurePosixPath(step.module).stem}.{step.name}"
+        assert defined_in(item) == expected, (item.code, item.position.step)

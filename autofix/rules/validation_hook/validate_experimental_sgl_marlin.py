@@ -1,4 +1,4 @@
-"""Validation steps (``arg_groups/validation_hook.py``, 0.5.23): ``validate_experimental_sgl_marlin``.
+"""``validate_experimental_sgl_marlin`` (``arg_groups/validation_hook.py``, 0.5.23): the start-up policy of the experimental Marlin runner.
 
 The step runs ``validate_experimental_sgl_marlin_server_args`` of
 ``sglang/srt/lora/marlin_lora_temp/policy.py`` (from
@@ -274,10 +274,3 @@ def _trivial_placement(view: ResolvingView) -> Fix:
         ops.append(Unset("ep_join_mode"))  # a join mode needs a backend (parallel_hook.py:547)
     return Fix.unsafe(*ops, title=f"Remove {', '.join(view.schema[d].flag for d in offending)}")
 
-
-SETTINGS = (
-    marlin_ep_needs_no_a2a,
-    marlin_lora_needs_virtual_experts,
-    marlin_lora_needs_triton_backend,
-    marlin_lora_ep_needs_trivial_placement,
-)

@@ -1,25 +1,14 @@
-"""MoE steps (``arg_groups/moe_hook.py``, 0.5.23): ``handle_moe_kernel_config`` and ``handle_a2a_moe``.
-
-``handle_moe_kernel_config`` resolves the runner from the quantization
-(``_moe_runner_backend_quant_constraints``, a pass in ``overrides.py``),
-then asserts what each FlashInfer runner supports: on the runner and
-sizes as they are *then*, before ``handle_a2a_moe`` rewrites the a2a
-backend (Waterfill, ``ascend_tp``) and ``ep_size``. Modelled here: the
-``flashinfer_cutlass`` and ``flashinfer_cutedsl`` checks (RUN005-RUN010);
-the others of the step (RUN001-RUN004 as checks, RUN011-RUN014) are not yet.
-"""
+"""``handle_moe_kernel_config`` (``arg_groups/moe_hook.py:71``, 0.5.23): the runner, by quantization, and what each runner supports."""
 
 from __future__ import annotations
 
 from autofix.model import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
+from autofix.rules.moe_hook import EP_SPANNING_A2A
 
 # Runners MXFP8 MoE takes on CUDA (arg_groups/choices.py:161).
 MXFP8_MOE_RUNNERS = ("cutlass", "deep_gemm", "flashinfer_megamoe", "flashinfer_trtllm", "flashinfer_trtllm_routed")
-# Every a2a backend that makes expert parallelism span the TP group (overrides.py:1577).
-EP_SPANNING_A2A = frozenset({"megamoe", "deepep", "deepep_v2", "mooncake", "nixl", "ascend_fuseep", "flashinfer",
-                             "flashinfer_megamoe", "mori", "pplx"})
 NVFP4_ONLINE_RUNNERS = ("flashinfer_trtllm", "flashinfer_trtllm_routed", "flashinfer_cutedsl")
 CUTLASS_QUANTIZATIONS = ("modelopt_fp4", "modelopt_fp8", "modelopt_mixed", None)
 CUTEDSL_QUANTIZATIONS = ("modelopt_fp4", "modelopt_mixed", "nvfp4_online")
@@ -415,131 +404,3 @@ def _none_a2a(view: ResolvingView) -> Fix | None:
 
 
 # handle_a2a_moe
-
-def _waterfill(view: ResolvingView) -> str:
-    return "--enable-waterfill"
-
-
-@derivation(step="handle_a2a_moe", at="arg_groups/overrides.py:1606", via=292, writes=("moe_a2a_backend",),
-            code="A2A005", name="waterfill-overrides-a2a-backend", cause=_waterfill)
-def waterfill_overrides_a2a_backend(view: ResolvingView) -> dict | None:
-    """Waterfill makes the MoE a2a backend `deepep` unless it is `deepep` or `megamoe`.
-
-    ## What it does
-    Warns at a `--moe-a2a-backend` (other than `deepep` or `megamoe`) that
-    `--enable-waterfill` replaces.
-
-    ## Why it matters
-    SGLang logs a warning and runs DeepEP; checks before this step saw the
-    backend as written (RUN009), checks after it see `deepep` (EP003, RUN019).
-
-    ## Example
-    ```yaml
-    enable-waterfill: true
-    moe-a2a-backend: mooncake
-    ```
-    Use instead:
-    ```yaml
-    enable-waterfill: true
-    moe-a2a-backend: deepep
-    ```
-
-    ## Fix safety
-    Writing `deepep` resolves the launch to the same values: safe.
-
-    ## SGLang source
-    `sglang/srt/arg_groups/overrides.py:1606` (`_a2a_backend_overrides`, run at `arg_groups/moe_hook.py:292`)
-    """
-    if view["moe_a2a_backend"] in ("deepep", "megamoe") or not view["enable_waterfill"]:
-        return None
-    return {"moe_a2a_backend": "deepep"}
-
-
-def _spanning(view: ResolvingView) -> str:
-    return f"the a2a backend {view['moe_a2a_backend']}"
-
-
-@derivation(step="handle_a2a_moe", at="arg_groups/overrides.py:1619", via=293, writes=("ep_size",),
-            code="A2A006", name="a2a-backend-overrides-ep-size", cause=_spanning)
-def a2a_backend_overrides_ep_size(view: ResolvingView) -> dict | None:
-    """An EP-spanning a2a backend makes `ep_size` equal `tp_size`.
-
-    ## What it does
-    Warns at an `--ep-size` that an a2a backend spanning the TP group
-    (`deepep`, `deepep_v2`, `mooncake`, `nixl`, `mori`, `pplx`, `flashinfer`,
-    `flashinfer_megamoe`, `megamoe`, `ascend_fuseep`) replaces by `--tp-size`.
-
-    ## Why it matters
-    SGLang only logs it: `--ep-size 2` runs as 8 with `--tp 8`; checks before
-    this step saw 2 (RUN006, RUN008), checks after it see 8 (EP004, RUN019).
-
-    ## Example
-    ```yaml
-    tp-size: 8
-    ep-size: 2
-    moe-a2a-backend: deepep
-    ```
-    Use instead:
-    ```yaml
-    tp-size: 8
-    ep-size: 8
-    moe-a2a-backend: deepep
-    ```
-
-    ## Fix safety
-    Writing the size that runs resolves the launch to the same values: safe.
-
-    ## SGLang source
-    `sglang/srt/arg_groups/overrides.py:1619` (`_a2a_ep_size`, run at `arg_groups/moe_hook.py:293`)
-    """
-    if view["moe_a2a_backend"] not in EP_SPANNING_A2A:
-        return None
-    return {"ep_size": view["tp_size"]}
-
-
-@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:465", writes=("moe_a2a_backend",),
-            code="A2A028", name="ascend-tp-runs-as-none",
-            cause=lambda view: "SGLang's a2a step")
-def ascend_tp_runs_as_none(view: ResolvingView) -> dict | None:
-    """The a2a backend `ascend_tp` runs as `none` (and `none` stays `none` on NPUs).
-
-    ## What it does
-    Warns at `--moe-a2a-backend ascend_tp`: SGLang replaces it by `none`
-    before the expert-parallel checks read it.
-
-    ## Why it matters
-    Checks after this step see `none`: `--ep-dispatch-algorithm static`
-    with `ascend_tp` is refused (EP003) as with no backend.
-
-    ## Example
-    ```yaml
-    moe-a2a-backend: ascend_tp
-    ```
-    Use instead:
-    ```yaml
-    moe-a2a-backend: none
-    ```
-
-    ## Fix safety
-    Removing the backend (`none`) resolves the launch to the same values: safe.
-
-    ## SGLang source
-    `sglang/srt/arg_groups/moe_hook.py:465` (`handle_a2a_moe`, 0.5.23)
-    """
-    if view["moe_a2a_backend"] == "ascend_tp":
-        return {"moe_a2a_backend": "none"}
-    return None  # `none` on an NPU: declared `none` again, no change
-
-
-SETTINGS = (
-    quantization_overrides_moe_runner,
-    flashinfer_cutlass_quantization,
-    flashinfer_cutlass_ep_size,
-    flashinfer_cutedsl_needs_nvfp4,
-    flashinfer_cutedsl_ep_size,
-    flashinfer_cutedsl_a2a_backend,
-    flashinfer_cutedsl_deepep_per_token_nvfp4,
-    waterfill_overrides_a2a_backend,
-    a2a_backend_overrides_ep_size,
-    ascend_tp_runs_as_none,
-)

@@ -45,5 +45,3 @@ def megamoe_runner_alias(view: ResolvingView) -> dict | None:
         return None
     return {"moe_runner_backend": "auto", "moe_a2a_backend": "megamoe"}
 
-
-SETTINGS = (megamoe_runner_alias,)

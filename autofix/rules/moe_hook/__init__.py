@@ -1,0 +1,10 @@
+"""SGLang's ``arg_groups/moe_hook.py`` (0.5.23): one module per step.
+
+``handle_moe_kernel_config`` resolves the runner from the quantization and
+asserts what each runner supports, on the runner and sizes as they are
+*then*, before ``handle_a2a_moe`` rewrites the a2a backend and ``ep_size``.
+"""
+
+# Every a2a backend that makes expert parallelism span the TP group (overrides.py:1577).
+EP_SPANNING_A2A = frozenset({"megamoe", "deepep", "deepep_v2", "mooncake", "nixl", "ascend_fuseep", "flashinfer",
+                             "flashinfer_megamoe", "mori", "pplx"})

@@ -1,0 +1,50 @@
+"""What a rule test case is: flags, the codes autofix must report, SGLang's verdict.
+
+``sglang`` is what SGLang 0.5.23 did with the flags (``ok`` or the
+``path:line`` it raised at), measured with ../shared/oracle (8x H200, the
+``model`` config: DeepSeek-V3 unless the case says) and re-checked by
+tests/oracle/test_rule_verdicts.py. ``codes`` are errors and warnings, in
+pipeline order; the errors are exactly the refused cases'. ``fixed_ok``
+says SGLang accepts the output of autofix's fixes (safe, then unsafe).
+autofix checks each case with the facts the oracle has (``FACTS``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from autofix.pipeline.facts import Facts
+from autofix.rules import get
+
+# What the oracle runs on: 8 H200s (or the case's GPU), and model configs without NVFP4 MoE layers.
+FACTS = Facts.for_gpu("h200", 8, **{"model.nvfp4_moe_meta": None})
+
+
+def facts_of(case: Case) -> Facts:
+    """The facts the oracle has for ``case``."""
+    return Facts.for_gpu(case.gpu, 8, **{"model.nvfp4_moe_meta": None})
+
+
+def at(code: str) -> str:
+    """Where SGLang raises for ``code``'s check: the rule's own position (it lives there only)."""
+    return "sglang/srt/" + get(code).sglang_source
+
+
+MARLIN = ["--moe-runner-backend", "experimental_sgl_marlin"]
+LORA_OK = ["--enable-lora", "--lora-use-virtual-experts", "--lora-backend", "triton",
+           "--max-lora-rank", "16", "--lora-target-modules", "all"]
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    argv: tuple[str, ...]
+    codes: tuple[str, ...]  # what autofix reports on the input, in order
+    sglang: str  # "ok" or where SGLang 0.5.23 raised
+    fixed_ok: bool = True  # SGLang accepts autofix's output (safe + unsafe fixes)
+    model: str | None = None  # the oracle's model config (None: deepseek-v3)
+    gpu: str = "h200"  # the oracle's GPU (check.py --gpu)
+
+
+def case(id, argv, codes, sglang, fixed_ok=True, model=None, gpu="h200") -> Case:
+    return Case(id, tuple(argv), tuple(codes), sglang, fixed_ok, model, gpu)
