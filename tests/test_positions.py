@@ -59,6 +59,9 @@ def statements_at(module: str, line: int) -> list[ast.stmt]:
 def is_declaration(stmt: ast.stmt) -> bool:
     if isinstance(stmt, ast.Return):
         return isinstance(stmt.value, ast.Dict)
+    if isinstance(stmt, ast.Assign):  # overrides["dest"] = ..., in a function that returns overrides
+        return any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == "overrides"
+                   for t in stmt.targets)
     call = stmt.value if isinstance(stmt, ast.Expr) else None
     return isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "declare_resolution"
 

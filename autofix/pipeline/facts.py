@@ -31,6 +31,9 @@ GPUS: dict[str, dict[str, Any]] = {
 }
 
 
+MODEL_GIVEN = "model.given"
+
+
 @dataclass(frozen=True)
 class Facts:
     """``name -> value`` for the facts that are known; every other name is ``UNKNOWN``.
@@ -41,7 +44,15 @@ class Facts:
     known: Mapping[str, Any] = field(default_factory=dict)
 
     def get(self, name: str) -> Any:
-        """The fact's value, or ``UNKNOWN``."""
+        """The fact's value, or ``UNKNOWN``.
+
+        ``model.given`` is always known: whether any fact of the model's
+        config is. Without one, autofix models no declaration of the model
+        overrides (a gap listed in docs/coverage.md), rather than making
+        every value a model could touch unknown.
+        """
+        if name == MODEL_GIVEN:
+            return any(k.startswith("model.") for k in self.known)
         return self.known.get(name, UNKNOWN)
 
     @classmethod

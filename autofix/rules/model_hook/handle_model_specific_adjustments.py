@@ -1,0 +1,74 @@
+"""``handle_model_specific_adjustments`` (``arg_groups/model_hook.py:140``, 0.5.23): what the model declares.
+
+Only the MoE defaults that the checks of families A and B read are
+modelled: on SM100, the DeepSeek family takes the quantization from the
+checkpoint and defaults the runner to ``flashinfer_trtllm``
+(``_deepseek_moe_quant_resolution``). The Qwen3-MoE family's same defaults
+(``model_overrides/qwen3_moe.py``, declared through the override registry)
+are not modelled yet. They read the model's config (``model.architecture``,
+``model.quant_method``). Without any fact of the model's config
+(``model.given``), no model override is modelled, as for every other model
+override SGLang declares (listed as gaps in docs/coverage.md); with some,
+what is not given is unknown and the checks that read it stay silent.
+"""
+
+from __future__ import annotations
+
+from autofix.pipeline.items import derivation
+from autofix.pipeline.view import ResolvingView
+
+STEP = "handle_model_specific_adjustments"
+# Architectures whose sm100 MoE defaults SGLang declares (overrides.py:745).
+DEEPSEEK_FAMILY = frozenset({
+    "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "KimiK25ForConditionalGeneration", "MistralLarge3ForCausalLM",
+    "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM", "Glm5NextForConditionalGeneration", "HYV4ForCausalLM",
+    "HYV4ForCausalLMNextN", "LongcatFlashForCausalLM", "LongcatFlashForCausalLMNextN", "Dots3NoteForCausalLM",
+})
+TRTLLM_QUANTIZATIONS = ("fp8", "modelopt_fp8", "modelopt_fp4", "modelopt_mixed", None)
+
+
+def _checkpoint_quantization(view: ResolvingView, family: frozenset[str]) -> dict | None:
+    if view["quantization"] is not None or not view.fact("model.given"):
+        return None  # the user's quantization stands; or no model config to key overrides on
+    if not view.fact("platform.is_sm100"):
+        return None
+    arch = view.fact("model.architecture")
+    if arch not in family:
+        return None
+    quant_method = view.fact("model.quant_method")
+    if quant_method is None and arch == "DeepseekV3ForCausalLM":
+        quant_method = "fp8" if view.fact("model.fp8_checkpoint") else None
+    return None if quant_method is None else {"quantization": quant_method}
+
+
+def _trtllm_runner(view: ResolvingView, family: frozenset[str], quantizations: tuple) -> dict | None:
+    if view["moe_runner_backend"] != "auto" or view["moe_a2a_backend"] != "none" or not view.fact("model.given"):
+        return None
+    if not view.fact("platform.is_sm100"):
+        return None
+    arch = view.fact("model.architecture")
+    if arch not in family or arch.startswith("LongcatFlash"):
+        return None
+    quantization = view["quantization"]
+    return {"moe_runner_backend": "flashinfer_trtllm"} if quantization in quantizations else None
+
+
+@derivation(step=STEP, at="arg_groups/overrides.py:809", via=439, writes=("quantization",))
+def deepseek_sm100_quantization(view: ResolvingView) -> dict | None:
+    """On SM100, a DeepSeek-family model without `--quantization` takes its checkpoint's quantization method.
+
+    DeepSeek-V3 without a quantization config is FP8 when its checkpoint holds
+    FP8 expert weights (`model.fp8_checkpoint`). Unknown without the model.
+    """
+    return _checkpoint_quantization(view, DEEPSEEK_FAMILY)
+
+
+@derivation(step=STEP, at="arg_groups/overrides.py:823", via=439, writes=("moe_runner_backend",))
+def deepseek_sm100_runner(view: ResolvingView) -> dict | None:
+    """On SM100, a DeepSeek-family model with the `auto` runner and no a2a backend runs `flashinfer_trtllm`.
+
+    For FP8, ModelOpt FP8/FP4/mixed or unquantized weights (not LongCat-Flash,
+    nor Kimi K2 thinking INT4, which autofix does not tell apart). Needs the
+    model's architecture.
+    """
+    return _trtllm_runner(view, DEEPSEEK_FAMILY, TRTLLM_QUANTIZATIONS)
