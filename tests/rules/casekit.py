@@ -18,9 +18,12 @@ from autofix.rules import get
 
 # The oracle's model configs (../shared/oracle/models) as the facts autofix reads of them; none has NVFP4 MoE layers.
 MODELS = {
-    "deepseek-v3": {"model.architecture": "DeepseekV3ForCausalLM", "model.quant_method": "fp8"},
-    "qwen3-moe": {"model.architecture": "Qwen3MoeForCausalLM", "model.quant_method": None},
-    "llama": {"model.architecture": "LlamaForCausalLM", "model.quant_method": None},
+    "deepseek-v3": {"model.architecture": "DeepseekV3ForCausalLM", "model.quant_method": "fp8",
+                    "model.index_topk": None, "model.attention_arch": "MLA"},
+    "qwen3-moe": {"model.architecture": "Qwen3MoeForCausalLM", "model.quant_method": None,
+                  "model.index_topk": None, "model.attention_arch": "MHA"},
+    "llama": {"model.architecture": "LlamaForCausalLM", "model.quant_method": None,
+              "model.index_topk": None, "model.attention_arch": "MHA"},
 }
 
 

@@ -72,3 +72,75 @@ def deepseek_sm100_runner(view: ResolvingView) -> dict | None:
     model's architecture.
     """
     return _trtllm_runner(view, DEEPSEEK_FAMILY, TRTLLM_QUANTIZATIONS)
+
+
+DSA_ARCHS = frozenset({
+    "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLMNextN", "MistralLarge3ForCausalLM",
+    "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM", "GlmMoeDsaForCausalLMNextN",
+    "Glm5NextForConditionalGenerationNextN", "Glm5NextForConditionalGeneration", "LongcatFlashForCausalLM",
+    "LongcatFlashForCausalLMNextN", "Dots3NoteForCausalLM", "Dots3NoteForCausalLMNextN", "HYV4ForCausalLM",
+    "HYV4ForCausalLMNextN",
+})
+# _deepseek_family_overrides is registered for the DeepSeek family (model_overrides/deepseek_v2.py:37).
+DEEPSEEK_OVERRIDE_ARCHS = DEEPSEEK_FAMILY
+
+
+@derivation(step=STEP, at="arg_groups/model_overrides/deepseek_v2.py:202", via=233,
+            writes=("attn_dp_size", "dp_size", "moe_dense_tp_size", "moe_a2a_backend", "ep_size", "attn_cp_size"),
+            code="A2A060", name="deepseek-mla-prefill-cp-layout",
+            cause=lambda view: "DeepSeek's MLA prefill context parallelism (--enable-prefill-cp)")
+def deepseek_mla_prefill_cp_layout(view: ResolvingView) -> dict | None:
+    """With `--enable-prefill-cp`, a DeepSeek MLA model runs a fixed layout: DeepEP, EP = TP, attention DP x CP = TP.
+
+    ## What it does
+    Warns at a `--moe-a2a-backend`, `--ep-size`, `--attn-cp-size`,
+    `--dp-size` or `--moe-dense-tp-size` that SGLang replaces when prefill
+    context parallelism is on for a DeepSeek model with MLA attention: the
+    data-parallel groups (`--dp-size` and `--attn-dp-size` together) run as
+    attention DP, the rest of TP as attention CP, with DeepEP over the
+    whole TP group and a dense TP of 1.
+
+    ## Why it matters
+    The config does not say what runs; the checks after this step see the
+    replaced values. Needs the model's config: without it autofix models
+    no model override and stays silent.
+
+    ## Example
+    ```yaml
+    model-path: deepseek-ai/DeepSeek-V3
+    tp-size: 8
+    enable-prefill-cp: true
+    cp-strategy: zigzag
+    ep-size: 2
+    ```
+    Use instead:
+    ```yaml
+    model-path: deepseek-ai/DeepSeek-V3
+    tp-size: 8
+    enable-prefill-cp: true
+    cp-strategy: zigzag
+    ```
+
+    ## Fix safety
+    Writing what runs (or removing the replaced setting) resolves the launch
+    to the same values: safe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/model_overrides/deepseek_v2.py:202` (`_deepseek_family_overrides`, collected at
+    `arg_groups/model_hook.py:233`)
+    """
+    if not view["enable_prefill_cp"] or not view.fact("model.given"):
+        return None
+    arch = view.fact("model.architecture")
+    if arch not in DEEPSEEK_OVERRIDE_ARCHS or arch in ("HYV4ForCausalLM", "HYV4ForCausalLMNextN"):
+        return None  # HYV4 refuses prefill CP (a model check autofix does not model)
+    if arch in DSA_ARCHS and view.fact("model.index_topk") is not None:
+        view.fact("model.dsa_prefill_cp_layout")  # the DSA layout is not modelled: unknown
+    if view.fact("model.attention_arch") != "MLA":
+        return None
+    attn_dp, dp, tp = view["attn_dp_size"], view["dp_size"], view["tp_size"]
+    if attn_dp > 1 and dp > 1 or attn_dp * dp <= 0:
+        return None  # SGLang refuses the pair here (model_override_base.py:235) or a later check the sizes
+    groups = attn_dp * dp
+    return {"attn_dp_size": groups, "dp_size": 1, "moe_dense_tp_size": 1, "moe_a2a_backend": "deepep",
+            "ep_size": tp, "attn_cp_size": tp // groups}
