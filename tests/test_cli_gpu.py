@@ -130,3 +130,15 @@ def test_parse_gpu_errors_name_their_option():
     with pytest.raises(HardwareError) as exc:
         parse_gpu("v100")
     assert exc.value.param == "--gpu"
+
+
+def test_an_error_that_needs_the_gpu_is_reported_only_with_it(tmp_path):
+    # RUN010 (SGLang refuses it on a B200: the oracle's case RUN010-nvfp4-online-deepep); it reads the runner
+    # the quantization resolves on the platform (is_sm100), unknown without --gpu
+    script = tmp_path / "serve.sh"
+    script.write_text("python -m sglang.launch_server --model-path m --moe-runner-backend flashinfer_cutedsl "
+                      "--tp-size 8 --quantization nvfp4_online --moe-a2a-backend deepep\n")
+    assert run(str(script)).exit_code == 0
+    r = run(str(script), "--gpu", "8xb200")
+    assert r.exit_code == 1
+    assert ": error: RUN010 " in r.stdout
