@@ -11,8 +11,9 @@ Names follow SGLang's own: ``platform.is_sm100`` is what SGLang's
 ``get_platform().is_sm100`` answers, ``env.SGLANG_USE_AITER`` the
 environment variable, ``model.<key>`` a key of the model's HF config.
 ``gpu.memory_mib`` is what ``get_device_memory_capacity()`` returns (MiB,
-as ``nvidia-smi`` or ``rocminfo`` reports the total), ``gpu.count`` the
-GPUs of one node (``torch.cuda.device_count()``).
+as ``nvidia-smi`` or ``rocminfo`` reports the total; SGLang's thresholds are
+in MiB, ``20 * 1024``), ``gpu.memory_gb`` the part's nominal size (for
+messages), ``gpu.count`` the GPUs of one node (``torch.cuda.device_count()``).
 """
 
 from __future__ import annotations
