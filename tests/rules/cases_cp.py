@@ -13,6 +13,7 @@ CP009, CP010, CP011, CP012, CP013 = at("CP009"), at("CP010"), at("CP011"), at("C
 CP014, CP015, CP016, CP017, CP018 = at("CP014"), at("CP015"), at("CP016"), at("CP017"), at("CP018")
 DWDP002, DWDP003, DWDP004, DWDP005 = at("DWDP002"), at("DWDP003"), at("DWDP004"), at("DWDP005")
 DWDP006, DWDP007 = at("DWDP006"), at("DWDP007")
+DCP001, DCP002, DCP003, DCP005, DCP006 = at("DCP001"), at("DCP002"), at("DCP003"), at("DCP005"), at("DCP006")
 TP8 = ["--tp", "8"]
 MOE_DP2 = [*TP8, "--moe-dp-size", "2", "--attn-cp-size", "2"]
 DWDP8 = [*TP8, "--dwdp-size", "8"]
@@ -69,6 +70,38 @@ CP_CASES = [
     case("CP018-ok-dwdp-resets-moe-dp", [*DWDP8, "--moe-dp-size", "2"], ["DWDP008"], "ok"),
 ]
 
+DCP_CASES = [
+    case("DCP001-zero", [*TP8, "--dcp-size", "0"], ["DCP001"], DCP001),
+    case("DCP001-negative", ["--dcp-size", "-1"], ["DCP001"], DCP001),
+    case("DCP001-then-DCP003", [*TP8, "--dcp-size", "0", "--dcp-comm-backend", "a2a"], ["DCP001", "DCP003"], DCP001),
+    case("DCP002-prefill-cp", [*TP8, "--dcp-size", "2", "--enable-prefill-cp", "--cp-strategy", "interleave"],
+         ["DCP002"], DCP002, model="llama"),
+    case("DCP002-then-CP009", [*TP8, "--dcp-size", "2", "--enable-prefill-cp"], ["DCP002", "CP009"], DCP002,
+         model="llama"),
+    case("DCP002-ok-dcp1", [*TP8, "--dcp-size", "1", "--enable-prefill-cp", "--cp-strategy", "interleave"], [], "ok",
+         model="llama"),
+    case("DCP003-a2a", [*TP8, "--dcp-comm-backend", "a2a"], ["DCP003"], DCP003),
+    case("DCP003-fi-a2a", [*TP8, "--dcp-comm-backend", "fi_a2a"], ["DCP003"], DCP003),
+    case("DCP003-ok-ag-rs", [*TP8, "--dcp-comm-backend", "ag_rs"], [], "ok"),
+    case("DCP003-ok-dcp2-fi-a2a", [*TP8, "--dcp-size", "2", "--dcp-comm-backend", "fi_a2a"], [], "ok", model="llama"),
+    case("DCP005-no-dcp", [*TP8, "--dcp-replicate-q-proj"], ["DCP005"], DCP005),
+    case("DCP005-ok-negated", [*TP8, "--no-dcp-replicate-q-proj"], [], "ok"),
+    case("DCP006-ag-rs", [*TP8, "--dcp-size", "2", "--dcp-comm-backend", "ag_rs", "--dcp-replicate-q-proj"],
+         ["DCP006"], DCP006, model="llama"),
+    case("DCP006-ag-rs-deepseek", [*TP8, "--dcp-size", "2", "--dcp-comm-backend", "ag_rs", "--dcp-replicate-q-proj"],
+         ["DCP006"], DCP006),
+    case("DCP006-ag-rs-b200", [*TP8, "--dcp-size", "2", "--dcp-comm-backend", "ag_rs", "--dcp-replicate-q-proj"],
+         ["DCP006"], DCP006, model="llama", gpu="b200"),
+    case("DCP006-ok-default-a2a", [*TP8, "--dcp-size", "2", "--dcp-replicate-q-proj"], [], "ok", model="llama"),
+    case("DCP006-ok-default-fi-a2a", [*TP8, "--dcp-size", "2", "--dcp-replicate-q-proj"], [], "ok", model="llama",
+         gpu="b200"),
+    case("DCP006-ok-b200-dcp3", [*TP8, "--dcp-size", "3", "--dcp-replicate-q-proj"], [], "ok", model="llama",
+         gpu="b200"),  # fi_a2a or a2a, by the MNNVL fabric: autofix does not know which, both pass
+    case("DCP006-ok-a2a", [*TP8, "--dcp-size", "2", "--dcp-comm-backend", "a2a", "--dcp-replicate-q-proj"], [], "ok",
+         model="llama"),
+    case("DCP-ok-dcp2", [*TP8, "--dcp-size", "2"], [], "ok"),
+]
+
 DWDP_CASES = [
     case("DWDP002-ep8-dwdp4", [*TP8, "--ep-size", "8", "--dwdp-size", "4"], ["DWDP002", "DWDP008"], DWDP002),
     case("DWDP002-tp4-dwdp8", ["--tp", "4", "--dwdp-size", "8"], ["DWDP002"], DWDP002),
@@ -95,4 +128,4 @@ DWDP_CASES = [
     case("DWDP008-ok-attn-dp8", [*DWDP8, "--attn-dp-size", "8"], [], "ok"),
 ]
 
-CASES = [*CP_CASES, *DWDP_CASES]
+CASES = [*CP_CASES, *DCP_CASES, *DWDP_CASES]
