@@ -68,6 +68,18 @@ CP_CASES = [
     case("CP018-zero-with-cp", [*TP8, "--moe-dp-size", "0", "--attn-cp-size", "2"], ["CP018"], CP018),
     case("CP018-ok-cp-alone", [*TP8, "--attn-cp-size", "4"], [], "ok"),
     case("CP018-ok-dwdp-resets-moe-dp", [*DWDP8, "--moe-dp-size", "2"], ["DWDP008"], "ok"),
+    # fixes that move attention CP and MoE-DP together (CP018), and converge
+    case("CP-fix-moe-dp3", [*TP8, "--moe-dp-size", "3"], ["CP013", "CP018"], CP013),
+    case("CP-fix-tp6", ["--tp", "6", "--moe-dp-size", "4", "--attn-cp-size", "4", "--ep-size", "3"],
+         ["CP010", "CP013", "CP014"], CP010),
+    case("CP-fix-attn-dp8", [*TP8, "--attn-dp-size", "8", "--attn-cp-size", "2", "--moe-dp-size", "2"], ["CP011"],
+         CP011),
+    case("CP-fix-attn-dp2-cp8", [*TP8, "--attn-dp-size", "2", "--attn-cp-size", "8", "--moe-dp-size", "8"], ["CP011"],
+         CP011),
+    case("CP-fix-cp3-ep8", [*TP8, "--attn-cp-size", "3", "--moe-dp-size", "3", "--ep-size", "8"],
+         ["CP010", "CP013", "CP014"], CP010),
+    case("CP-fix-cp4-moe-dp2-ep4", [*TP8, "--attn-cp-size", "4", "--moe-dp-size", "2", "--ep-size", "4"], ["CP018"],
+         CP018),
 ]
 
 DCP_CASES = [

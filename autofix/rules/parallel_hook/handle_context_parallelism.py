@@ -20,11 +20,29 @@ def _divisor_at_most(n: int, most: int) -> int:
     return max(d for d in range(1, min(n, max(most, 1)) + 1) if n % d == 0)
 
 
-def _set_or_unset(view: ResolvingView, dest: str, flag: str, value: int) -> Fix:
+def _op(dest: str, value: int) -> Set | Unset:
+    return Unset(dest) if value == 1 else Set(dest, value)
+
+
+def _title(ops) -> str:
+    flags = {"attn_cp_size": "--attn-cp-size", "moe_dp_size": "--moe-dp-size", "attn_dp_size": "--attn-dp-size",
+             "ep_size": "--ep-size"}
+    return ", ".join(f"Remove {flags[op.dest]}" if isinstance(op, Unset) else f"Set {flags[op.dest]} to {op.value}"
+                     for op in ops)
+
+
+def _set_or_unset(dest: str, value: int) -> Fix:
     """`dest` := ``value`` (the default 1: the setting removed), unsafe: it changes the parallel layout."""
-    if value == 1:
-        return Fix.unsafe(Unset(dest), title=f"Remove {flag}")
-    return Fix.unsafe(Set(dest, value), title=f"Set {flag} to {value}")
+    return Fix.unsafe(_op(dest, value), title=_title([_op(dest, value)]))
+
+
+def _cp_and_moe_dp(view: ResolvingView, dest: str, value: int) -> Fix:
+    """`dest` (attention CP or MoE-DP) := ``value``, and the other one with it while the two are equal (CP018)."""
+    other = "moe_dp_size" if dest == "attn_cp_size" else "attn_cp_size"
+    ops = [_op(dest, value)]
+    if view[other] == view[dest] and view[other] != value:
+        ops.append(_op(other, value))
+    return Fix.unsafe(*ops, title=_title(ops))
 
 
 def _aiter_fusion_on(view: ResolvingView) -> bool:
@@ -115,7 +133,7 @@ def attn_cp_size_divides_tp(view: ResolvingView) -> Violation | None:
     ## Fix safety
     Lowering `--attn-cp-size` to the largest divisor of `--tp-size` below it
     changes the layout: unsafe. Removing it (no attention CP) is unsafe too,
-    offered second.
+    offered second. A `--moe-dp-size` equal to it moves with it (CP018).
 
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:159` (`handle_context_parallelism`, 0.5.23)
@@ -132,12 +150,12 @@ def _cp_divisor(view: ResolvingView) -> Fix | None:
     if tp_size < 1:
         return None
     size = _divisor_at_most(tp_size, view["attn_cp_size"])
-    return None if size == 1 else _set_or_unset(view, "attn_cp_size", "--attn-cp-size", size)
+    return None if size == 1 else _cp_and_moe_dp(view, "attn_cp_size", size)
 
 
 @attn_cp_size_divides_tp.fix
 def _no_attn_cp(view: ResolvingView) -> Fix:
-    return Fix.unsafe(Unset("attn_cp_size"), title="Remove --attn-cp-size")
+    return _cp_and_moe_dp(view, "attn_cp_size", 1)
 
 
 @settings_rule("CP011", "attn-dp-times-cp-divides-tp", step=STEP, at="arg_groups/parallel_hook.py:162")
@@ -168,8 +186,9 @@ def attn_dp_times_cp_divides_tp(view: ResolvingView) -> Violation | None:
     ```
 
     ## Fix safety
-    Lowering `--attn-cp-size` (first) or `--attn-dp-size` until the product
-    divides `--tp-size` changes the layout: both unsafe.
+    Lowering `--attn-cp-size` (first; with a `--moe-dp-size` equal to it) or
+    `--attn-dp-size` until the product divides `--tp-size` changes the
+    layout: both unsafe.
 
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:162` (`handle_context_parallelism`, 0.5.23)
@@ -188,8 +207,7 @@ def _cp_within_dp(view: ResolvingView) -> Fix | None:
     tp_size, dp_size = view["tp_size"], view["attn_dp_size"]
     if dp_size < 1 or tp_size < 1 or tp_size % dp_size:
         return None
-    return _set_or_unset(view, "attn_cp_size", "--attn-cp-size", _divisor_at_most(tp_size // dp_size,
-                                                                                  view["attn_cp_size"]))
+    return _cp_and_moe_dp(view, "attn_cp_size", _divisor_at_most(tp_size // dp_size, view["attn_cp_size"]))
 
 
 @attn_dp_times_cp_divides_tp.fix
@@ -197,8 +215,7 @@ def _dp_within_cp(view: ResolvingView) -> Fix | None:
     tp_size, cp_size = view["tp_size"], view["attn_cp_size"]
     if not view.is_explicit("attn_dp_size") or view["dwdp_size"] > 1 or tp_size % cp_size:
         return None  # a derived attention DP size (DWDP) is not the user's to lower
-    return _set_or_unset(view, "attn_dp_size", "--attn-dp-size", _divisor_at_most(tp_size // cp_size,
-                                                                                  view["attn_dp_size"]))
+    return _set_or_unset("attn_dp_size", _divisor_at_most(tp_size // cp_size, view["attn_dp_size"]))
 
 
 @settings_rule("CP012", "attn-cp-excludes-aiter-fusion", step=STEP, at="arg_groups/parallel_hook.py:166")
@@ -272,8 +289,8 @@ def moe_dp_size_divides_tp(view: ResolvingView) -> Violation | None:
 
     ## Fix safety
     Lowering `--moe-dp-size` to the largest divisor of `--tp-size` below it
-    (the CP010 fix lowers `--attn-cp-size` the same way, so the two stay
-    equal), or removing it, changes the layout: unsafe.
+    (and an `--attn-cp-size` equal to it with it, as CP018 asks), or
+    removing it, changes the layout: unsafe.
 
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:172` (`handle_context_parallelism`, 0.5.23)
@@ -290,7 +307,7 @@ def _moe_dp_divisor(view: ResolvingView) -> Fix | None:
     if tp_size < 1:
         return None
     size = _divisor_at_most(tp_size, view["moe_dp_size"])
-    return None if size == 1 else _set_or_unset(view, "moe_dp_size", "--moe-dp-size", size)
+    return None if size == 1 else _cp_and_moe_dp(view, "moe_dp_size", size)
 
 
 def _no_moe_dp(view: ResolvingView) -> Fix:
@@ -305,7 +322,7 @@ def _ep_for_moe_dp(view: ResolvingView) -> Fix | None:
     tp_size, moe_dp = view["tp_size"], view["moe_dp_size"]
     if tp_size % moe_dp:
         return None
-    return _set_or_unset(view, "ep_size", "--ep-size", tp_size // moe_dp)
+    return _set_or_unset("ep_size", tp_size // moe_dp)
 
 
 def _no_ep_size(view: ResolvingView) -> Fix | None:
@@ -531,9 +548,9 @@ def moe_dp_equals_attn_cp(view: ResolvingView) -> Violation | None:
     ```
 
     ## Fix safety
-    Which size the user meant is not known: setting the unwritten one to the
-    written one (`--attn-cp-size` to `--moe-dp-size` when only that is
-    given) comes first, then removing `--moe-dp-size`, both unsafe.
+    Which size the user meant is not known: making both the written
+    `--attn-cp-size` (else the `--moe-dp-size`), taken down to a divisor of
+    `--tp-size`, comes first, then removing `--moe-dp-size`; both unsafe.
 
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:190` (`handle_context_parallelism`, 0.5.23)
@@ -547,12 +564,21 @@ def moe_dp_equals_attn_cp(view: ResolvingView) -> Violation | None:
 
 @moe_dp_equals_attn_cp.fix
 def _match_sizes(view: ResolvingView) -> Fix | None:
-    moe_dp, cp_size = view["moe_dp_size"], view["attn_cp_size"]
+    moe_dp, cp_size, tp_size = view["moe_dp_size"], view["attn_cp_size"], view["tp_size"]
+    if tp_size < 1:
+        return None
     if cp_size > 1 and view.is_explicit("attn_cp_size"):
-        return Fix.unsafe(Set("moe_dp_size", cp_size), title=f"Set --moe-dp-size to {cp_size} (the --attn-cp-size)")
-    if moe_dp > 1:
-        return Fix.unsafe(Set("attn_cp_size", moe_dp), title=f"Set --attn-cp-size to {moe_dp} (the --moe-dp-size)")
-    return None
+        size = cp_size  # both written: the CP size wins
+    elif moe_dp > 1:
+        size = moe_dp
+    else:
+        return None
+    size = _divisor_at_most(tp_size, size)  # what CP010 / CP013 would make it
+    if size == 1:
+        return None
+    ops = [Set("moe_dp_size", size), Set("attn_cp_size", size)]
+    ops = [op for op in ops if view[op.dest] != size]
+    return Fix.unsafe(*ops, title=_title(ops))
 
 
 moe_dp_equals_attn_cp.fix(_no_moe_dp)
