@@ -36,6 +36,10 @@ CP_CASES = [
     case("CP010-with-attn-dp", [*TP8, "--attn-cp-size", "3", "--attn-dp-size", "2"], ["CP010"], CP010),
     case("CP010-ok-cp4", [*TP8, "--attn-cp-size", "4"], [], "ok"),
     case("CP010-ok-cp8", [*TP8, "--attn-cp-size", "8"], [], "ok"),
+    case("CP010-ok-deepseek-prefill-cp-relays", [*TP8, "--enable-prefill-cp", "--cp-strategy", "interleave",
+                                                 "--attn-cp-size", "3"], [], "ok"),  # the model hook makes it 8
+    case("CP011-ok-deepseek-prefill-cp-relays", [*TP8, "--enable-prefill-cp", "--cp-strategy", "interleave",
+                                                 "--attn-dp-size", "4", "--attn-cp-size", "4"], [], "ok"),
     case("CP010-ok-negative", [*TP8, "--attn-cp-size", "-2"], [], "ok"),  # 8 % -2 == 0 in Python
     # CP011: attention DP x attention CP divides TP
     case("CP011-dp4-cp4", [*TP8, "--attn-cp-size", "4", "--attn-dp-size", "4"], ["CP011"], CP011),

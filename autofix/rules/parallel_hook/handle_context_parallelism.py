@@ -3,7 +3,11 @@
 The model-gated checks at the top of the step (CP002–CP008, the CP-TP group
 sharing hook) need the model's config and have no rule. The checks here
 read the layout as it is *then*: `ep_size` before an EP-spanning a2a
-backend sets it to `tp_size` (`handle_a2a_moe` runs later).
+backend sets it to `tp_size` (`handle_a2a_moe` runs later). With
+`--enable-prefill-cp`, DeepSeek-family model hooks lay CP out themselves
+(attention CP over the TP group, EP = TP) before this step: the layout checks
+then read the model's architecture, and without the model's config they stay
+silent.
 """
 
 from __future__ import annotations
@@ -13,6 +17,13 @@ from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 
 STEP = "handle_context_parallelism"
+# Models whose hooks lay prefill CP out themselves (attn_cp/attn_dp/ep sizes), before this step
+# (model_overrides/deepseek_v2.py:37, deepseek_v4_hook.py:220).
+CP_RELAYOUT_ARCHITECTURES = frozenset({
+    "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "KimiK25ForConditionalGeneration", "MistralLarge3ForCausalLM",
+    "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM", "Glm5NextForConditionalGeneration", "HYV4ForCausalLM",
+    "HYV4ForCausalLMNextN", "LongcatFlashForCausalLM", "LongcatFlashForCausalLMNextN", "Dots3NoteForCausalLM",
+    "DeepseekV4ForCausalLM"})
 
 
 def _divisor_at_most(n: int, most: int) -> int:
@@ -43,6 +54,15 @@ def _cp_and_moe_dp(view: ResolvingView, dest: str, value: int) -> Fix:
     if view[other] == view[dest] and view[other] != value:
         ops.append(_op(other, value))
     return Fix.unsafe(*ops, title=_title(ops))
+
+
+def _layout_as_written(view: ResolvingView) -> bool:
+    """Whether the CP layout is the one the settings give: with prefill CP, DeepSeek-family model hooks re-lay it
+    (the model's architecture is read, so without the model's config the layout checks stay silent)."""
+    if not view["enable_prefill_cp"]:
+        return True
+    architectures = view.fact("model.architectures")
+    return not architectures or architectures[0] not in CP_RELAYOUT_ARCHITECTURES
 
 
 def _aiter_fusion_on(view: ResolvingView) -> bool:
@@ -138,6 +158,8 @@ def attn_cp_size_divides_tp(view: ResolvingView) -> Violation | None:
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:159` (`handle_context_parallelism`, 0.5.23)
     """
+    if not _layout_as_written(view):
+        return None
     cp_size, tp_size = view["attn_cp_size"], view["tp_size"]
     if cp_size <= 1 or tp_size % cp_size == 0:
         return None
@@ -193,6 +215,8 @@ def attn_dp_times_cp_divides_tp(view: ResolvingView) -> Violation | None:
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:162` (`handle_context_parallelism`, 0.5.23)
     """
+    if not _layout_as_written(view):
+        return None
     cp_size, dp_size, tp_size = view["attn_cp_size"], view["attn_dp_size"], view["tp_size"]
     if cp_size <= 1 or dp_size == 0:
         return None  # a size of 0 is refused earlier (handle_data_parallelism)
@@ -250,6 +274,8 @@ def attn_cp_excludes_aiter_fusion(view: ResolvingView) -> Violation | None:
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:166` (`handle_context_parallelism`, 0.5.23)
     """
+    if not _layout_as_written(view):
+        return None
     if view["attn_cp_size"] <= 1 or not _aiter_fusion_on(view):
         return None
     return Violation(f"--enable-aiter-allreduce-fusion does not run with attention CP (--attn-cp-size "
@@ -295,6 +321,8 @@ def moe_dp_size_divides_tp(view: ResolvingView) -> Violation | None:
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:172` (`handle_context_parallelism`, 0.5.23)
     """
+    if not _layout_as_written(view):
+        return None
     moe_dp, tp_size = view["moe_dp_size"], view["tp_size"]
     if moe_dp <= 1 or tp_size % moe_dp == 0:
         return None
@@ -367,6 +395,8 @@ def ep_times_moe_dp_within_tp(view: ResolvingView) -> Violation | None:
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:175` (`handle_context_parallelism`, 0.5.23)
     """
+    if not _layout_as_written(view):
+        return None
     moe_dp, ep_size, tp_size = view["moe_dp_size"], view["ep_size"], view["tp_size"]
     if moe_dp <= 1 or ep_size * moe_dp <= tp_size:
         return None
@@ -413,6 +443,8 @@ def moe_dp_excludes_pp(view: ResolvingView) -> Violation | None:
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:178` (`handle_context_parallelism`, 0.5.23)
     """
+    if not _layout_as_written(view):
+        return None
     moe_dp, pp_size = view["moe_dp_size"], view["pp_size"]
     if moe_dp <= 1 or pp_size == 1:
         return None
@@ -464,6 +496,8 @@ def ep_times_moe_dp_is_tp(view: ResolvingView) -> Violation | None:
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:181` (`handle_context_parallelism`, 0.5.23)
     """
+    if not _layout_as_written(view):
+        return None
     moe_dp, ep_size, tp_size = view["moe_dp_size"], view["ep_size"], view["tp_size"]
     if moe_dp <= 1 or ep_size <= 1 or ep_size * moe_dp == tp_size:
         return None
@@ -511,6 +545,8 @@ def moe_dp_excludes_aiter_fusion(view: ResolvingView) -> Violation | None:
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:185` (`handle_context_parallelism`, 0.5.23)
     """
+    if not _layout_as_written(view):
+        return None
     if view["moe_dp_size"] <= 1 or not _aiter_fusion_on(view):
         return None
     if view["attn_cp_size"] > 1:
@@ -555,6 +591,8 @@ def moe_dp_equals_attn_cp(view: ResolvingView) -> Violation | None:
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:190` (`handle_context_parallelism`, 0.5.23)
     """
+    if not _layout_as_written(view):
+        return None
     moe_dp, cp_size = view["moe_dp_size"], view["attn_cp_size"]
     if moe_dp == cp_size or moe_dp == 1:
         return None
