@@ -120,6 +120,10 @@ DCP_CASES = [
 
 DWDP_CASES = [
     case("DWDP002-ep8-dwdp4", [*TP8, "--ep-size", "8", "--dwdp-size", "4"], ["DWDP002", "DWDP008"], DWDP002),
+    # the fix to DWDP002 makes DWDP override --ep-size 4: the DWDP008 pin follows in the next pass
+    case("DWDP002-ep4-dwdp4", [*TP8, "--ep-size", "4", "--dwdp-size", "4"], ["DWDP002"], DWDP002),
+    case("DWDP002-deepep-static", [*TP8, "--dwdp-size", "4", "--moe-a2a-backend", "deepep", "--ep-dispatch-algorithm",
+                                   "static"], ["DWDP002", "DWDP008", "EP003"], DWDP002),
     case("DWDP002-tp4-dwdp8", ["--tp", "4", "--dwdp-size", "8"], ["DWDP002"], DWDP002),
     case("DWDP002-tp1", ["--dwdp-size", "2"], ["DWDP002"], DWDP002),
     case("DWDP002-ok", [*DWDP8], [], "ok"),
