@@ -186,8 +186,8 @@ def attn_dp_times_cp_divides_tp(view: ResolvingView) -> Violation | None:
 
     ## What it does
     Checks, with `--attn-cp-size` above 1, that `attn_dp_size ×
-    attn_cp_size` divides `--tp-size`. `attn_dp_size` is the resolved one:
-    `--enable-dp-attention` and `--dwdp-size` set it too.
+    attn_cp_size` divides `--tp-size`. `attn_dp_size` is the one earlier
+    steps resolve (`--dwdp-size` makes it the DWDP size).
 
     ## Why SGLang refuses it
     Each attention DP group is split again into CP groups; the product of
