@@ -121,3 +121,38 @@ CASES += [
                                   "disabled"], ["EEP046"], at("EEP046")),
     case("EEP046-mooncake-a2a", [*SCALE[:6], "--moe-a2a-backend", "mooncake", *SCALE[8:]], ["EEP046"], at("EEP046")),
 ]
+
+# CUDA graphs under scale-up
+NO_DECODE_GRAPH = ["--cuda-graph-backend-decode", "disabled"]
+HOOKS = ["--forward-hooks", '[{"name":"h","target_modules":["x"],"hook_factory":"m:f"}]']
+PDMUX = ["--enable-pdmux", "--chunked-prefill-size", "-1", "--disable-overlap-schedule"]
+
+CASES += [
+    case("EEP032-breakable", [*SCALE, "--cuda-graph-backend-decode", "breakable"], ["EEP032"], at("EEP032")),
+    # with speculative decoding the fix turns the decode graph off, not to full (EEP035)
+    case("EEP032-breakable-speculative", [*SCALE, "--cuda-graph-backend-decode", "breakable",
+                                          "--speculative-algorithm", "NEXTN"], ["EEP032"], at("EEP032")),
+    case("EEP032-ok-disable-cuda-graph", [*SCALE, "--disable-cuda-graph"], [], "ok"),
+    case("EEP032-ok-pd-prefill", [*SCALE, "--disaggregation-mode", "prefill", "--load-balance-method", "round_robin"],
+         [], "ok"),
+    case("EEP033-prefill-breakable", [*SCALE, "--cuda-graph-backend-prefill", "breakable"], ["EEP033"], at("EEP033")),
+    case("EEP033-prefill-full", [*SCALE, "--cuda-graph-backend-prefill", "full"], ["EEP033"], at("EEP033")),
+    case("EEP033-ok-disable-prefill", [*SCALE, "--disable-prefill-cuda-graph"], [], "ok"),
+    case("EEP034-device-cpu", [*SCALE, "--device", "cpu"], ["EEP034"], at("EEP034")),
+    case("EEP034-ok-device-cuda", [*SCALE, "--device", "cuda"], [], "ok"),
+    case("EEP034-ok-decode-graph-off", [*SCALE, "--device", "cpu", *NO_DECODE_GRAPH], [], "ok"),
+    case("EEP035-nextn", [*SCALE, "--speculative-algorithm", "NEXTN"], ["EEP035"], at("EEP035")),
+    case("EEP035-ok-decode-graph-off", [*SCALE, "--speculative-algorithm", "NEXTN", *NO_DECODE_GRAPH], [], "ok"),
+    case("EEP035-ok-aux-capture", [*SCALE, "--speculative-algorithm", "EAGLE3", "--enable-return-aux-hidden-states"],
+         [], "ok"),
+    case("EEP036-embedding", [*SCALE, "--is-embedding"], ["EEP036"], at("EEP036")),
+    case("EEP036-ok-decode-graph-off", [*SCALE, "--is-embedding", *NO_DECODE_GRAPH], [], "ok"),
+    # the fixed launch reaches the DLLM step, where the oracle cannot load the algorithm (not this family)
+    case("EEP037-dllm", [*SCALE, "--dllm-algorithm", "LowConfidence"], ["EEP037"], at("EEP037"), fixed_ok=False),
+    # the fixed launch reaches encoder disaggregation, which refuses DeepSeek-V3 (a model check, not this family)
+    case("EEP038-encoder-only", [*SCALE, "--encoder-only"], ["EEP038"], at("EEP038"), fixed_ok=False),
+    case("EEP039-forward-hooks", [*SCALE, *HOOKS], ["EEP039"], at("EEP039")),
+    case("EEP039-ok-empty-hooks", [*SCALE, "--forward-hooks", "[]"], [], "ok"),
+    case("EEP040-pdmux", [*SCALE, *PDMUX], ["EEP040"], at("EEP040")),
+    case("EEP040-ok-decode-graph-off", [*SCALE, *PDMUX, *NO_DECODE_GRAPH], [], "ok"),
+]
