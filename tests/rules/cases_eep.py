@@ -156,3 +156,28 @@ CASES += [
     case("EEP040-pdmux", [*SCALE, *PDMUX], ["EEP040"], at("EEP040")),
     case("EEP040-ok-decode-graph-off", [*SCALE, *PDMUX, *NO_DECODE_GRAPH], [], "ok"),
 ]
+
+# Several scale-up checks at once: the fixes converge on the launch SGLang accepts
+CASES += [
+    case("EEP-combo-naive-nixl-backend", ["--tp", "8", "--elastic-ep-backend", "nixl", "--max-ep-size", "16"],
+         ["EEP017", "EEP029", "EEP041", "EEP042", "EEP045", "EEP046"], at("EEP017")),
+    case("EEP-combo-naive-prefill-off", ["--tp", "8", *E, "--max-ep-size", "16", "--cuda-graph-backend-prefill",
+                                         "disabled"], ["EEP017", "EEP041", "EEP042", "EEP045", "EEP046"], at("EEP017")),
+    # a joiner without an offset or initial size: no value can be read, so the fixes give up joining and scale-up
+    case("EEP-combo-bare-joiner", [*SCALE, "--elastic-ep-join-mode", "scale"], ["EEP006", "EEP007", "EEP022"],
+         at("EEP006")),
+    case("EEP-combo-attn-tp-2", ["--tp", "8", *E, "--max-ep-size", "15", "--moe-a2a-backend", "nixl", "--attn-dp-size",
+                                 "4", "--dcp-size", "4", "--tokenizer-worker-num", "2", "--use-ray"],
+         ["EEP014", "EEP017", "EEP019", "EEP020", "EEP031", "EEP042"], at("EEP014")),
+    case("EEP-combo-eplb-pp-offset", ["--tp", "4", "--pp-size", "2", "--ep", "4", "--enable-eplb", *E,
+                                      "--eplb-algorithm", "deepseek", "--elastic-ep-join-rank-offset", "4"],
+         ["EEP002", "EEP003", "EEP008"], at("EEP002")),
+    case("EEP-combo-graphs-and-balance", [*SCALE, "--cuda-graph-backend-decode", "breakable",
+                                          "--cuda-graph-backend-prefill", "breakable", "--speculative-algorithm",
+                                          "NEXTN", "--load-balance-method", "total_tokens"],
+         ["EEP028", "EEP032", "EEP033"], at("EEP028")),
+    # Waterfill makes the a2a backend deepep (A2A005): the fix sets nixl and drops Waterfill
+    case("EEP-combo-waterfill", ["--tp", "8", *E, "--max-ep-size", "16", "--enable-waterfill", "--attn-dp-size", "8",
+                                 "--enable-dp-lm-head", "--cuda-graph-backend-prefill", "disabled"], ["EEP046"],
+         at("EEP046")),
+]

@@ -610,7 +610,7 @@ def elastic_scale_up_replica_multiples(view: ResolvingView) -> Violation | None:
         return None  # EEP013
     sizes = [("--max-ep-size", view["max_ep_size"]),
              ("the initial EP size", view["elastic_ep_initial_size"] or view["tp_size"])]
-    if _joiner(view):
+    if _joiner(view) and view["ep_join_rank_offset"] > 0:  # not above 0: EEP007
         sizes.append(("--elastic-ep-join-rank-offset", view["ep_join_rank_offset"]))
     bad = [(name, size) for name, size in sizes if _off_replica(size, replica)]
     if not bad:
@@ -628,7 +628,8 @@ def _round_max_ep_size(view: ResolvingView) -> Fix | None:
         return None
     if _off_replica(view["elastic_ep_initial_size"] or view["tp_size"], replica):
         return None
-    if _joiner(view) and _off_replica(view["ep_join_rank_offset"], replica):
+    offset = view["ep_join_rank_offset"]
+    if _joiner(view) and offset > 0 and _off_replica(offset, replica):
         return None
     rounded = -(-size // replica) * replica
     return Fix.unsafe(Set("max_ep_size", rounded), title=f"Set --max-ep-size to {rounded} (a multiple of {replica})")
