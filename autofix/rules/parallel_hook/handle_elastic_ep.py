@@ -684,7 +684,12 @@ def elastic_scale_up_dense_tp(view: ResolvingView) -> Violation | None:
     if attn_tp is None or attn_tp <= 1 or view["moe_dense_tp_size"] == 1:
         return None
     return Violation(f"runtime elastic EP scale-up with attention TP {attn_tp} needs --moe-dense-tp-size 1, not "
-                     f"{view['moe_dense_tp_size']}", args=("moe_dense_tp_size", "max_ep_size"))
+                     f"{_dense_tp(view)}", args=("moe_dense_tp_size", "max_ep_size"))
+
+
+def _dense_tp(view: ResolvingView) -> str:
+    size = view["moe_dense_tp_size"]
+    return "unset" if size is None else str(size)
 
 
 def _dense_tp1(view: ResolvingView) -> Fix:
@@ -1144,7 +1149,7 @@ def single_rank_joiner_dense_tp(view: ResolvingView) -> Violation | None:
     """
     if not _scale_joiner(view) or view["tp_size"] != 1 or view["moe_dense_tp_size"] == 1:
         return None
-    return Violation(f"a one-rank elastic EP joining group needs --moe-dense-tp-size 1, not {view['moe_dense_tp_size']}",
+    return Violation(f"a one-rank elastic EP joining group needs --moe-dense-tp-size 1, not {_dense_tp(view)}",
                      args=("moe_dense_tp_size", "tp_size"))
 
 
@@ -1641,7 +1646,7 @@ def elastic_scale_up_ep_is_tp(view: ResolvingView) -> Violation | None:
     if ep_size == tp_size:
         return None
     return Violation(f"runtime elastic EP scale-up needs ep_size == --tp-size ({tp_size}), but it resolves to {ep_size}",
-                     args=("ep_size", "moe_a2a_backend"))
+                     args=("ep_size", "moe_a2a_backend", "max_ep_size"))
 
 
 def _nixl(view: ResolvingView) -> Fix | None:
