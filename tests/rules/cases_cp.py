@@ -149,3 +149,10 @@ DWDP_CASES = [
 ]
 
 CASES = [*CP_CASES, *DCP_CASES, *DWDP_CASES]
+
+# DCP004 refuses fi_a2a off CUDA: the oracle's nodes are NVIDIA's, where it is accepted (the ROCm side is
+# tests/rules/test_off_oracle_gpus.py)
+CASES += [
+    case("DCP004-ok-fi-a2a-h200", [*TP8, "--dcp-size", "2", "--dcp-comm-backend", "fi_a2a"], [], "ok"),
+    case("DCP004-ok-fi-a2a-b200", [*TP8, "--dcp-size", "2", "--dcp-comm-backend", "fi_a2a"], [], "ok", gpu="b200"),
+]

@@ -175,6 +175,56 @@ def _no_comm_backend(view: ResolvingView) -> Fix:
     return Fix.safe(Unset("dcp_comm_backend"), title="Remove --dcp-comm-backend")
 
 
+@settings_rule("DCP004", "dcp-fi-a2a-needs-cuda", step=STEP, at="arg_groups/parallel_hook.py:259")
+def dcp_fi_a2a_needs_cuda(view: ResolvingView) -> Violation | None:
+    """Flag `--dcp-comm-backend fi_a2a` on a GPU that is not NVIDIA's.
+
+    ## What it does
+    Checks for the FlashInfer all-to-all DCP backend on ROCm (`--gpu mi300x`,
+    `mi355x`). Silent without `--gpu`.
+
+    ## Why SGLang refuses it
+    `fi_a2a` hands the exchange to FlashInfer's MNNVL all-to-all kernel, a
+    CUDA kernel; SGLang raises a ValueError while resolving its arguments on
+    any other platform.
+
+    ## Example (`--gpu mi300x`)
+    ```yaml
+    tp-size: 8
+    dcp-size: 2
+    dcp-comm-backend: fi_a2a
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    dcp-size: 2
+    dcp-comm-backend: a2a
+    ```
+
+    ## Fix safety
+    `a2a` does the same exchange with SGLang's own kernel: the reduction is
+    the same, its speed may differ. Unsafe; removing the setting (the
+    default backend) is the other unsafe fix.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/parallel_hook.py:259` (`handle_decode_context_parallelism`, 0.5.23)
+    """
+    if view["dcp_comm_backend"] != "fi_a2a" or view.fact("platform.is_cuda"):
+        return None
+    return Violation("--dcp-comm-backend fi_a2a runs FlashInfer's CUDA all-to-all, and this GPU is not NVIDIA's: "
+                     "use a2a or ag_rs", args=("dcp_comm_backend",))
+
+
+@dcp_fi_a2a_needs_cuda.fix
+def _sglang_a2a(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Set("dcp_comm_backend", "a2a"), title="Set --dcp-comm-backend to a2a")
+
+
+@dcp_fi_a2a_needs_cuda.fix
+def _default_comm_backend(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Unset("dcp_comm_backend"), title="Remove --dcp-comm-backend")
+
+
 @settings_rule("DCP005", "dcp-replicate-q-proj-needs-dcp", step=STEP, at="arg_groups/parallel_hook.py:267")
 def dcp_replicate_q_proj_needs_dcp(view: ResolvingView) -> Violation | None:
     """Flag `--dcp-replicate-q-proj` without decode context parallelism.
