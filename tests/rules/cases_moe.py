@@ -1,0 +1,65 @@
+"""Cases of the MoE kernel, MegaMoE, shared-experts TP, MoE budget and LayerNorm SP rules (verdicts: ../shared/oracle)."""
+
+from __future__ import annotations
+
+from tests.rules.casekit import at, case
+
+RUN001, RUN002, RUN005, RUN010 = at("RUN001"), at("RUN002"), at("RUN005"), at("RUN010")
+RUN011, RUN012, RUN014 = at("RUN011"), at("RUN012"), at("RUN014")
+TP8 = ["--tp-size", "8"]
+NVFP4 = [*TP8, "--quantization", "nvfp4_online"]
+CUTLASS_FP8 = [*TP8, "--quantization", "fp8", "--moe-runner-backend", "cutlass"]
+Q = "qwen3-moe"  # a BF16 checkpoint: DeepSeek-V3's FP8 config refuses any other --quantization
+
+MOE_KERNEL_CASES = [
+    # nvfp4_online needs SM100: refused on the H200, accepted on the B200
+    case("RUN001-h200", NVFP4, ["RUN001"], RUN001),
+    case("RUN001-cutedsl", [*NVFP4, "--moe-runner-backend", "flashinfer_cutedsl"], ["RUN001"], RUN001),
+    case("RUN001-triton", [*NVFP4, "--moe-runner-backend", "triton"], ["RUN001", "RUN002"], RUN001),
+    case("RUN001-cutedsl-deepep", [*NVFP4, "--moe-runner-backend", "flashinfer_cutedsl", "--moe-a2a-backend", "deepep"],
+         ["RUN001", "RUN010"], RUN001),
+    case("RUN001-ok-b200", NVFP4, [], "ok", gpu="b200"),
+    case("RUN001-ok-b200-cutedsl", [*NVFP4, "--moe-runner-backend", "flashinfer_cutedsl"], [], "ok", gpu="b200"),
+    case("RUN002-triton", [*NVFP4, "--moe-runner-backend", "triton"], ["RUN002"], RUN002, gpu="b200"),
+    case("RUN002-deep-gemm", [*NVFP4, "--moe-runner-backend", "deep_gemm"], ["RUN002"], RUN002, gpu="b200"),
+    case("RUN002-flashinfer-cutlass", [*NVFP4, "--moe-runner-backend", "flashinfer_cutlass"], ["RUN002", "RUN005"], RUN002,
+         gpu="b200"),
+    case("RUN002-ok-routed", [*NVFP4, "--moe-runner-backend", "flashinfer_trtllm_routed"], [], "ok", gpu="b200"),
+    case("RUN002-ok-megamoe-alias", [*NVFP4, "--moe-runner-backend", "megamoe"], ["A2A001"], "ok", gpu="b200"),
+    case("RUN005-ok-unquant", [*TP8, "--quantization", "unquant", "--moe-runner-backend", "flashinfer_cutlass"], [], "ok"),
+    case("RUN011-awq", [*TP8, "--quantization", "awq", "--moe-runner-backend", "flashinfer_trtllm"], ["RUN011"], RUN011,
+         model=Q),
+    case("RUN011-w8a8-fp8", [*TP8, "--quantization", "w8a8_fp8", "--moe-runner-backend", "flashinfer_trtllm"],
+         ["RUN011"], RUN011, model=Q),
+    case("RUN011-experimental-sgl", [*TP8, "--quantization", "w8a8_fp8", "--moe-runner-backend",
+                                     "experimental_sgl_trtllm"], ["RUN011"], RUN011, model=Q),
+    case("RUN011-ok-fp8", [*TP8, "--quantization", "fp8", "--moe-runner-backend", "flashinfer_trtllm"], [], "ok", model=Q),
+    case("RUN011-ok-compressed-tensors", [*TP8, "--quantization", "compressed-tensors", "--moe-runner-backend",
+                                          "flashinfer_trtllm"], [], "ok", model=Q),
+    case("RUN011-ok-unquant", [*TP8, "--quantization", "unquant", "--moe-runner-backend", "flashinfer_trtllm"], [], "ok"),
+    case("RUN012-modelopt-fp8", [*TP8, "--quantization", "modelopt_fp8", "--moe-runner-backend",
+                                 "flashinfer_trtllm_routed"], ["RUN012"], RUN012, model=Q),
+    case("RUN012-compressed-tensors", [*TP8, "--quantization", "compressed-tensors", "--moe-runner-backend",
+                                       "flashinfer_trtllm_routed"], ["RUN012"], RUN012, model=Q),
+    case("RUN012-ok-mxfp8", [*TP8, "--quantization", "mxfp8", "--moe-runner-backend", "flashinfer_trtllm_routed"], [],
+         "ok", model=Q),
+    case("RUN012-ok-bf16", [*TP8, "--moe-runner-backend", "flashinfer_trtllm_routed"], [], "ok"),
+    case("RUN012-ok-unquant", [*TP8, "--quantization", "unquant", "--moe-runner-backend", "flashinfer_trtllm_routed"],
+         [], "ok", model=Q),
+    # the runner disables the fusion; an explicit --disable-shared-experts-fusion agrees (no override)
+    case("RUN013-ok-agrees", [*TP8, "--moe-runner-backend", "flashinfer_trtllm", "--disable-shared-experts-fusion"], [],
+         "ok"),
+    case("RUN014-ep8", [*CUTLASS_FP8, "--ep-size", "8"], ["RUN014"], RUN014),
+    case("RUN014-ep2", [*CUTLASS_FP8, "--ep-size", "2"], ["RUN014"], RUN014),
+    case("RUN014-mxfp8", [*TP8, "--quantization", "mxfp8", "--moe-runner-backend", "cutlass", "--ep-size", "8"],
+         ["RUN014"], RUN014, model=Q),
+    # checked before deepep makes ep_size 8: an explicit --ep-size is refused, its removal runs the same
+    case("RUN014-deepep-ep8", [*CUTLASS_FP8, "--ep-size", "8", "--moe-a2a-backend", "deepep"], ["RUN014"], RUN014),
+    case("RUN014-deepep-ep2", [*CUTLASS_FP8, "--ep-size", "2", "--moe-a2a-backend", "deepep"], ["RUN014", "A2A006"],
+         RUN014),
+    case("RUN014-ok-ep1", CUTLASS_FP8, [], "ok"),
+    case("RUN014-ok-deepep", [*CUTLASS_FP8, "--moe-a2a-backend", "deepep"], [], "ok"),
+    case("RUN014-ok-bf16", [*TP8, "--moe-runner-backend", "cutlass", "--ep-size", "8"], [], "ok"),
+]
+
+CASES = MOE_KERNEL_CASES
