@@ -6,6 +6,7 @@ from tests.rules.casekit import at, case
 
 RUN001, RUN002, RUN005, RUN010 = at("RUN001"), at("RUN002"), at("RUN005"), at("RUN010")
 RUN011, RUN012, RUN014 = at("RUN011"), at("RUN012"), at("RUN014")
+A2A002 = at("A2A002")
 TP8 = ["--tp-size", "8"]
 NVFP4 = [*TP8, "--quantization", "nvfp4_online"]
 CUTLASS_FP8 = [*TP8, "--quantization", "fp8", "--moe-runner-backend", "cutlass"]
@@ -62,4 +63,17 @@ MOE_KERNEL_CASES = [
     case("RUN014-ok-bf16", [*TP8, "--moe-runner-backend", "cutlass", "--ep-size", "8"], [], "ok"),
 ]
 
-CASES = MOE_KERNEL_CASES
+TBO, SBO = "--enable-two-batch-overlap", "--enable-single-batch-overlap"
+MEGA_MOE_CASES = [
+    case("A2A002-tbo", [*TP8, "--moe-a2a-backend", "megamoe", TBO], ["A2A002"], A2A002),
+    case("A2A002-sbo", [*TP8, "--moe-a2a-backend", "megamoe", SBO], ["A2A002"], A2A002),
+    case("A2A002-both", [*TP8, "--moe-a2a-backend", "megamoe", TBO, SBO], ["A2A002"], A2A002),
+    case("A2A002-alias", [*TP8, "--moe-runner-backend", "megamoe", TBO], ["A2A001", "A2A002"], A2A002),
+    case("A2A002-alias-over-deepep", [*TP8, "--moe-runner-backend", "megamoe", "--moe-a2a-backend", "deepep", TBO],
+         ["A2A001", "A2A001", "A2A002"], A2A002),
+    case("A2A002-ok-megamoe", [*TP8, "--moe-a2a-backend", "megamoe"], [], "ok"),
+    case("A2A002-ok-deepep", [*TP8, "--moe-a2a-backend", "deepep", TBO, SBO], [], "ok"),
+    case("A2A002-ok-waterfill", [*TP8, "--enable-waterfill", TBO], [], "ok"),  # deepep, after this check
+]
+
+CASES = MOE_KERNEL_CASES + MEGA_MOE_CASES
