@@ -6,7 +6,7 @@ from tests.rules.casekit import at, case
 
 RUN001, RUN002, RUN005, RUN010 = at("RUN001"), at("RUN002"), at("RUN005"), at("RUN010")
 RUN011, RUN012, RUN014 = at("RUN011"), at("RUN012"), at("RUN014")
-A2A002 = at("A2A002")
+A2A002, RUN015 = at("A2A002"), at("RUN015")
 TP8 = ["--tp-size", "8"]
 NVFP4 = [*TP8, "--quantization", "nvfp4_online"]
 CUTLASS_FP8 = [*TP8, "--quantization", "fp8", "--moe-runner-backend", "cutlass"]
@@ -76,4 +76,18 @@ MEGA_MOE_CASES = [
     case("A2A002-ok-waterfill", [*TP8, "--enable-waterfill", TBO], [], "ok"),  # deepep, after this check
 ]
 
-CASES = MOE_KERNEL_CASES + MEGA_MOE_CASES
+SETP = "--shared-experts-tp-size"
+# The oracle's models are not Kimi-K3: SGLang refuses a valid --shared-experts-tp-size next (:226), so a fix
+# that keeps the flag (the nearest divisor, the best) cannot be accepted there: fixed_ok=False
+SHARED_EXPERTS_TP_CASES = [
+    case("RUN015-3-of-8", [*TP8, SETP, "3"], ["RUN015"], RUN015, fixed_ok=False),
+    case("RUN015-16-of-8", [*TP8, SETP, "16"], ["RUN015"], RUN015, fixed_ok=False),
+    case("RUN015-attn-dp", [*TP8, "--attn-dp-size", "4", SETP, "4"], ["RUN015"], RUN015, fixed_ok=False),
+    case("RUN015-attn-cp", [*TP8, "--attn-cp-size", "2", SETP, "8"], ["RUN015"], RUN015, fixed_ok=False),
+    case("RUN015-tp1", [SETP, "2"], ["RUN015"], RUN015, fixed_ok=False),
+    case("RUN015-zero", [*TP8, SETP, "0"], ["RUN015"], RUN015),  # no divisor to offer: the flag is removed
+    case("RUN015-negative", [*TP8, SETP, "-1"], ["RUN015"], RUN015),
+    case("RUN015-ok-unset", [*TP8, "--attn-dp-size", "4"], [], "ok"),
+]
+
+CASES = MOE_KERNEL_CASES + MEGA_MOE_CASES + SHARED_EXPERTS_TP_CASES
