@@ -90,4 +90,18 @@ SHARED_EXPERTS_TP_CASES = [
     case("RUN015-ok-unset", [*TP8, "--attn-dp-size", "4"], [], "ok"),
 ]
 
-CASES = MOE_KERNEL_CASES + MEGA_MOE_CASES + SHARED_EXPERTS_TP_CASES
+FI_A2A = [*TP8, "--attn-dp-size", "8", "--moe-a2a-backend", "flashinfer", "--moe-runner-backend", "flashinfer_trtllm"]
+MEGA_FP4 = [*TP8, "--moe-a2a-backend", "megamoe", "--quantization", "modelopt_fp4"]
+CHUNK = "--chunked-prefill-size"
+A2A046 = at("A2A046")
+FLASHINFER_BUDGET_CASES = [
+    case("A2A046-unchunked", [*FI_A2A, CHUNK, "-1"], ["A2A046"], A2A046),
+    case("A2A046-zero", [*FI_A2A, CHUNK, "0"], ["A2A046"], A2A046),
+    case("A2A046-pd-prefill", [*FI_A2A, CHUNK, "-1", "--disaggregation-mode", "prefill"], ["A2A046"], A2A046),
+    case("A2A046-ok-pd-decode", [*FI_A2A, CHUNK, "-1", "--disaggregation-mode", "decode"], [], "ok"),
+    case("A2A046-ok-default", FI_A2A, [], "ok"),
+    case("A2A046-ok-chunked", [*FI_A2A, CHUNK, "8192"], [], "ok"),
+    case("A2A046-ok-deepep", [*TP8, "--attn-dp-size", "8", "--moe-a2a-backend", "deepep", CHUNK, "-1"], [], "ok"),
+]
+
+CASES = MOE_KERNEL_CASES + MEGA_MOE_CASES + SHARED_EXPERTS_TP_CASES + FLASHINFER_BUDGET_CASES
