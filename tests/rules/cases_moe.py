@@ -104,4 +104,19 @@ FLASHINFER_BUDGET_CASES = [
     case("A2A046-ok-deepep", [*TP8, "--attn-dp-size", "8", "--moe-a2a-backend", "deepep", CHUNK, "-1"], [], "ok"),
 ]
 
-CASES = MOE_KERNEL_CASES + MEGA_MOE_CASES + SHARED_EXPERTS_TP_CASES + FLASHINFER_BUDGET_CASES
+A2A048 = at("A2A048")
+MEGA_BUDGET_CASES = [
+    # NVFP4 experts need the budget whatever the model (the others: by architecture, unknown here)
+    case("A2A048-unchunked", [*MEGA_FP4, CHUNK, "-1"], ["A2A048"], A2A048, model=Q),
+    case("A2A048-zero", [*MEGA_FP4, CHUNK, "0"], ["A2A048"], A2A048, model=Q),
+    case("A2A048-llama", [*MEGA_FP4, CHUNK, "-1"], ["A2A048"], A2A048, model="llama"),
+    case("A2A048-alias", [*TP8, "--moe-runner-backend", "megamoe", "--quantization", "modelopt_fp4", CHUNK, "-1"],
+         ["A2A001", "A2A048"], A2A048, model=Q),
+    case("A2A048-pd-prefill", [*MEGA_FP4, CHUNK, "-1", "--disaggregation-mode", "prefill"], ["A2A048"], A2A048,
+         model=Q),
+    case("A2A048-ok-pd-decode", [*MEGA_FP4, CHUNK, "-1", "--disaggregation-mode", "decode"], [], "ok", model=Q),
+    case("A2A048-ok-default", MEGA_FP4, [], "ok", model=Q),
+    case("A2A048-ok-fp8-deepseek", [*TP8, "--moe-a2a-backend", "megamoe", CHUNK, "-1"], [], "ok"),  # has a fallback
+]
+
+CASES = MOE_KERNEL_CASES + MEGA_MOE_CASES + SHARED_EXPERTS_TP_CASES + FLASHINFER_BUDGET_CASES + MEGA_BUDGET_CASES
