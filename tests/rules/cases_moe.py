@@ -119,4 +119,21 @@ MEGA_BUDGET_CASES = [
     case("A2A048-ok-fp8-deepseek", [*TP8, "--moe-a2a-backend", "megamoe", CHUNK, "-1"], [], "ok"),  # has a fallback
 ]
 
-CASES = MOE_KERNEL_CASES + MEGA_MOE_CASES + SHARED_EXPERTS_TP_CASES + FLASHINFER_BUDGET_CASES + MEGA_BUDGET_CASES
+V2 = [*TP8, "--moe-a2a-backend", "deepep_v2", "--moe-runner-backend", "deep_gemm",
+      CHUNK, "1024", "--cuda-graph-max-bs-decode", "8"]  # inside DeepEP v2's default 128-token budget
+SPEC, DRAFT_A2A = "--speculative-algorithm", "--speculative-moe-a2a-backend"
+A2A052 = at("A2A052")
+DRAFT_CASES = [
+    case("A2A052-inherited-eagle", [*V2, SPEC, "EAGLE"], ["A2A052"], A2A052),
+    case("A2A052-inherited-eagle3", [*V2, SPEC, "EAGLE3"], ["A2A052"], A2A052),
+    case("A2A052-inherited-standalone", [*V2, SPEC, "STANDALONE"], ["A2A052"], A2A052),
+    case("A2A052-explicit", [*TP8, "--moe-a2a-backend", "deepep", SPEC, "EAGLE", DRAFT_A2A, "deepep_v2"], ["A2A052"],
+         A2A052),
+    case("A2A052-explicit-no-spec", [*TP8, DRAFT_A2A, "deepep_v2"], ["A2A052"], A2A052),
+    case("A2A052-ok-draft-none", [*V2, SPEC, "EAGLE", DRAFT_A2A, "none"], [], "ok"),
+    case("A2A052-ok-draft-deepep", [*V2, SPEC, "EAGLE", DRAFT_A2A, "deepep"], [], "ok"),
+    case("A2A052-ok-ngram", [*V2, SPEC, "NGRAM"], [], "ok"),
+    case("A2A052-ok-no-spec", V2, [], "ok"),
+]
+
+CASES = MOE_KERNEL_CASES + MEGA_MOE_CASES + SHARED_EXPERTS_TP_CASES + FLASHINFER_BUDGET_CASES + MEGA_BUDGET_CASES + DRAFT_CASES
