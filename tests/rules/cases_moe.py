@@ -136,4 +136,15 @@ DRAFT_CASES = [
     case("A2A052-ok-no-spec", V2, [], "ok"),
 ]
 
-CASES = MOE_KERNEL_CASES + MEGA_MOE_CASES + SHARED_EXPERTS_TP_CASES + FLASHINFER_BUDGET_CASES + MEGA_BUDGET_CASES + DRAFT_CASES
+MEGA_SP, SP001 = "--enable-megamoe-for-layernorm-sp", at("SP001")
+# Turning LayerNorm SP on (the safe fix) is for Muse Spark only: the oracle's models then refuse the MegaMoE flag
+# (layernorm_sp_hook.py:129, a model check), so those cases' fixed launches are refused: fixed_ok=False
+LAYERNORM_SP_CASES = [
+    case("SP001-tp8", [*TP8, MEGA_SP], ["SP001"], SP001, fixed_ok=False),
+    case("SP001-tp1", [MEGA_SP], ["SP001"], SP001),  # SP needs TP > 1: only the flag's removal is offered
+    case("SP001-attn-dp", [*TP8, "--attn-dp-size", "2", MEGA_SP], ["SP001"], SP001),
+    case("SP001-ok-neither", TP8, [], "ok"),
+]
+
+CASES = (MOE_KERNEL_CASES + MEGA_MOE_CASES + SHARED_EXPERTS_TP_CASES + FLASHINFER_BUDGET_CASES + MEGA_BUDGET_CASES
+         + DRAFT_CASES + LAYERNORM_SP_CASES)
