@@ -15,6 +15,7 @@ import re
 from autofix.model import Fix, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
+from autofix.rules.moe_hook import chunked_prefill_size
 
 # MoE blocks with no fused-MoE fallback under megamoe (mega_moe_hook.py:51)
 NO_FALLBACK_ARCHITECTURES = frozenset({
@@ -80,8 +81,8 @@ def megamoe_needs_chunked_prefill(view: ResolvingView) -> Violation | None:
         return None
     if view["disaggregation_mode"] == "decode" or (view["pp_size"] > 1 and view["enable_dynamic_chunking"]):
         return None
-    chunked = view["chunked_prefill_size"]
-    if chunked is None or chunked > 0:  # None: not resolved here, SGLang's GPU-memory default is positive
+    chunked = chunked_prefill_size(view)
+    if chunked is None or chunked > 0:
         return None
     connector = re.match(r"(.+)://(.*)", view["model_path"] or "")  # parse_connector_type
     if (connector and connector.group(1) == "instance") or view.fact("platform.is_hip") or not _needs_budget(view):

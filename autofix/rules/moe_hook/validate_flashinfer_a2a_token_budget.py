@@ -11,6 +11,7 @@ from __future__ import annotations
 from autofix.model import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
+from autofix.rules.moe_hook import chunked_prefill_size
 
 
 @settings_rule("A2A046", "flashinfer-a2a-needs-chunked-prefill", step="validate_flashinfer_a2a_token_budget",
@@ -57,8 +58,8 @@ def flashinfer_a2a_needs_chunked_prefill(view: ResolvingView) -> Violation | Non
     """
     if view["moe_a2a_backend"] != "flashinfer" or view["disaggregation_mode"] == "decode":
         return None
-    chunked = view["chunked_prefill_size"]
-    if chunked is None or chunked > 0:  # None: not resolved here, SGLang's GPU-memory default is positive
+    chunked = chunked_prefill_size(view)
+    if chunked is None or chunked > 0:
         return None
     return Violation(f"--moe-a2a-backend flashinfer needs chunked prefill, but --chunked-prefill-size is {chunked}",
                      args=("chunked_prefill_size", "moe_a2a_backend"))
