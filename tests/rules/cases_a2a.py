@@ -5,9 +5,19 @@ from __future__ import annotations
 from tests.rules.casekit import at, case
 
 A2A008, A2A029, A2A038 = at("A2A008"), at("A2A029"), at("A2A038")
+A2A019, A2A023, A2A024, A2A025, A2A026 = at("A2A019"), at("A2A023"), at("A2A024"), at("A2A025"), at("A2A026")
+A2A041, A2A043, A2A044 = at("A2A041"), at("A2A043"), at("A2A044")
 FI = ["--moe-a2a-backend", "flashinfer"]
 FI_DP8 = ["--tp-size", "8", "--attn-dp-size", "8", *FI]
 CUTLASS = ["--moe-runner-backend", "flashinfer_cutlass"]
+CUTEDSL_DEEPEP = ["--tp-size", "8", "--quantization", "modelopt_fp4", "--moe-runner-backend", "flashinfer_cutedsl",
+                  "--moe-a2a-backend", "deepep"]
+# DeepEP v2 within its default per-rank budget (128 tokens: A2A050/A2A051, moe_hook.py:689/700, not this family's)
+V2 = ["--tp-size", "8", "--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "1024", "--cuda-graph-max-bs-decode", "64"]
+V2_2NODES = ["--tp-size", "16", "--nnodes", "2", "--node-rank", "0", "--dist-init-addr", "10.0.0.1:5000", "--moe-a2a-backend",
+             "deepep_v2", "--chunked-prefill-size", "2048", "--cuda-graph-max-bs-decode", "64"]
+# PPLX within its default per-rank budget (128 tokens, A2A045): 1024 / 8 attention-DP groups
+PPLX = ["--tp-size", "8", "--moe-a2a-backend", "pplx", "--chunked-prefill-size", "1024"]
 
 CASES = [
     # A2A008: the dispatch type is FlashInfer a2a's only
@@ -41,4 +51,43 @@ CASES = [
     case("A2A038-triton", [*FI_DP8, "--moe-runner-backend", "triton"], ["A2A038"], A2A038),
     case("A2A038-ok-deep-gemm", [*FI_DP8, "--moe-runner-backend", "deep_gemm"], [], "ok"),
     case("A2A038-ok-fp8-trtllm", [*FI_DP8, "--quantization", "fp8", "--moe-runner-backend", "flashinfer_trtllm"], [], "ok"),
+    # A2A007: Waterfill turns shared-expert fusion back on
+    case("A2A007-waterfill-disable-fusion", ["--tp-size", "8", "--moe-a2a-backend", "deepep", "--enable-waterfill",
+                                             "--disable-shared-experts-fusion"], ["A2A007"], "ok"),
+    case("A2A007-ok-deepep-disable-fusion", ["--tp-size", "8", "--moe-a2a-backend", "deepep", "--disable-shared-experts-fusion"],
+         [], "ok"),
+    case("A2A007-ok-flashinfer-disable-fusion", [*FI_DP8, *CUTLASS, "--disable-shared-experts-fusion"], [], "ok"),
+    # A2A019: DeepEP + CuteDSL is low-latency only
+    case("A2A019-normal", [*CUTEDSL_DEEPEP, "--deepep-mode", "normal"], ["A2A019"], A2A019),
+    case("A2A019-waterfill", ["--tp-size", "8", "--quantization", "modelopt_fp4", "--moe-runner-backend", "flashinfer_cutedsl",
+                              "--enable-waterfill", "--deepep-mode", "normal"], ["A2A019"], A2A019),
+    case("A2A019-ok-auto", [*CUTEDSL_DEEPEP], [], "ok"),
+    case("A2A019-ok-low-latency", [*CUTEDSL_DEEPEP, "--deepep-mode", "low_latency"], [], "ok"),
+    case("A2A019-ok-normal-other-runner", ["--tp-size", "8", "--moe-a2a-backend", "deepep", "--deepep-mode", "normal"], [], "ok"),
+    # A2A023-A2A026: DeepEP v2
+    case("A2A023-triton", [*V2, "--moe-runner-backend", "triton"], ["A2A023"], A2A023),
+    case("A2A023-mxfp8-resolves-trtllm", [*V2, "--quantization", "mxfp8"], ["A2A023"], A2A023, model="qwen3-moe"),
+    case("A2A023-ok-auto", [*V2], [], "ok"),
+    case("A2A023-ok-explicit-auto", [*V2, "--moe-runner-backend", "auto"], [], "ok"),
+    case("A2A023-ok-deep-gemm", [*V2, "--moe-runner-backend", "deep_gemm"], [], "ok"),
+    case("A2A024-tbo", [*V2, "--enable-two-batch-overlap"], ["A2A024"], A2A024),
+    case("A2A024-sbo", [*V2, "--enable-single-batch-overlap"], ["A2A024"], A2A024),
+    case("A2A024-both", [*V2, "--enable-two-batch-overlap", "--enable-single-batch-overlap"], ["A2A024"], A2A024),
+    case("A2A025-enforce-fusion", [*V2, "--enforce-shared-experts-fusion"], ["A2A025"], A2A025),
+    case("A2A025-ok-disable-fusion", [*V2, "--disable-shared-experts-fusion"], [], "ok"),
+    case("A2A026-two-nodes", [*V2_2NODES], ["A2A026"], A2A026),
+    case("A2A026-explicit-direct", [*V2_2NODES, "--deepep-v2-mode", "direct"], ["A2A026"], A2A026),
+    case("A2A026-ok-hybrid", [*V2_2NODES, "--deepep-v2-mode", "hybrid"], [], "ok"),
+    case("A2A026-ok-one-node-direct", [*V2, "--deepep-v2-mode", "direct"], [], "ok"),
+    # A2A041-A2A044: PPLX
+    case("A2A041-normal", [*PPLX, "--attn-dp-size", "8", "--deepep-mode", "normal"], ["A2A041"], A2A041),
+    case("A2A041-ok-low-latency", [*PPLX, "--attn-dp-size", "8", "--deepep-mode", "low_latency"], [], "ok"),
+    case("A2A043-no-attn-dp", [*PPLX], ["A2A043"], A2A043),
+    case("A2A043-tp1", ["--moe-a2a-backend", "pplx"], ["A2A043"], A2A043),
+    case("A2A043-ok-attn-dp2", ["--tp-size", "2", "--attn-dp-size", "2", "--moe-a2a-backend", "pplx",
+                                "--chunked-prefill-size", "256"], [], "ok"),
+    case("A2A044-triton", [*PPLX, "--attn-dp-size", "8", "--moe-runner-backend", "triton"], ["A2A044"], A2A044),
+    case("A2A044-mxfp8-resolves-trtllm", [*PPLX, "--attn-dp-size", "8", "--quantization", "mxfp8"], ["A2A044"], A2A044,
+         model="qwen3-moe"),
+    case("A2A044-ok-deep-gemm", [*PPLX, "--attn-dp-size", "8", "--moe-runner-backend", "deep_gemm"], [], "ok"),
 ]

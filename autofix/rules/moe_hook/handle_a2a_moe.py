@@ -383,3 +383,515 @@ def flashinfer_a2a_runner(view: ResolvingView) -> Violation | None:
 
 flashinfer_a2a_runner.fix(_runner_for_flashinfer_a2a)
 flashinfer_a2a_runner.fix(_deepep_a2a)
+
+
+def _waterfill_fusion_cause(view: ResolvingView) -> str:
+    return f"--enable-waterfill with the a2a backend {view['moe_a2a_backend']}"
+
+
+@derivation(step="handle_a2a_moe", at="arg_groups/overrides.py:1564", via=298,
+            writes=("disable_shared_experts_fusion",), code="A2A007", name="a2a-backend-sets-shared-experts-fusion",
+            cause=_waterfill_fusion_cause)
+def a2a_backend_sets_shared_experts_fusion(view: ResolvingView) -> dict | None:
+    """The a2a backend decides shared-expert fusion: Waterfill needs it, FlashInfer and DeepEP v2 turn it off.
+
+    ## What it does
+    Warns at `--disable-shared-experts-fusion` when `--enable-waterfill`
+    runs with the a2a backend `deepep` or `megamoe`: SGLang turns fusion
+    back on. With `flashinfer`, `flashinfer_megamoe` or `deepep_v2` it turns
+    fusion off, which replaces nothing a user can write.
+
+    ## Why it matters
+    SGLang logs a warning and fuses the shared experts although the config
+    says not to.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep
+    enable-waterfill: true
+    disable-shared-experts-fusion: true
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep
+    enable-waterfill: true
+    ```
+
+    ## Fix safety
+    Removing the ignored flag resolves the launch to the same values: safe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/overrides.py:1564` (`_a2a_fusion_adjustments`, run at `arg_groups/moe_hook.py:298`)
+    """
+    a2a = view["moe_a2a_backend"]
+    if a2a in ("deepep", "megamoe") and view["enable_waterfill"]:
+        return {"disable_shared_experts_fusion": False} if view["disable_shared_experts_fusion"] else None
+    if a2a in ("flashinfer", "flashinfer_megamoe", "deepep_v2"):
+        return {"disable_shared_experts_fusion": True}
+    return None
+
+
+@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:302", writes=("enforce_shared_experts_fusion",))
+def waterfill_enforces_shared_experts_fusion(view: ResolvingView) -> dict | None:
+    """Waterfill enforces shared-expert fusion (a store-true flag: it replaces nothing the user wrote)."""
+    return {"enforce_shared_experts_fusion": True} if view["enable_waterfill"] else None
+
+
+@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:365", writes=("deepep_mode",))
+def deepep_cutedsl_low_latency(view: ResolvingView) -> dict | None:
+    """DeepEP with the `flashinfer_cutedsl` runner resolves `--deepep-mode auto` to `low_latency` (A2A018).
+
+    Only `auto` is replaced (a request for SGLang to choose): no override.
+    """
+    if view["moe_a2a_backend"] != "deepep" or view["moe_runner_backend"] != "flashinfer_cutedsl":
+        return None
+    return {"deepep_mode": "low_latency"} if view["deepep_mode"] == "auto" else None
+
+
+def _low_latency(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Set("deepep_mode", "low_latency"), title="Set --deepep-mode to low_latency")
+
+
+@settings_rule("A2A019", "deepep-cutedsl-needs-low-latency", step="handle_a2a_moe", at="arg_groups/moe_hook.py:377")
+def deepep_cutedsl_needs_low_latency(view: ResolvingView) -> Violation | None:
+    """Flag DeepEP's `normal` mode with the `flashinfer_cutedsl` MoE runner.
+
+    ## What it does
+    Checks for `--deepep-mode normal` when the a2a backend is `deepep`
+    (`--enable-waterfill` makes it so) and the MoE runner is
+    `flashinfer_cutedsl`.
+
+    ## Why SGLang refuses it
+    The CuTe DSL FP4 kernels have no handler for DeepEP's normal (prefill)
+    dispatch layout, only for the masked low-latency one. SGLang raises a
+    ValueError while resolving its arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    quantization: modelopt_fp4
+    moe-runner-backend: flashinfer_cutedsl
+    moe-a2a-backend: deepep
+    deepep-mode: normal
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    quantization: modelopt_fp4
+    moe-runner-backend: flashinfer_cutedsl
+    moe-a2a-backend: deepep
+    deepep-mode: low_latency
+    ```
+
+    ## Fix safety
+    `low_latency` (what `auto` resolves to with this runner) changes the
+    prefill dispatch and keeps the CUDA graphs that `normal` turns off:
+    unsafe. Removing the runner is the other way, also unsafe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:377` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "deepep" or view["moe_runner_backend"] != "flashinfer_cutedsl":
+        return None
+    if view["deepep_mode"] != "normal":
+        return None
+    return Violation("--moe-runner-backend flashinfer_cutedsl with --moe-a2a-backend deepep needs --deepep-mode "
+                     "low_latency or auto, not normal", args=("deepep_mode", "moe_runner_backend"))
+
+
+deepep_cutedsl_needs_low_latency.fix(_low_latency)
+
+
+@deepep_cutedsl_needs_low_latency.fix
+def _auto_runner(view: ResolvingView) -> Fix | None:
+    if not view.is_explicit("moe_runner_backend"):
+        return None
+    return Fix.unsafe(Unset("moe_runner_backend"), title="Remove --moe-runner-backend (auto)")
+
+
+@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:407", writes=("moe_runner_backend",))
+def deepep_v2_runner_default(view: ResolvingView) -> dict | None:
+    """DeepEP v2 resolves the MoE runner `auto` to `deep_gemm` (A2A023's override; `auto` only, so no warning)."""
+    if view["moe_a2a_backend"] != "deepep_v2" or view["moe_runner_backend"] != "auto":
+        return None
+    return {"moe_runner_backend": "deep_gemm"}
+
+
+def _deep_gemm_runner(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Set("moe_runner_backend", "deep_gemm"), title="Set --moe-runner-backend to deep_gemm")
+
+
+def _deepep_v1(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Set("moe_a2a_backend", "deepep"), title="Set --moe-a2a-backend to deepep (DeepEP v1)")
+
+
+@settings_rule("A2A023", "deepep-v2-needs-deep-gemm", step="handle_a2a_moe", at="arg_groups/moe_hook.py:414")
+def deepep_v2_needs_deep_gemm(view: ResolvingView) -> Violation | None:
+    """Flag the `deepep_v2` a2a backend with a MoE runner other than `deep_gemm`.
+
+    ## What it does
+    Checks for `--moe-a2a-backend deepep_v2` when the runner, as earlier
+    steps resolve it, is neither `auto` (which becomes `deep_gemm`) nor
+    `deep_gemm`. `--quantization mxfp8` resolves `auto` to
+    `flashinfer_trtllm` before this step, so it is refused too.
+
+    ## Why SGLang refuses it
+    DeepEP v2 has a runner adapter for DeepGEMM only. SGLang raises a
+    ValueError while resolving its arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep_v2
+    moe-runner-backend: triton
+    chunked-prefill-size: 1024
+    cuda-graph-max-bs-decode: 64
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep_v2
+    moe-runner-backend: deep_gemm
+    chunked-prefill-size: 1024
+    cuda-graph-max-bs-decode: 64
+    ```
+
+    ## Fix safety
+    `deep_gemm` changes the kernels that run; `--moe-a2a-backend deepep`
+    (DeepEP v1) the communication path. Both unsafe, in that order.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:414` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "deepep_v2":
+        return None
+    runner = view["moe_runner_backend"]
+    if runner == "deep_gemm":
+        return None
+    return Violation(f"--moe-a2a-backend deepep_v2 runs only the deep_gemm MoE runner, not {runner}",
+                     args=("moe_runner_backend", "moe_a2a_backend", "quantization"))
+
+
+deepep_v2_needs_deep_gemm.fix(_deep_gemm_runner)
+deepep_v2_needs_deep_gemm.fix(_deepep_v1)
+
+
+@settings_rule("A2A024", "deepep-v2-no-batch-overlap", step="handle_a2a_moe", at="arg_groups/moe_hook.py:421")
+def deepep_v2_no_batch_overlap(view: ResolvingView) -> Violation | None:
+    """Flag two-batch or single-batch overlap with the `deepep_v2` a2a backend.
+
+    ## What it does
+    Checks for `--enable-two-batch-overlap` or `--enable-single-batch-overlap`
+    with `--moe-a2a-backend deepep_v2`.
+
+    ## Why SGLang refuses it
+    DeepEP v2 does not implement the overlap hooks yet. SGLang raises a
+    ValueError while resolving its arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep_v2
+    enable-two-batch-overlap: true
+    chunked-prefill-size: 1024
+    cuda-graph-max-bs-decode: 64
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep_v2
+    chunked-prefill-size: 1024
+    cuda-graph-max-bs-decode: 64
+    ```
+
+    ## Fix safety
+    Dropping the overlap drops a feature the config asks for; DeepEP v1
+    (`deepep`) changes the communication path. Both unsafe, in that order.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:421` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "deepep_v2":
+        return None
+    on = [f for f, dest in (("--enable-two-batch-overlap", "enable_two_batch_overlap"),
+                            ("--enable-single-batch-overlap", "enable_single_batch_overlap")) if view[dest]]
+    if not on:
+        return None
+    return Violation(f"--moe-a2a-backend deepep_v2 has no batch overlap: {' and '.join(on)} cannot be used with it",
+                     args=("enable_two_batch_overlap", "enable_single_batch_overlap", "moe_a2a_backend"))
+
+
+@deepep_v2_no_batch_overlap.fix
+def _no_overlap(view: ResolvingView) -> Fix:
+    ops = [Unset(d) for d in ("enable_two_batch_overlap", "enable_single_batch_overlap") if view.is_explicit(d)]
+    return Fix.unsafe(*ops, title="Remove the batch-overlap flags")
+
+
+deepep_v2_no_batch_overlap.fix(_deepep_v1)
+
+
+@settings_rule("A2A025", "deepep-v2-no-enforced-fusion", step="handle_a2a_moe", at="arg_groups/moe_hook.py:427")
+def deepep_v2_no_enforced_fusion(view: ResolvingView) -> Violation | None:
+    """Flag `--enforce-shared-experts-fusion` with the `deepep_v2` a2a backend.
+
+    ## What it does
+    Checks for `--enforce-shared-experts-fusion` with
+    `--moe-a2a-backend deepep_v2` (Waterfill, which also enforces fusion,
+    makes the backend `deepep`, so it never reaches this check).
+
+    ## Why SGLang refuses it
+    Fused shared experts are not validated with DeepEP v2 (it turns fusion
+    off). SGLang raises a ValueError while resolving its arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep_v2
+    enforce-shared-experts-fusion: true
+    chunked-prefill-size: 1024
+    cuda-graph-max-bs-decode: 64
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep_v2
+    chunked-prefill-size: 1024
+    cuda-graph-max-bs-decode: 64
+    ```
+
+    ## Fix safety
+    Removing the flag runs the shared experts unfused, as DeepEP v2 does;
+    DeepEP v1 keeps the fusion but changes the communication path. Both
+    change what the config asks for: unsafe, in that order.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:427` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "deepep_v2" or not view["enforce_shared_experts_fusion"]:
+        return None
+    return Violation("--moe-a2a-backend deepep_v2 does not fuse shared experts: remove "
+                     "--enforce-shared-experts-fusion", args=("enforce_shared_experts_fusion", "moe_a2a_backend"))
+
+
+@deepep_v2_no_enforced_fusion.fix
+def _no_enforced_fusion(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Unset("enforce_shared_experts_fusion"), title="Remove --enforce-shared-experts-fusion")
+
+
+deepep_v2_no_enforced_fusion.fix(_deepep_v1)
+
+
+@settings_rule("A2A026", "deepep-v2-direct-single-node", step="handle_a2a_moe", at="arg_groups/moe_hook.py:433")
+def deepep_v2_direct_single_node(view: ResolvingView) -> Violation | None:
+    """Flag DeepEP v2's `direct` mode (the default) across more than one node.
+
+    ## What it does
+    Checks for `--moe-a2a-backend deepep_v2` with `--deepep-v2-mode direct`
+    (written or by default) and `--nnodes` above 1.
+
+    ## Why SGLang refuses it
+    Direct mode goes over NVLink only, within a node; `hybrid` crosses
+    nodes. SGLang raises a ValueError while resolving its arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 16
+    nnodes: 2
+    dist-init-addr: 10.0.0.1:5000
+    moe-a2a-backend: deepep_v2
+    chunked-prefill-size: 2048
+    cuda-graph-max-bs-decode: 64
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 16
+    nnodes: 2
+    dist-init-addr: 10.0.0.1:5000
+    moe-a2a-backend: deepep_v2
+    deepep-v2-mode: hybrid
+    chunked-prefill-size: 2048
+    cuda-graph-max-bs-decode: 64
+    ```
+
+    ## Fix safety
+    `hybrid` is the only mode that runs across nodes: safe when the mode
+    was the default, unsafe when the config wrote `direct`.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:433` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "deepep_v2" or view["deepep_v2_mode"] != "direct":
+        return None
+    nnodes = view["nnodes"]
+    if nnodes <= 1:
+        return None
+    return Violation(f"--deepep-v2-mode direct is NVLink-only and cannot span --nnodes {nnodes}: use hybrid",
+                     args=("deepep_v2_mode", "nnodes", "moe_a2a_backend"))
+
+
+@deepep_v2_direct_single_node.fix
+def _hybrid(view: ResolvingView) -> Fix:
+    op = Set("deepep_v2_mode", "hybrid")
+    title = "Set --deepep-v2-mode to hybrid"
+    return Fix.unsafe(op, title=title) if view.is_explicit("deepep_v2_mode") else Fix.safe(op, title=title)
+
+
+@settings_rule("A2A041", "pplx-low-latency-only", step="handle_a2a_moe", at="arg_groups/moe_hook.py:577")
+def pplx_low_latency_only(view: ResolvingView) -> Violation | None:
+    """Flag `--deepep-mode normal` with the `pplx` a2a backend.
+
+    ## What it does
+    Checks for `--moe-a2a-backend pplx` with `--deepep-mode normal`.
+
+    ## Why SGLang refuses it
+    PPLX's kernels have a low-latency mode only. SGLang raises a ValueError
+    while resolving its arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    moe-a2a-backend: pplx
+    deepep-mode: normal
+    chunked-prefill-size: 1024
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    moe-a2a-backend: pplx
+    deepep-mode: low_latency
+    chunked-prefill-size: 1024
+    ```
+
+    ## Fix safety
+    `low_latency` is the one mode PPLX runs (`auto` resolves to it): safe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:577` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "pplx" or view["deepep_mode"] != "normal":
+        return None
+    return Violation("--moe-a2a-backend pplx runs only --deepep-mode low_latency (or auto), not normal",
+                     args=("deepep_mode", "moe_a2a_backend"))
+
+
+@pplx_low_latency_only.fix
+def _pplx_low_latency(view: ResolvingView) -> Fix:
+    return Fix.safe(Set("deepep_mode", "low_latency"), title="Set --deepep-mode to low_latency")
+
+
+@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:582", writes=("deepep_mode",))
+def pplx_deepep_mode_default(view: ResolvingView) -> dict | None:
+    """PPLX resolves `--deepep-mode auto` to `low_latency` (`auto` only: no override)."""
+    if view["moe_a2a_backend"] != "pplx" or view["deepep_mode"] != "auto":
+        return None
+    return {"deepep_mode": "low_latency"}
+
+
+@settings_rule("A2A043", "pplx-needs-attn-dp", step="handle_a2a_moe", at="arg_groups/moe_hook.py:591")
+def pplx_needs_attn_dp(view: ResolvingView) -> Violation | None:
+    """Flag the `pplx` a2a backend without at least two attention-DP groups.
+
+    ## What it does
+    Checks for `--moe-a2a-backend pplx` with `--attn-dp-size` below 2 (an
+    elastic EP scale joiner does not count here: the size itself is read).
+
+    ## Why SGLang refuses it
+    PPLX's all-to-all is built over the attention-DP groups and cannot be
+    constructed with one. SGLang stops on an assert while resolving its
+    arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: pplx
+    chunked-prefill-size: 1024
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    moe-a2a-backend: pplx
+    chunked-prefill-size: 1024
+    ```
+
+    ## Fix safety
+    Ambiguous: attention DP over the TP group (`--attn-dp-size` =
+    `--tp-size`, when above 1 and without `--dp-size` replicas) changes the
+    scheduler topology and divides the chunked-prefill size; DeepEP changes
+    the communication path. Both unsafe, in that order.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:591` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "pplx":
+        return None
+    attn_dp_size = view["attn_dp_size"]
+    if attn_dp_size >= 2:
+        return None
+    return Violation(f"--moe-a2a-backend pplx needs --attn-dp-size 2 or more, not {attn_dp_size}",
+                     args=("moe_a2a_backend", "attn_dp_size"))
+
+
+pplx_needs_attn_dp.fix(_attn_dp_tp_size)
+pplx_needs_attn_dp.fix(_deepep_a2a)
+
+
+@settings_rule("A2A044", "pplx-needs-deep-gemm", step="handle_a2a_moe", at="arg_groups/moe_hook.py:599")
+def pplx_needs_deep_gemm(view: ResolvingView) -> Violation | None:
+    """Flag the `pplx` a2a backend with a MoE runner other than `deep_gemm` or `auto`.
+
+    ## What it does
+    Checks the runner as earlier steps resolve it: `--quantization mxfp8`
+    makes `auto` `flashinfer_trtllm` before this step, which is refused.
+
+    ## Why SGLang refuses it
+    PPLX runs DeepGEMM's masked expert path only. SGLang stops on an assert
+    while resolving its arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    moe-a2a-backend: pplx
+    moe-runner-backend: triton
+    chunked-prefill-size: 1024
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    moe-a2a-backend: pplx
+    moe-runner-backend: deep_gemm
+    chunked-prefill-size: 1024
+    ```
+
+    ## Fix safety
+    `deep_gemm` changes the kernels that run; DeepEP the communication
+    path. Both unsafe, in that order.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:599` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "pplx":
+        return None
+    runner = view["moe_runner_backend"]
+    if runner in ("deep_gemm", "auto"):
+        return None
+    return Violation(f"--moe-a2a-backend pplx runs only the deep_gemm MoE runner, not {runner}",
+                     args=("moe_runner_backend", "moe_a2a_backend", "quantization"))
+
+
+pplx_needs_deep_gemm.fix(_deep_gemm_runner)
+pplx_needs_deep_gemm.fix(_deepep_a2a)
+
+
+@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:604", writes=("moe_runner_backend",))
+def pplx_runner_default(view: ResolvingView) -> dict | None:
+    """PPLX resolves the MoE runner `auto` to `deep_gemm` (`auto` only: no override)."""
+    if view["moe_a2a_backend"] != "pplx" or view["moe_runner_backend"] != "auto":
+        return None
+    return {"moe_runner_backend": "deep_gemm"}
