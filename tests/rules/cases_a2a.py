@@ -7,6 +7,7 @@ from tests.rules.casekit import at, case
 A2A008, A2A029, A2A038 = at("A2A008"), at("A2A029"), at("A2A038")
 A2A019, A2A023, A2A024, A2A025, A2A026 = at("A2A019"), at("A2A023"), at("A2A024"), at("A2A025"), at("A2A026")
 A2A041, A2A043, A2A044 = at("A2A041"), at("A2A043"), at("A2A044")
+A2A015, A2A016, A2A017 = at("A2A015"), at("A2A016"), at("A2A017")
 FI = ["--moe-a2a-backend", "flashinfer"]
 FI_DP8 = ["--tp-size", "8", "--attn-dp-size", "8", *FI]
 CUTLASS = ["--moe-runner-backend", "flashinfer_cutlass"]
@@ -16,6 +17,7 @@ CUTEDSL_DEEPEP = ["--tp-size", "8", "--quantization", "modelopt_fp4", "--moe-run
 V2 = ["--tp-size", "8", "--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "1024", "--cuda-graph-max-bs-decode", "64"]
 V2_2NODES = ["--tp-size", "16", "--nnodes", "2", "--node-rank", "0", "--dist-init-addr", "10.0.0.1:5000", "--moe-a2a-backend",
              "deepep_v2", "--chunked-prefill-size", "2048", "--cuda-graph-max-bs-decode", "64"]
+MEGAMOE = ["--tp-size", "8", "--attn-dp-size", "8", "--moe-a2a-backend", "flashinfer_megamoe", "--quantization", "modelopt_fp4"]
 # PPLX within its default per-rank budget (128 tokens, A2A045): 1024 / 8 attention-DP groups
 PPLX = ["--tp-size", "8", "--moe-a2a-backend", "pplx", "--chunked-prefill-size", "1024"]
 
@@ -90,4 +92,31 @@ CASES = [
     case("A2A044-mxfp8-resolves-trtllm", [*PPLX, "--attn-dp-size", "8", "--quantization", "mxfp8"], ["A2A044"], A2A044,
          model="qwen3-moe"),
     case("A2A044-ok-deep-gemm", [*PPLX, "--attn-dp-size", "8", "--moe-runner-backend", "deep_gemm"], [], "ok"),
+    # A2A015-A2A017: FlashInfer MegaMoE (on B200s; SGLang first checks the quantization from the model, A2A010)
+    case("A2A015-no-attn-dp", ["--tp-size", "8", "--moe-a2a-backend", "flashinfer_megamoe", "--quantization", "modelopt_fp4"],
+         ["A2A015"], A2A015, gpu="b200"),
+    case("A2A015-attn-dp4", ["--tp-size", "8", "--attn-dp-size", "4", "--moe-a2a-backend", "flashinfer_megamoe",
+                             "--quantization", "modelopt_fp4"], ["A2A015"], A2A015, gpu="b200"),
+    case("A2A015-tp1", ["--moe-a2a-backend", "flashinfer_megamoe", "--quantization", "modelopt_fp4"], ["A2A015"], A2A015,
+         gpu="b200"),
+    case("A2A015-mxfp8", ["--tp-size", "8", "--moe-a2a-backend", "flashinfer_megamoe", "--quantization", "mxfp8"], ["A2A015"],
+         A2A015, gpu="b200", model="qwen3-moe"),
+    case("A2A015-then-A2A017-h200", ["--tp-size", "8", "--moe-a2a-backend", "flashinfer_megamoe", "--quantization",
+                                     "modelopt_fp4"], ["A2A015", "A2A017"], A2A015),
+    case("A2A015-ok", [*MEGAMOE], [], "ok", gpu="b200"),
+    case("A2A016-cutlass", [*MEGAMOE, *CUTLASS], ["A2A016"], A2A016, gpu="b200"),
+    case("A2A016-mxfp8-trtllm", ["--tp-size", "8", "--attn-dp-size", "8", "--moe-a2a-backend", "flashinfer_megamoe",
+                                 "--quantization", "mxfp8", "--moe-runner-backend", "flashinfer_trtllm"], ["A2A016"], A2A016,
+         gpu="b200", model="qwen3-moe"),
+    case("A2A016-ok-explicit", [*MEGAMOE, "--moe-runner-backend", "flashinfer_megamoe"], [], "ok", gpu="b200"),
+    # mxfp8 replaces the triton runner by flashinfer_megamoe (RUN003) before the check
+    case("A2A016-ok-mxfp8-triton", ["--tp-size", "8", "--attn-dp-size", "8", "--moe-a2a-backend", "flashinfer_megamoe",
+                                    "--quantization", "mxfp8", "--moe-runner-backend", "triton"], ["RUN003"], "ok",
+         gpu="b200", model="qwen3-moe"),
+    case("A2A017-h200", [*MEGAMOE], ["A2A017"], A2A017),
+    case("A2A017-h200-explicit-runner", [*MEGAMOE, "--moe-runner-backend", "flashinfer_megamoe"], ["A2A017"], A2A017),
+    case("A2A017-h100-mxfp8", ["--tp-size", "8", "--attn-dp-size", "8", "--moe-a2a-backend", "flashinfer_megamoe",
+                               "--quantization", "mxfp8"], ["A2A017"], A2A017, gpu="h100", model="qwen3-moe"),
+    case("A2A017-ok-runner-without-a2a", ["--tp-size", "8", "--quantization", "modelopt_fp4", "--moe-runner-backend",
+                                          "flashinfer_megamoe"], [], "ok"),
 ]
