@@ -8,6 +8,7 @@ A2A008, A2A029, A2A038 = at("A2A008"), at("A2A029"), at("A2A038")
 A2A019, A2A023, A2A024, A2A025, A2A026 = at("A2A019"), at("A2A023"), at("A2A024"), at("A2A025"), at("A2A026")
 A2A041, A2A043, A2A044 = at("A2A041"), at("A2A043"), at("A2A044")
 A2A015, A2A016, A2A017 = at("A2A015"), at("A2A016"), at("A2A017")
+A2A035, A2A036 = at("A2A035"), at("A2A036")
 FI = ["--moe-a2a-backend", "flashinfer"]
 FI_DP8 = ["--tp-size", "8", "--attn-dp-size", "8", *FI]
 CUTLASS = ["--moe-runner-backend", "flashinfer_cutlass"]
@@ -119,4 +120,22 @@ CASES = [
                                "--quantization", "mxfp8"], ["A2A017"], A2A017, gpu="h100", model="qwen3-moe"),
     case("A2A017-ok-runner-without-a2a", ["--tp-size", "8", "--quantization", "modelopt_fp4", "--moe-runner-backend",
                                           "flashinfer_megamoe"], [], "ok"),
+    # A2A035/A2A036: the MXFP8 dispatch (moe_hook.py:193,197, in the helper called at :530)
+    case("A2A035-cutlass-bf16-weights", [*FI_DP8, *CUTLASS, "--flashinfer-a2a-dispatch-type", "mxfp8"], ["A2A035"], A2A035),
+    case("A2A035-fp4", [*FI_DP8, *CUTLASS, "--quantization", "modelopt_fp4", "--flashinfer-a2a-dispatch-type", "mxfp8"],
+         ["A2A035"], A2A035),
+    case("A2A035-ok-auto", [*FI_DP8, *CUTLASS, "--flashinfer-a2a-dispatch-type", "auto"], [], "ok"),
+    case("A2A036-deep-gemm", [*FI_DP8, "--quantization", "mxfp8", "--moe-runner-backend", "deep_gemm",
+                              "--flashinfer-a2a-dispatch-type", "mxfp8"], ["A2A036"], A2A036, model="qwen3-moe"),
+    case("A2A036-auto-dispatch", [*FI_DP8, "--quantization", "mxfp8", "--moe-runner-backend", "deep_gemm",
+                                  "--flashinfer-a2a-dispatch-type", "auto"], ["A2A036"], A2A036, model="qwen3-moe"),
+    case("A2A036-ok-trtllm-routed-by-dispatch", [*FI_DP8, "--quantization", "mxfp8", "--moe-runner-backend",
+                                                 "flashinfer_trtllm", "--flashinfer-a2a-dispatch-type", "mxfp8"],
+         ["A2A032"], "ok", model="qwen3-moe"),
+    case("A2A036-ok-deep-gemm-bf16", [*FI_DP8, "--quantization", "mxfp8", "--moe-runner-backend", "deep_gemm",
+                                      "--flashinfer-a2a-dispatch-type", "bf16"], [], "ok", model="qwen3-moe"),
+    case("A2A036-ok-no-dispatch-type", [*FI_DP8, "--quantization", "mxfp8", "--moe-runner-backend", "deep_gemm"], [], "ok",
+         model="qwen3-moe"),
+    # A2A039: MoRI's auto mode is normal
+    case("A2A039-ok-mori", ["--tp-size", "8", "--moe-a2a-backend", "mori", "--chunked-prefill-size", "4096"], [], "ok"),
 ]

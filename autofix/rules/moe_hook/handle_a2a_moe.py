@@ -322,6 +322,136 @@ def flashinfer_dispatch_type_routes_trtllm(view: ResolvingView) -> dict | None:
     return {"moe_runner_backend": "flashinfer_trtllm_routed"}
 
 
+def _dispatch_type(view: ResolvingView) -> str | None:
+    """The dispatch type moe_hook.py:176-186 resolves, as far as the settings decide it (mxfp8 or not)."""
+    if view["moe_a2a_backend"] != "flashinfer":
+        return None
+    written = view["flashinfer_a2a_dispatch_type"]
+    if written is None:
+        return None  # the helper is not called (moe_hook.py:498)
+    if written == "auto":
+        return "mxfp8" if view["quantization"] == "mxfp8" else None  # else nvfp4 or bf16: the model decides
+    return written
+
+
+@settings_rule("A2A035", "mxfp8-dispatch-needs-mxfp8", step="handle_a2a_moe", at="arg_groups/moe_hook.py:193", via=530)
+def mxfp8_dispatch_needs_mxfp8(view: ResolvingView) -> Violation | None:
+    """Flag `--flashinfer-a2a-dispatch-type mxfp8` without `--quantization mxfp8`.
+
+    ## What it does
+    Checks, with the `flashinfer` a2a backend, for the dispatch type `mxfp8`
+    while the quantization is not `mxfp8` (`auto` picks `mxfp8` only for
+    MXFP8 weights, so it never fails here).
+
+    ## Why SGLang refuses it
+    The MXFP8 dispatch hands the experts MXFP8 activations, which only the
+    MXFP8 MoE kernels read. SGLang raises a ValueError while resolving its
+    arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    moe-a2a-backend: flashinfer
+    moe-runner-backend: flashinfer_cutlass
+    flashinfer-a2a-dispatch-type: mxfp8
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    moe-a2a-backend: flashinfer
+    moe-runner-backend: flashinfer_cutlass
+    flashinfer-a2a-dispatch-type: auto
+    ```
+
+    ## Fix safety
+    `auto` (NVFP4 for FP4 weights, else BF16) changes the dispatched dtype:
+    unsafe. The other way is an MXFP8 checkpoint, which autofix cannot
+    choose.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:193` (`handle_flashinfer_a2a_dispatch_type`, run at
+    `arg_groups/moe_hook.py:530`)
+    """
+    if _dispatch_type(view) != "mxfp8":
+        return None
+    quantization = view["quantization"]
+    if quantization == "mxfp8":
+        return None
+    return Violation(f"--flashinfer-a2a-dispatch-type mxfp8 needs --quantization mxfp8, not {quantization}",
+                     args=("flashinfer_a2a_dispatch_type", "quantization"))
+
+
+@mxfp8_dispatch_needs_mxfp8.fix
+def _auto_dispatch_type(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Set("flashinfer_a2a_dispatch_type", "auto"), title="Set --flashinfer-a2a-dispatch-type to auto")
+
+
+@settings_rule("A2A036", "mxfp8-dispatch-needs-routed-trtllm", step="handle_a2a_moe", at="arg_groups/moe_hook.py:197",
+               via=530)
+def mxfp8_dispatch_needs_routed_trtllm(view: ResolvingView) -> Violation | None:
+    """Flag the MXFP8 FlashInfer dispatch with a MoE runner other than the routed TRT-LLM one.
+
+    ## What it does
+    Checks, with the `flashinfer` a2a backend and `--quantization mxfp8`,
+    for a dispatch type that resolves to `mxfp8` (`mxfp8` or `auto`) while
+    the runner is not `flashinfer_trtllm_routed`. `flashinfer_trtllm`, and
+    `auto` (MXFP8 resolves it to `flashinfer_trtllm`), become the routed
+    runner first, so they pass.
+
+    ## Why SGLang refuses it
+    Only the routed TRT-LLM kernels take the MXFP8 activations and top-k
+    ids the dispatch delivers. SGLang raises a ValueError while resolving
+    its arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    quantization: mxfp8
+    moe-a2a-backend: flashinfer
+    moe-runner-backend: deep_gemm
+    flashinfer-a2a-dispatch-type: mxfp8
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    quantization: mxfp8
+    moe-a2a-backend: flashinfer
+    moe-runner-backend: flashinfer_trtllm_routed
+    flashinfer-a2a-dispatch-type: mxfp8
+    ```
+
+    ## Fix safety
+    The routed runner changes the kernels; `bf16` dispatch keeps the runner
+    and changes the dispatched dtype. Both unsafe, in that order.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:197` (`handle_flashinfer_a2a_dispatch_type`, run at
+    `arg_groups/moe_hook.py:530`)
+    """
+    if _dispatch_type(view) != "mxfp8" or view["quantization"] != "mxfp8":
+        return None
+    runner = view["moe_runner_backend"]
+    if runner == "flashinfer_trtllm_routed":
+        return None
+    return Violation(f"--flashinfer-a2a-dispatch-type mxfp8 needs --moe-runner-backend flashinfer_trtllm_routed, "
+                     f"not {runner}", args=("moe_runner_backend", "flashinfer_a2a_dispatch_type"))
+
+
+@mxfp8_dispatch_needs_routed_trtllm.fix
+def _routed_runner(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Set("moe_runner_backend", "flashinfer_trtllm_routed"),
+                      title="Set --moe-runner-backend to flashinfer_trtllm_routed")
+
+
+@mxfp8_dispatch_needs_routed_trtllm.fix
+def _bf16_dispatch(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Set("flashinfer_a2a_dispatch_type", "bf16"), title="Set --flashinfer-a2a-dispatch-type to bf16")
+
+
 def _runner_for_flashinfer_a2a(view: ResolvingView) -> Fix | None:
     """An explicit runner FlashInfer's a2a takes, for the quantization: flashinfer_cutlass, else deep_gemm for FP8."""
     quantization = view["quantization"]
@@ -1066,3 +1196,16 @@ def pplx_runner_default(view: ResolvingView) -> dict | None:
     if view["moe_a2a_backend"] != "pplx" or view["moe_runner_backend"] != "auto":
         return None
     return {"moe_runner_backend": "deep_gemm"}
+
+
+@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:546", writes=("deepep_mode",))
+def mori_deepep_mode_default(view: ResolvingView) -> dict | None:
+    """MoRI resolves `--deepep-mode auto` to `normal` (A2A039; `auto` only: no override).
+
+    MoRI EPv2 also turns an explicit `low_latency` into `normal`
+    (moe_hook.py:553); whether EPv2 is used depends on environment variables
+    and the model's dtype and architecture, so that override is not modelled.
+    """
+    if view["moe_a2a_backend"] != "mori" or view["deepep_mode"] != "auto":
+        return None
+    return {"deepep_mode": "normal"}
