@@ -138,4 +138,16 @@ CASES = [
          model="qwen3-moe"),
     # A2A039: MoRI's auto mode is normal
     case("A2A039-ok-mori", ["--tp-size", "8", "--moe-a2a-backend", "mori", "--chunked-prefill-size", "4096"], [], "ok"),
+    # A2A020: DeepEP normal mode runs without CUDA graphs
+    case("A2A020-decode-full", ["--tp-size", "8", "--moe-a2a-backend", "deepep", "--deepep-mode", "normal",
+                                "--cuda-graph-backend-decode", "full"], ["A2A020"], "ok"),
+    case("A2A020-both", ["--tp-size", "8", "--moe-a2a-backend", "deepep", "--deepep-mode", "normal",
+                         "--cuda-graph-backend-decode", "breakable", "--cuda-graph-backend-prefill", "breakable"],
+         ["A2A020", "A2A020"], "ok"),
+    case("A2A020-waterfill", ["--tp-size", "8", "--enable-waterfill", "--deepep-mode", "normal",
+                              "--cuda-graph-backend-prefill", "breakable"], ["A2A020"], "ok"),
+    case("A2A020-ok-disabled", ["--tp-size", "8", "--moe-a2a-backend", "deepep", "--deepep-mode", "normal",
+                                "--cuda-graph-backend-decode", "disabled"], [], "ok"),
+    case("A2A020-ok-auto-mode", ["--tp-size", "8", "--moe-a2a-backend", "deepep", "--cuda-graph-backend-decode", "full"],
+         [], "ok"),
 ]

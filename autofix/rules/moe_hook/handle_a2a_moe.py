@@ -812,6 +812,55 @@ def _auto_runner(view: ResolvingView) -> Fix | None:
     return Fix.unsafe(Unset("moe_runner_backend"), title="Remove --moe-runner-backend (auto)")
 
 
+def _deepep_normal(view: ResolvingView) -> str:
+    return "--deepep-mode normal with the a2a backend deepep"
+
+
+@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:385",
+            writes=("cuda_graph_backend_decode", "cuda_graph_backend_prefill"), code="A2A020",
+            name="deepep-normal-disables-cuda-graphs", cause=_deepep_normal)
+def deepep_normal_disables_cuda_graphs(view: ResolvingView) -> dict | None:
+    """DeepEP's `normal` mode turns the decode and prefill CUDA graphs off, whatever the config chose.
+
+    ## What it does
+    Warns at `--cuda-graph-backend-decode` or `--cuda-graph-backend-prefill`
+    (other than `disabled`) when the a2a backend is `deepep` and
+    `--deepep-mode` is `normal`. SGLang declares both phases of its
+    `cuda_graph_config` disabled; autofix, which does not model that
+    composite value, declares the two backend settings it is built from.
+
+    ## Why it matters
+    SGLang only logs it: the server runs without CUDA graphs, although the
+    config asks for them.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep
+    deepep-mode: normal
+    cuda-graph-backend-decode: full
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep
+    deepep-mode: normal
+    cuda-graph-backend-decode: disabled
+    ```
+    (or `deepep-mode: low_latency` / `auto` to keep the graphs).
+
+    ## Fix safety
+    Writing `disabled`, what runs, resolves the launch to the same values:
+    safe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:385` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "deepep" or view["deepep_mode"] != "normal":
+        return None
+    return {"cuda_graph_backend_decode": "disabled", "cuda_graph_backend_prefill": "disabled"}
+
+
 @derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:407", writes=("moe_runner_backend",))
 def deepep_v2_runner_default(view: ResolvingView) -> dict | None:
     """DeepEP v2 resolves the MoE runner `auto` to `deep_gemm` (A2A023's override; `auto` only, so no warning)."""
