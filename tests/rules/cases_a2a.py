@@ -150,4 +150,22 @@ CASES = [
                                 "--cuda-graph-backend-decode", "disabled"], [], "ok"),
     case("A2A020-ok-auto-mode", ["--tp-size", "8", "--moe-a2a-backend", "deepep", "--cuda-graph-backend-decode", "full"],
          [], "ok"),
+    # Seeds for the property draw (tests/property/strategies.py), written with the dests the rules read only.
+    # Without --chunked-prefill-size/--cuda-graph-max-bs-decode a DeepEP v2 launch exceeds the default per-rank
+    # budget (A2A050, moe_hook.py:689: an environment capacity autofix does not know): no fix can be accepted.
+    case("A2A025-seed", ["--tp-size", "8", "--moe-a2a-backend", "deepep_v2", "--enforce-shared-experts-fusion"], ["A2A025"],
+         A2A025, fixed_ok=False),
+    case("A2A026-seed", ["--tp-size", "16", "--nnodes", "2", "--moe-a2a-backend", "deepep_v2"], ["A2A026"], A2A026,
+         fixed_ok=False),
+    case("A2A019-seed", ["--moe-runner-backend", "flashinfer_cutedsl", "--moe-a2a-backend", "deepep", "--deepep-mode", "normal",
+                         "--quantization", "modelopt_fp4"], ["A2A019"], A2A019),
+    case("A2A036-seed", [*FI_DP8, "--quantization", "mxfp8", "--moe-runner-backend", "cutlass",
+                         "--flashinfer-a2a-dispatch-type", "auto"], ["A2A036", "A2A038"], A2A036, model="qwen3-moe"),
+    # without --chunked-prefill-size PPLX exceeds its default per-rank budget (A2A045, an environment capacity)
+    case("A2A041-seed", ["--tp-size", "8", "--attn-dp-size", "8", "--moe-a2a-backend", "pplx", "--deepep-mode", "normal"],
+         ["A2A041"], A2A041, fixed_ok=False),
+    case("A2A044-seed", ["--tp-size", "2", "--attn-dp-size", "2", "--moe-a2a-backend", "pplx", "--moe-runner-backend", "triton"],
+         ["A2A044"], A2A044, fixed_ok=False),
+    case("A2A036-seed-tp1", [*FI, "--quantization", "mxfp8", "--moe-runner-backend", "deep_gemm",
+                             "--flashinfer-a2a-dispatch-type", "auto"], ["A2A029", "A2A036"], A2A029, model="qwen3-moe"),
 ]

@@ -453,12 +453,15 @@ def _bf16_dispatch(view: ResolvingView) -> Fix:
 
 
 def _runner_for_flashinfer_a2a(view: ResolvingView) -> Fix | None:
-    """An explicit runner FlashInfer's a2a takes, for the quantization: flashinfer_cutlass, else deep_gemm for FP8."""
+    """An explicit runner FlashInfer's a2a takes, for the quantization: flashinfer_cutlass, else deep_gemm for FP8,
+    the routed TRT-LLM runner for MXFP8 (what its dispatch needs, A2A036)."""
     quantization = view["quantization"]
     if quantization in CUTLASS_QUANTIZATIONS:
         runner = "flashinfer_cutlass"
     elif quantization == "fp8":
         runner = "deep_gemm"
+    elif quantization == "mxfp8":
+        runner = "flashinfer_trtllm_routed"
     else:
         return None
     return Fix.unsafe(Set("moe_runner_backend", runner), title=f"Set --moe-runner-backend to {runner}")
@@ -496,7 +499,8 @@ def flashinfer_a2a_runner(view: ResolvingView) -> Violation | None:
     ## Fix safety
     Any runner picks the kernels that run: unsafe. The fix writes
     `flashinfer_cutlass` for bfloat16 and ModelOpt checkpoints,
-    `deep_gemm` for `--quantization fp8`; `--moe-a2a-backend deepep` is
+    `deep_gemm` for `--quantization fp8`, `flashinfer_trtllm_routed` for
+    `mxfp8`; `--moe-a2a-backend deepep` is
     offered second (unsafe: another communication path).
 
     ## SGLang source
