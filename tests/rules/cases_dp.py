@@ -87,4 +87,21 @@ SERVER_ARGS = [
     case("A2A053-ok-attention-dp", [*TP8, "--enable-two-batch-overlap", "--attn-dp-size", "8"], [], "ok"),
 ]
 
-CASES = DATA_PARALLELISM + SERVER_ARGS
+# No expert_pack launch starts on the oracle (it has no pack file): the fixes that keep expert_pack still
+# meet SGLang's "pack_path is required"; every accepted neighbour loads another format.
+EXPERT_PACK = ["--load-format", "expert_pack"]
+EXPERT_PACK_CASES = [
+    case("PAR004-tp8", [*EXPERT_PACK, *TP8], ["PAR004"], at("PAR004"), fixed_ok=False),
+    case("PAR004-dp2", [*EXPERT_PACK, "--dp-size", "2"], ["PAR004"], at("PAR004"), fixed_ok=False),
+    case("PAR004-attention-dp", [*EXPERT_PACK, "--tp-size", "2", "--attn-dp-size", "2"], ["PAR004"], at("PAR004"),
+         fixed_ok=False),
+    case("PAR004-ep2", [*EXPERT_PACK, "--ep-size", "2"], ["PAR004"], at("PAR004"), fixed_ok=False),
+    case("PAR004-waterfill", [*EXPERT_PACK, "--enable-waterfill"], ["PAR004"], at("PAR004"), fixed_ok=False),
+    case("PAR004-fusion", [*EXPERT_PACK, "--enforce-shared-experts-fusion"], ["PAR004"], at("PAR004"),
+         fixed_ok=False),
+    case("PAR004-decode-graph", [*EXPERT_PACK, "--cuda-graph-backend-decode", "full"], ["PAR004"], at("PAR004"),
+         fixed_ok=False),
+    case("PAR004-ok-other-format", [*TP8, "--load-format", "auto", "--enable-waterfill"], [], "ok"),
+]
+
+CASES = DATA_PARALLELISM + SERVER_ARGS + EXPERT_PACK_CASES
