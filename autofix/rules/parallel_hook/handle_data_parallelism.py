@@ -115,14 +115,25 @@ def replicas_or_attention_dp(view: ResolvingView) -> Violation | None:
                      "the replicas", args=("dp_size", "attn_dp_size"))
 
 
+def _keep_one(view: ResolvingView, dest: str, flag: str, why: str) -> Fix | None:
+    """Remove ``dest``, and the deprecated `--enable-dp-attention`: next to `--attn-dp-size` it does nothing,
+    without it it would turn the replicas into attention DP (DP001)."""
+    if not view.is_explicit(dest):
+        return None
+    if view.is_explicit("enable_dp_attention"):
+        return Fix.unsafe(Unset(dest), Unset("enable_dp_attention"),
+                          title=f"Remove {flag} and --enable-dp-attention{why}")
+    return Fix.unsafe(Unset(dest), title=f"Remove {flag}{why}")
+
+
 @replicas_or_attention_dp.fix
 def _keep_attention_dp(view: ResolvingView) -> Fix | None:
-    return _remove(view, "dp_size", "--dp-size", " (keep attention DP)")
+    return _keep_one(view, "dp_size", "--dp-size", " (keep attention DP)")
 
 
 @replicas_or_attention_dp.fix
 def _keep_replicas(view: ResolvingView) -> Fix | None:
-    return _remove(view, "attn_dp_size", "--attn-dp-size", " (keep the replicas)")
+    return _keep_one(view, "attn_dp_size", "--attn-dp-size", " (keep the replicas)")
 
 
 def _single_dp_rank(view: ResolvingView) -> str:
