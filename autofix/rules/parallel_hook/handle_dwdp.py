@@ -66,15 +66,15 @@ def dwdp_a2a_backend(view: ResolvingView) -> dict | None:
 @derivation(step="handle_dwdp", at="arg_groups/parallel_hook.py:466", writes=("attn_dp_size", "dp_size"))
 def dwdp_attention_dp(view: ResolvingView) -> dict | None:
     """DWDP runs attention DP over its group: `attn_dp_size` = `--dwdp-size`, no replicas (DP003 never sees them)."""
-    if view["dwdp_size"] <= 1:
-        return None
+    if view["dwdp_size"] <= 1 or view["dwdp_size"] != view["tp_size"]:
+        return None  # DWDP002 (parallel_hook.py:441) refuses a size other than the TP size first
     return {"attn_dp_size": view["dwdp_size"], "dp_size": 1}
 
 
 @derivation(step="handle_dwdp", at="arg_groups/parallel_hook.py:475", writes=("enable_dp_lm_head",))
 def dwdp_dp_lm_head(view: ResolvingView) -> dict | None:
     """DWDP turns the DP LM head on (so `--enable-tp-lm-head-all-to-all` then fails DP011)."""
-    if view["dwdp_size"] <= 1:
+    if view["dwdp_size"] <= 1 or view["dwdp_size"] != view["tp_size"]:
         return None
     return {"enable_dp_lm_head": True}
 
@@ -82,6 +82,6 @@ def dwdp_dp_lm_head(view: ResolvingView) -> dict | None:
 @derivation(step="handle_dwdp", at="arg_groups/parallel_hook.py:480", writes=("moe_dense_tp_size",))
 def dwdp_dense_tp(view: ResolvingView) -> dict | None:
     """DWDP runs the dense MLP layers without TP: `moe_dense_tp_size` 1 (PAR002 sees 1)."""
-    if view["dwdp_size"] <= 1:
+    if view["dwdp_size"] <= 1 or view["dwdp_size"] != view["tp_size"]:
         return None
     return {"moe_dense_tp_size": 1}
