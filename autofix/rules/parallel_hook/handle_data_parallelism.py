@@ -24,6 +24,13 @@ def attn_dp_enabled(view: ResolvingView) -> bool:
     return view["attn_dp_size"] > 1 or view["ep_join_mode"] == "scale"
 
 
+def attention_dp_over_tp(view: ResolvingView) -> int:
+    """The attention-DP size that fills the TP group next to attention CP: `--tp-size` / `--attn-cp-size`
+    (the context-parallel step wants the TP size a multiple of both)."""
+    tp, cp = view["tp_size"], view["attn_cp_size"]
+    return tp // cp if cp >= 1 and tp % cp == 0 else tp
+
+
 def _remove(view: ResolvingView, dest: str, flag: str, why: str = "") -> Fix | None:
     if not view.is_explicit(dest):
         return None  # an earlier step declared it: removing the setting changes nothing
@@ -212,7 +219,8 @@ def tp_divisible_by_attn_dp(view: ResolvingView) -> Violation | None:
 
     ## Fix safety
     Both fixes change the layout: `--attn-dp-size` = `--tp-size` (attention
-    DP over the whole TP group, the usual layout), or `--tp-size` raised to
+    DP over the whole TP group, the usual layout; divided by
+    `--attn-cp-size` when attention CP shares it), or `--tp-size` raised to
     the next multiple of `--attn-dp-size` (more GPUs). Unsafe, in that order.
 
     ## SGLang source
@@ -228,10 +236,10 @@ def tp_divisible_by_attn_dp(view: ResolvingView) -> Violation | None:
 
 @tp_divisible_by_attn_dp.fix
 def _attn_dp_tp(view: ResolvingView) -> Fix:
-    tp = view["tp_size"]
-    if tp == 1:
-        return Fix.unsafe(Unset("attn_dp_size"), title="Remove --attn-dp-size (no attention DP with --tp-size 1)")
-    return Fix.unsafe(Set("attn_dp_size", tp), title=f"Set --attn-dp-size to {tp} (the --tp-size)")
+    size = attention_dp_over_tp(view)
+    if size == 1:
+        return Fix.unsafe(Unset("attn_dp_size"), title="Remove --attn-dp-size (no attention DP)")
+    return Fix.unsafe(Set("attn_dp_size", size), title=f"Set --attn-dp-size to {size}")
 
 
 @tp_divisible_by_attn_dp.fix

@@ -11,7 +11,7 @@ from __future__ import annotations
 from autofix.model import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.parallel_hook.handle_data_parallelism import attn_dp_enabled
+from autofix.rules.parallel_hook.handle_data_parallelism import attention_dp_over_tp, attn_dp_enabled
 
 STEP = "check_server_args"
 PP_COMPAT_CALL = 197  # validation_hook.py: check_pipeline_parallel_compat(cfg)
@@ -149,7 +149,8 @@ def pp_speculative_needs_single_layer_eagle(view: ResolvingView) -> Violation | 
     ```
 
     ## Fix safety
-    Removing `--enable-multi-layer-eagle` (when it is the cause) or
+    Removing `--enable-multi-layer-eagle` (when it is the cause, on a PD
+    prefill server: elsewhere PP009 refuses single-layer EAGLE next) or
     `--pp-size` each changes what runs: unsafe, in that order.
 
     ## SGLang source
@@ -170,8 +171,8 @@ def pp_speculative_needs_single_layer_eagle(view: ResolvingView) -> Violation | 
 
 @pp_speculative_needs_single_layer_eagle.fix
 def _single_layer_eagle(view: ResolvingView) -> Fix | None:
-    if _speculative_algorithm(view) != "EAGLE":
-        return None
+    if _speculative_algorithm(view) != "EAGLE" or view["disaggregation_mode"] != "prefill":
+        return None  # off a PD prefill server single-layer EAGLE meets PP009 next
     return _remove(view, "enable_multi_layer_eagle", "--enable-multi-layer-eagle")
 
 
@@ -496,7 +497,8 @@ def tbo_without_a2a_needs_attention_dp(view: ResolvingView) -> Violation | None:
     ## Fix safety
     Each fix changes what runs: the `deepep` a2a backend (keeps the
     overlap; expert parallelism over the TP group), attention DP over the
-    TP group, or no two-batch overlap. Unsafe, in that order.
+    TP group (divided by `--attn-cp-size`), or no two-batch overlap.
+    Unsafe, in that order.
 
     ## SGLang source
     `sglang/srt/arg_groups/validation_hook.py:768` (`check_two_batch_overlap`, run at
@@ -517,10 +519,10 @@ def _tbo_deepep(view: ResolvingView) -> Fix | None:
 
 @tbo_without_a2a_needs_attention_dp.fix
 def _tbo_attention_dp(view: ResolvingView) -> Fix | None:
-    tp = view["tp_size"]
-    if tp <= 1 or view["dp_size"] > 1:
+    size = attention_dp_over_tp(view)
+    if size <= 1 or view["dp_size"] > 1:
         return None
-    return Fix.unsafe(Set("attn_dp_size", tp), title=f"Set --attn-dp-size to {tp} (the --tp-size)")
+    return Fix.unsafe(Set("attn_dp_size", size), title=f"Set --attn-dp-size to {size}")
 
 
 @tbo_without_a2a_needs_attention_dp.fix
