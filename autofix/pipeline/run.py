@@ -189,10 +189,15 @@ def _split(items: tuple[Item, ...], schema: Schema) -> tuple:
     return tuple((k, _Rules(p) if k == "rules" else p) for k, p in out)
 
 
+# What leaves a check or a declaration undecided: a value nobody knows, or a size of 0 that another check
+# refuses (SGLang divides by it later, or refuses it first; the rule that mirrors that refusal reports it).
+_UNDECIDED = (Unknown, ZeroDivisionError)
+
+
 def _check(rule: SettingsRule, view: ResolvingView, items: tuple[Item, ...], fixes: bool) -> Violation | None:
     try:
         v = rule.check(view)
-    except Unknown:
+    except _UNDECIDED:
         return _SILENT  # it reads something nobody knows: report nothing it cannot back
     if v is None:
         return None
@@ -200,7 +205,7 @@ def _check(rule: SettingsRule, view: ResolvingView, items: tuple[Item, ...], fix
     for builder in rule.fixes if fixes else ():
         try:
             fix = builder(view)
-        except Unknown:
+        except _UNDECIDED:
             continue
         if fix is not None and _clears(fix, rule, view, items):
             built.append(fix)
@@ -217,7 +222,7 @@ def _clears(fix: Fix, rule: SettingsRule, view: ResolvingView, items: tuple[Item
 def _derive(d: Derivation, view: ResolvingView, items: tuple[Item, ...], fixes: bool) -> list[Violation]:
     try:
         out = dict(d.derive(view) or {})
-    except Unknown:
+    except _UNDECIDED:
         out = dict.fromkeys(d.writes, UNKNOWN)
     stray = set(out) - set(d.writes)
     if stray:

@@ -16,6 +16,7 @@ import re
 from functools import cache
 from typing import Any
 
+import yaml
 from hypothesis import strategies as st
 
 from autofix import engine
@@ -27,7 +28,7 @@ from autofix.model import Location
 from autofix.pipeline.items import SettingsRule
 from autofix.pipeline.trace import reads
 from autofix.rules import SETTINGS, deprecated
-from autofix.schema import load
+from autofix.schema import load, others_of
 from tests.rules.cases import ALL_CASES, FACTS
 
 SCHEMA = load()
@@ -61,7 +62,8 @@ CASE_VALUES = _case_values()
 
 def _drawable(dest: str) -> bool:
     option = SCHEMA[dest]
-    return (dest in _CUSTOM or option.is_store_true or option.choices is not None or option.type == "int"
+    return (dest in _CUSTOM or option.is_store_true or option.kind == "boolean_optional"
+            or option.choices is not None or option.type == "int"
             or bool(CASE_VALUES.get(dest)))
 
 
@@ -94,7 +96,7 @@ def values(dest: str) -> st.SearchStrategy[Any]:
         return st.one_of(st.just("trivial"), _JSON)
     if dest == "lora_paths":
         return _LORA_PATHS
-    if option.is_store_true:
+    if option.is_store_true or option.kind == "boolean_optional":
         return st.just(True)
     if option.choices is not None:
         choices = st.sampled_from(option.choices)
@@ -111,31 +113,45 @@ def values(dest: str) -> st.SearchStrategy[Any]:
 MAX_DESTS = 12
 
 
-def _seed(case_config: dict[str, Any]) -> tuple[str, ...]:
-    return tuple(d for d in case_config if d in RULE_DESTS)
+def _seeds() -> dict[str, tuple[dict[str, Any], ...]]:
+    """code -> the configs of the rule cases that report it with the facts the properties use (``FACTS``: H200,
+    DeepSeek-V3), and that write only dests the strategies draw."""
+    drawn = set(RULE_DESTS) | {"model_path"}
+    out: dict[str, list[dict[str, Any]]] = {}
+    for c, config in zip(ALL_CASES, _case_configs()):
+        if c.gpu != "h200" or c.model not in (None, "deepseek-v3") or not set(config) <= drawn:
+            continue
+        for code in c.codes:
+            out.setdefault(code, []).append(config)
+    return {code: tuple(configs) for code, configs in out.items()}
 
 
-# The rule cases' own configs, as seeds: a draw near a case reaches the corner of that rule however many
-# rules there are (a uniform draw over ~100 dests almost never does).
-_SEEDS: tuple[dict[str, Any], ...] = tuple(c for c in _case_configs() if _seed(c) and set(c) <= set(RULE_DESTS) | {"model_path"})
+# The rule cases' own configs, as seeds by the code they report: a draw near a case reaches the corner of that
+# rule however many rules there are (a uniform draw over ~100 dests almost never does).
+SEEDS = _seeds()
 
 
 @st.composite
 def configs(draw, dests: tuple[str, ...] = RULE_DESTS, *, model: bool = True) -> dict[str, Any]:
     """An ordered ``dest -> value`` dict over ``dests`` (and maybe ``model_path`` first), at most ``MAX_DESTS``.
 
-    A third of the draws start from a rule case's config (each of its
-    settings kept with odds 3:1, its values kept or redrawn, one more dest
-    of that rule's reads maybe added); a third focus on one rule's
+    A third of the draws start from a case of a rule (the rule drawn first):
+    half of them the case as it is, half with each of its settings kept
+    with odds 3:1, its values kept or redrawn, and one more dest of a rule's
+    reads maybe added; a third focus on one rule's
     ``reads``, each dest in with odds 2:1; the rest pick from all ``dests``.
     """
     out: dict[str, Any] = {}
     if model and draw(st.booleans()):
         out["model_path"] = draw(values("model_path"))
     mode = draw(st.integers(0, 2))
-    seeds = [c for c in _SEEDS if all(d in dests or d == "model_path" for d in c)]
+    seeds = [c for configs in SEEDS.values() for c in configs if all(d in dests or d == "model_path" for d in c)]
     if mode == 0 and seeds:
-        seed = draw(st.sampled_from(seeds))
+        code = draw(st.sampled_from(sorted(SEEDS)))
+        mine = [c for c in SEEDS[code] if c in seeds] or seeds
+        seed = draw(st.sampled_from(mine))
+        if draw(st.booleans()):
+            return {**out, **{d: v for d, v in seed.items() if d != "model_path"}}  # the case itself
         for dest, value in seed.items():
             if dest == "model_path" or draw(st.integers(0, 3)) == 0:
                 continue
@@ -168,17 +184,22 @@ def is_clean(config: dict[str, Any]) -> bool:
 
 @cache
 def long_flags(dest: str) -> tuple[str, ...]:
-    return tuple(f for f in SCHEMA[dest].flags if f.startswith("--"))
+    """The ``--`` flags that set ``dest`` to the drawn value (a ``--no-`` form of a boolean one sets False)."""
+    option = SCHEMA[dest]
+    flags = [f for f in option.flags if f.startswith("--")]
+    return tuple(flags[:1] if option.kind == "boolean_optional" else flags)
 
 
 @cache
 def prefixes(dest: str) -> tuple[str, ...]:
-    """Abbreviations argparse resolves to ``dest`` alone (``--tp`` for ``--tp-size``)."""
+    """Abbreviations argparse resolves to ``dest`` alone (``--tp`` for ``--tp-size``), in every shipped release
+    (one another release reads otherwise is a finding of its own, ARG008)."""
     out = []
     for flag in long_flags(dest):
         for k in range(3, len(flag)):
             m = SCHEMA.match(flag[:k])
-            if m.status == "prefix" and m.option.dest == dest and not flag[:k].startswith("--he"):
+            if m.status == "prefix" and m.option.dest == dest and not flag[:k].startswith("--he") and all(
+                    getattr(o.match(flag[:k]).option, "dest", None) == dest for o in others_of(SCHEMA)):
                 out.append(flag[:k])
     return tuple(dict.fromkeys(out))
 
@@ -210,6 +231,8 @@ def _yaml_value(draw, dest: str, value: Any) -> str:
         return draw(st.sampled_from(_TRUE))
     text = str(value)
     style = draw(st.sampled_from(("plain", "plain", "single", "double")))
+    if style == "plain" and isinstance(value, str) and yaml.safe_load(text) != value:
+        style = "single"  # a choice spelled like a YAML null, bool or number ("null") is quoted, as people do
     if dest == "init_expert_location" and text.startswith("{"):
         style = draw(st.sampled_from(("flow", "single", "double")))
         if style == "flow":
