@@ -55,6 +55,14 @@ def check(
     target_version: Annotated[str, typer.Option(
         help="The SGLang release the configs must start on; an unknown one lists the releases autofix has tables for.",
     )] = "0.5.23",
+    gpu: Annotated[str | None, typer.Option(
+        "--gpu", metavar="[COUNTx]NAME",
+        help="The GPUs the launches run on (h200, 8xh200; one of a100, h100, h200, b200, gb200, mi300x, mi355x): "
+        "decides the checks and defaults that depend on the hardware. Unset, those checks stay silent.",
+    )] = None,
+    gpus_per_node: Annotated[int | None, typer.Option(
+        "--gpus-per-node", metavar="N", help="GPUs per node (the COUNT of --gpu COUNTxNAME, which it must match).",
+    )] = None,
     verbose: Annotated[bool, typer.Option("--verbose", help="Print the traceback of an internal error.")] = False,
 ) -> None:
     """Check PATHs (the default command: `autofix PATH...`). Exit 1 on violations, 2 on bad input."""
@@ -68,6 +76,12 @@ def check(
     if target_version not in versions():
         raise typer.BadParameter(f"no argument table for {target_version}; one of: {', '.join(versions())}",
                                  param_hint="--target-version")
+    from autofix.pipeline.facts import HardwareError, hardware
+
+    try:
+        facts = hardware(gpu, gpus_per_node)
+    except HardwareError as exc:
+        raise typer.BadParameter(str(exc), param_hint=exc.param) from None
     report = run(
         paths,
         Mode.from_flags(write=write),
@@ -80,6 +94,7 @@ def check(
         target_version=target_version,
         verbose=verbose,
         stdin=sys.stdin.buffer,
+        facts=facts,
     )
     raise typer.Exit(report.exit_code)
 

@@ -41,6 +41,7 @@ from autofix.api import FixResult, config_files, fix_source
 from autofix.edits import unified_diff
 from autofix.errors import InputError, InternalError, OutputError, WriteError
 from autofix.formats import DOCKERFILE, LAUNCH, by_name, detect
+from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.schema import DEFAULT_VERSION, load
 
 
@@ -124,6 +125,7 @@ def run(
     target_version: str = DEFAULT_VERSION,
     verbose: bool = False,
     stdin: BinaryIO | None = None,
+    facts: Facts = NO_FACTS,
 ) -> Report:
     """Check (and, in WRITE mode, fix) every path; write reports to ``out``/``err``.
 
@@ -147,7 +149,8 @@ def run(
     always the whole text: fixed, or as it came when there is nothing to fix
     or it could not be checked. ``stdin`` is the stream ``-`` reads (default:
     the process's). ``target_version`` picks the SGLang argument table to
-    check against.
+    check against; ``facts`` are the hardware every launch of every file runs on (``--gpu``; default:
+    none known, and the checks that need it stay silent).
     """
     out, err = _Output(out, "stdout"), _Output(err, "stderr")
     rep = Report(mode)
@@ -162,7 +165,8 @@ def run(
     shared = _shared_configs([p for p, _ in ordered if not files.is_yaml(p)], schema)
     once = _Once()
     run_one = _One(rep, mode, schema, disk, once, through_launch, shared, out, err, unsafe=unsafe,
-                   show_fixes=show_fixes, stdin_filename=stdin_filename, stdin_format=stdin_format, stdin=stdin)
+                   show_fixes=show_fixes, stdin_filename=stdin_filename, stdin_format=stdin_format, stdin=stdin,
+                   facts=facts)
     for path, named in ordered:
         if path != "-" and os.path.realpath(path) in through_launch:
             continue
@@ -191,8 +195,10 @@ class _One:
 
     def __init__(self, rep: Report, mode: Mode, schema, disk: files.FileSet, once: _Once, through_launch: set[str],
                  shared: frozenset[str], out: TextIO, err: TextIO, *, unsafe: bool, show_fixes: bool,
-                 stdin_filename: str | None, stdin_format: str | None, stdin: BinaryIO | None) -> None:
+                 stdin_filename: str | None, stdin_format: str | None, stdin: BinaryIO | None,
+                 facts: Facts = NO_FACTS) -> None:
         self.rep, self.mode, self.schema, self.disk, self.once = rep, mode, schema, disk, once
+        self.facts = facts
         self.through_launch, self.shared, self.out, self.err = through_launch, shared, out, err
         self.unsafe, self.show_fixes = unsafe, show_fixes
         self.stdin_filename, self.stdin_format, self.stdin = stdin_filename, stdin_format, stdin
@@ -236,7 +242,7 @@ class _One:
                 return
             result = fix_source(text, fmt, path=shown, unsafe=self.unsafe, schema=self.schema,
                                 read_config=None if path == "-" else self.disk.read_config,
-                                shared_configs=self.shared)
+                                shared_configs=self.shared, facts=self.facts)
         except InputError as exc:
             if named:
                 err.write(f"{exc}\n")

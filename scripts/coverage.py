@@ -8,7 +8,8 @@ decides it: ARG the flags, HW the hardware, MODEL the model config, ENV
 the environment, INFRA SGLang's own plumbing), grouped by the catalog's
 families. A site is *covered* when a rule's position (``at``) is that line.
 Otherwise its status is the one written in ``scripts/coverage_notes/*.txt``
-(``<path>:<line> <status>: <reason>``), else what its class implies
+(``<path>:<line> <status>: <reason>``; ``covered`` there names the rule
+that mirrors a check SGLang re-raises elsewhere), else what its class implies
 (MODEL, ENV: skipped; INFRA: unreachable), else "not yet".
 """
 
@@ -70,9 +71,9 @@ def notes() -> dict[str, tuple[str, str]]:
             if not line.strip() or line.startswith("#"):
                 continue
             m = re.fullmatch(r"(\S+:\d+) ([a-z-]+): (.+)", line.strip())
-            if not m or m.group(2) not in STATUSES[1:-1]:
+            if not m or m.group(2) not in STATUSES[:-1]:
                 raise SystemExit(f"{path}:{n}: expected '<path>:<line> <status>: <reason>', status one of "
-                                 f"{', '.join(STATUSES[1:-1])}")
+                                 f"{', '.join(STATUSES[:-1])}")
             out[m.group(1)] = (m.group(2), m.group(3))
     return out
 
@@ -94,16 +95,18 @@ def main() -> int:
     catalog = Path(sys.argv[1]) if len(sys.argv) > 1 else CATALOG
     text = catalog.read_text(encoding="utf-8")
     family_of, titles = families(text)
-    rules = {it.position.at: it for it in SETTINGS if isinstance(it, SettingsRule)}
+    rules: dict[str, list[SettingsRule]] = {}
+    for it in SETTINGS:
+        if isinstance(it, SettingsRule):
+            rules.setdefault(it.position.at, []).append(it)
     written = notes()
     rows: dict[str, list[str]] = {f: [] for f in titles}
     counts: dict[str, Counter] = {f: Counter() for f in titles}
     for path, line, kind, check, site_class in appendix(text):
         family = family_of.get(check) or family_of.get(_ID.findall(check)[0] if _ID.findall(check) else "", "G")
         where = f"{path}:{line}"
-        rule = rules.get(where)
-        if rule:
-            state, why = "covered", f"{rule.code} `{rule.name}`"
+        if where in rules:
+            state, why = "covered", ", ".join(f"{r.code} `{r.name}`" for r in rules[where])
         else:
             state, why = status(site_class, written.get(where))
         counts[family][state] += 1

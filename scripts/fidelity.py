@@ -1,13 +1,14 @@
 """Measure autofix against SGLang's own argument checks on drawn configs.
 
     bash ../shared/oracle/setup.sh
-    python scripts/fidelity.py --n 10000 [--seed 0] [--out tests/oracle/regressions]
+    python scripts/fidelity.py --n 10000 [--seed 0] [--gpu h200 b200] [--out tests/oracle/regressions]
 
 Takes the rule cases and their one-setting neighbours (``seeds``), then
 draws N configs over the arguments the rules read (``reachable_configs`` in
 tests/oracle/fidelity.py), runs them and autofix's fixes through
-SGLang 0.5.23 (../shared/oracle, one SGLang import), prints the agreement
-table, and writes every failure, shrunk, to ``--out`` as a JSON case that
+SGLang 0.5.23 (../shared/oracle, one SGLang import per GPU: each GPU of
+``--gpu`` gets the N draws, autofix told that GPU), prints the agreement
+table per GPU and for all, and writes every failure, shrunk, to ``--out`` as a JSON case that
 tests/oracle/test_fidelity.py replays.
 """
 
@@ -22,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "property")]
 
-from tests.oracle.fidelity import Oracle, Tally, draw_configs, judge, report, seeds, shrink  # noqa: E402
+from tests.oracle.fidelity import GPUS, Oracle, Tally, draw_configs, judge, report, seeds, shrink  # noqa: E402
 from tests.oracle.oracle import available  # noqa: E402
 
 
@@ -30,6 +31,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=2000, help="configs to draw (default 2000)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--gpu", nargs="+", default=["h200"], choices=GPUS, help="simulated GPUs (default h200)")
     ap.add_argument("--out", type=Path, default=None, help="write shrunk failures here as JSON cases")
     ap.add_argument("--max-shrink", type=int, default=20, help="shrink at most this many failures")
     ap.add_argument("--no-seeds", action="store_true",
@@ -40,26 +42,31 @@ def main() -> int:
         return 2
     t0 = time.time()
     configs = ([] if ns.no_seeds else seeds()) + draw_configs(ns.n, ns.seed)
-    tally = Tally()
-    with Oracle() as oracle:
-        for v in judge(oracle, configs):
-            tally.add(v)
-        seconds = time.time() - t0
-        print(report(tally, seconds))
-        if tally.failures and ns.out:
-            ns.out.mkdir(parents=True, exist_ok=True)
-            for i, v in enumerate(tally.failures[: ns.max_shrink]):
-                small = shrink(oracle, v)
-                kind = (small.outcome if small.outcome != "agree"
-                        else "fixed-refused" if small.fixed is not None else "resolution")
-                name = f"{kind}-{'-'.join(small.codes) or 'none'}-{ns.seed}-{i}.json"
-                case = {"config": small.config, "codes": list(small.codes), "sglang": small.sglang,
-                        "outcome": small.outcome, "rule": small.rule, "fixed_sglang": small.fixed_sglang,
-                        "fixed": small.fixed,
-                        "resolution_mismatch": list(small.resolution_mismatch)}
-                (ns.out / name).write_text(json.dumps(case, indent=1) + "\n")
-                print(f"wrote {ns.out / name}")
-    return 1 if tally.failures else 0
+    total, failed = Tally(), False
+    for gpu in ns.gpu:
+        tally = Tally()
+        with Oracle(gpu=gpu) as oracle:
+            for v in judge(oracle, configs):
+                tally.add(v)
+                total.add(v)
+            print(f"== {gpu}\n" + report(tally, time.time() - t0))
+            failed |= bool(tally.failures)
+            if tally.failures and ns.out:
+                ns.out.mkdir(parents=True, exist_ok=True)
+                for i, v in enumerate(tally.failures[: ns.max_shrink]):
+                    small = shrink(oracle, v)
+                    kind = (small.outcome if small.outcome != "agree"
+                            else "fixed-refused" if small.fixed is not None else "resolution")
+                    name = f"{kind}-{'-'.join(small.codes) or 'none'}-{gpu}-{ns.seed}-{i}.json"
+                    case = {"config": small.config, "gpu": gpu, "codes": list(small.codes), "sglang": small.sglang,
+                            "outcome": small.outcome, "rule": small.rule, "fixed_sglang": small.fixed_sglang,
+                            "fixed": small.fixed,
+                            "resolution_mismatch": list(small.resolution_mismatch)}
+                    (ns.out / name).write_text(json.dumps(case, indent=1) + "\n")
+                    print(f"wrote {ns.out / name}")
+    if len(ns.gpu) > 1:
+        print(f"== all ({', '.join(ns.gpu)})\n" + report(total, time.time() - t0))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -1,9 +1,12 @@
 """Write docs/rules.md from the rule docstrings: python scripts/gen_docs.py"""
 
+import sys
 from pathlib import Path
 
-from autofix.docs import pipeline_steps, render_all
-from autofix.rules import RULES
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's autofix, not an installed one
+
+from autofix.docs import pipeline_steps, render_all  # noqa: E402
+from autofix.rules import RULES  # noqa: E402
 
 if __name__ == "__main__":
     out = Path(__file__).resolve().parent.parent / "docs" / "rules.md"

@@ -56,9 +56,19 @@ def statements_at(module: str, line: int) -> list[ast.stmt]:
     return [n for n in ast.walk(tree(module)) if isinstance(n, ast.stmt) and n.lineno == line]
 
 
+def is_model_override(module: str, name: str) -> bool:
+    """Whether function ``name`` of ``module`` is registered as a model override (``@_register_for(...)``)."""
+    fn = function(module, name)
+    return any(isinstance(d, ast.Call) and getattr(d.func, "id", "") in ("_register_for", "register_model_override")
+               for d in fn.decorator_list)
+
+
 def is_declaration(stmt: ast.stmt) -> bool:
     if isinstance(stmt, ast.Return):
         return isinstance(stmt.value, ast.Dict)
+    if isinstance(stmt, ast.Assign):  # overrides["dest"] = ..., in a function that returns overrides
+        return any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == "overrides"
+                   for t in stmt.targets)
     call = stmt.value if isinstance(stmt, ast.Expr) else None
     return isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "declare_resolution"
 
@@ -84,6 +94,8 @@ def test_the_item_is_at_its_step_and_line(item):
         assert p.via is not None and hook.lineno <= p.via <= hook.end_lineno, f"line {p.via} is not in {step.name}"
         callee = enclosing_function(p.file, p.line).name
         called = (sglang_root() / "srt" / step.module).read_text().splitlines()[p.via - 1]
+        if is_model_override(p.file, callee):  # reached through the registry of model overrides
+            callee = "collect_model_override_declarations"
         assert callee in called, f"{step.module}:{p.via} does not call {callee}"
     found = statements_at(p.file, p.line)
     if isinstance(item, SettingsRule):

@@ -46,7 +46,9 @@ from autofix.pipeline.trace import reads
 from autofix.rules import SETTINGS
 from autofix.schema import load
 
+from autofix.pipeline.facts import Facts  # noqa: F401  (annotations)
 from tests.oracle.oracle import CHECK_PY, PYTHON
+from tests.rules.casekit import oracle_facts
 from tests.rules.cases import ALL_CASES, FACTS
 
 SCHEMA = load()
@@ -123,11 +125,25 @@ def to_argv(config: dict[str, Any]) -> list[str]:
     return words
 
 
-class Oracle:
-    """A persistent ``check.py --batch -`` process: SGLang is imported once."""
+# The GPUs the harness draws for (the oracle simulates them: check.py --gpu).
+GPUS = ("h200", "b200")
 
-    def __init__(self, model: str | None = None) -> None:
-        args = [str(PYTHON), str(CHECK_PY), "--no-warnings", "--batch", "-"]
+
+def facts_for(gpu: str) -> Facts:
+    """What autofix is told about the oracle's node: 8 ``gpu``s and its DeepSeek-V3 config."""
+    return oracle_facts(gpu)
+
+
+class Oracle:
+    """A persistent ``check.py --batch -`` process on a simulated node of 8 ``gpu``s: SGLang is imported once.
+
+    ``facts`` is what autofix is told about that node.
+    """
+
+    def __init__(self, model: str | None = None, gpu: str = "h200") -> None:
+        self.gpu = gpu
+        self.facts = facts_for(gpu)
+        args = [str(PYTHON), str(CHECK_PY), "--gpu", gpu, "--no-warnings", "--batch", "-"]
         if model:
             args[2:2] = ["--model", model]
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -191,8 +207,8 @@ def classify(config: dict, codes: tuple[str, ...], answer: dict) -> tuple[str, s
     return "masked", codes[0]
 
 
-def resolution_mismatches(config: dict, answer: dict) -> tuple[str, ...]:
-    view = resolve(config, SCHEMA, SETTINGS, FACTS).view
+def resolution_mismatches(config: dict, answer: dict, facts: Facts = FACTS) -> tuple[str, ...]:
+    view = resolve(config, SCHEMA, SETTINGS, facts).view
     resolved = answer.get("resolved", {})
     return tuple(d for d in READS if d in resolved and d not in NOT_COMPARED and view.value(d) != resolved[d])
 
@@ -253,13 +269,13 @@ def judge(oracle: Oracle, configs: Iterable[dict[str, Any]], batch: int = 500) -
         answers = oracle.ask([{"id": i, "argv": to_argv(c), "fields": fields} for i, c in enumerate(chunk)])
         todo = []
         for config, answer in zip(chunk, answers):
-            codes = tuple(v.code for v in engine.check(config, SCHEMA, FACTS) if v.refuses)  # errors only
+            codes = tuple(v.code for v in engine.check(config, SCHEMA, oracle.facts) if v.refuses)  # errors only
             outcome, rule = classify(config, codes, answer)
             v = Verdict(config, codes, "ok" if answer["ok"] else answer["where"], outcome, rule)
             if answer["ok"]:
-                v.resolution_mismatch = resolution_mismatches(config, answer)
+                v.resolution_mismatch = resolution_mismatches(config, answer, oracle.facts)
             if outcome == "agree" and codes:
-                run = engine.run(config, SCHEMA, Applicability.UNSAFE, FACTS)
+                run = engine.run(config, SCHEMA, Applicability.UNSAFE, oracle.facts)
                 if not run.remaining:
                     v.fixed = run.explicit
                     todo.append(v)
@@ -339,6 +355,51 @@ UNREACHABLE_RUNNERS = {"lora_cutedsl", "lora_triton", "lora_marlin"}
 QUANTIZATIONS = ("fp8", "modelopt_fp4")
 
 
+def layouts(tp: int, divisors: list[int]):
+    """The parallel layout past TP and EP: attention DP, DP replicas, the LM head, prefill CP, attention CP,
+    MoE-DP, decode CP, PP, overlap, and the prefill chunk, each drawn now and then."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def build(draw):
+        c: dict[str, Any] = {}
+        odds = lambda n: draw(st.integers(0, n - 1)) == 0  # noqa: E731
+        if odds(4):
+            c["attn_dp_size"] = draw(st.sampled_from(divisors))
+        elif odds(8):
+            c["enable_dp_attention"] = True
+            c["dp_size"] = draw(st.sampled_from(divisors))
+        if odds(8):
+            c["dp_size"] = draw(st.sampled_from((1, 2)))
+        if odds(8):
+            c["enable_dp_lm_head"] = True
+        if odds(10):
+            c["enable_tp_lm_head_all_to_all"] = True
+        if odds(8):
+            c["enable_prefill_cp"] = True
+            if odds(4) is False:
+                c["cp_strategy"] = draw(st.sampled_from(SCHEMA["cp_strategy"].choices))
+        if odds(6):
+            c["attn_cp_size"] = draw(st.sampled_from(divisors))
+        if odds(8):
+            c["moe_dp_size"] = draw(st.sampled_from(divisors))
+        if odds(10):
+            c["dcp_size"] = draw(st.sampled_from(divisors))
+            if odds(2):
+                c["dcp_comm_backend"] = draw(st.sampled_from(SCHEMA["dcp_comm_backend"].choices))
+        if odds(10):
+            c["pp_size"] = 2
+        if odds(10):
+            c["enable_two_batch_overlap"] = True
+        if odds(12):
+            c["enable_single_batch_overlap"] = True
+        if odds(8):
+            c["chunked_prefill_size"] = draw(st.sampled_from((-1, 1000, 4096, 8192)))
+        return c
+
+    return build()
+
+
 def reachable_configs():
     """Configs over the rules' args that mostly pass SGLang's other checks.
 
@@ -388,6 +449,7 @@ def reachable_configs():
             c["elastic_ep_backend"] = backend
             if draw(st.booleans()):
                 c["ep_join_mode"] = "recover"
+        c.update(draw(layouts(tp, divisors)))
         lora = draw(st.sampled_from(("off", "enable", "paths", "both")))
         if lora in ("enable", "both"):
             c["enable_lora"] = True

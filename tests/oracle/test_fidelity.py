@@ -25,9 +25,16 @@ def oracle():
         yield o
 
 
-def test_drawn_configs_agree(oracle):
+@pytest.fixture(scope="module")
+def oracle_b200():
+    with Oracle(gpu="b200") as o:
+        yield o
+
+
+@pytest.mark.parametrize("gpu, n", [("h200", 400), ("b200", 150)])
+def test_drawn_configs_agree(gpu, n, oracle, oracle_b200):
     tally = Tally()
-    for v in judge(oracle, draw_configs(400, seed=0)):
+    for v in judge(oracle if gpu == "h200" else oracle_b200, draw_configs(n, seed=0)):
         tally.add(v)
     summary = report(tally, 0)
     assert tally.outcomes["false_positive"] == 0, summary
@@ -38,9 +45,9 @@ def test_drawn_configs_agree(oracle):
 
 
 @pytest.mark.parametrize("path", REGRESSIONS, ids=[p.stem for p in REGRESSIONS])
-def test_regression(oracle, path):
+def test_regression(oracle, oracle_b200, path):
     case = json.loads(path.read_text())
-    [v] = judge(oracle, [case["config"]])
+    [v] = judge(oracle_b200 if case.get("gpu") == "b200" else oracle, [case["config"]])
     assert v.sglang == case["sglang"]  # SGLang's verdict on the input has not moved
     assert v.outcome in ("agree", "uncovered"), report_one(v)
     assert v.fixed is None or fixed_outcome(v) != "refused", report_one(v)

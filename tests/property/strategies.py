@@ -26,7 +26,7 @@ from autofix.arguments import Word, parse_words
 from autofix.model import Location
 from autofix.pipeline.items import SettingsRule
 from autofix.pipeline.trace import reads
-from autofix.rules import SETTINGS
+from autofix.rules import SETTINGS, deprecated
 from autofix.schema import load
 from tests.rules.cases import ALL_CASES, FACTS
 
@@ -156,7 +156,10 @@ def configs(draw, dests: tuple[str, ...] = RULE_DESTS, *, model: bool = True) ->
 
 
 def is_clean(config: dict[str, Any]) -> bool:
-    """No rule flags this config."""
+    """No rule flags this config: no settings rule, and no deprecated option or value (the argparse stage)."""
+    if any(SCHEMA[d].flag in deprecated.OPTIONS or (d, v) in deprecated.VALUES
+           for d, v in config.items() if not isinstance(v, list)):
+        return False
     return not engine.check(config, SCHEMA, FACTS)
 
 

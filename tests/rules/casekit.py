@@ -16,13 +16,29 @@ from dataclasses import dataclass
 from autofix.pipeline.facts import Facts
 from autofix.rules import get
 
-# What the oracle runs on: 8 H200s (or the case's GPU), and model configs without NVFP4 MoE layers.
-FACTS = Facts.for_gpu("h200", 8, **{"model.nvfp4_moe_meta": None})
+# The oracle's model configs (../shared/oracle/models) as the facts autofix reads of them; none has NVFP4 MoE layers.
+MODELS = {
+    "deepseek-v3": {"model.architecture": "DeepseekV3ForCausalLM", "model.quant_method": "fp8",
+                    "model.index_topk": None, "model.attention_arch": "MLA"},
+    "qwen3-moe": {"model.architecture": "Qwen3MoeForCausalLM", "model.quant_method": None,
+                  "model.index_topk": None, "model.attention_arch": "MHA"},
+    "llama": {"model.architecture": "LlamaForCausalLM", "model.quant_method": None,
+              "model.index_topk": None, "model.attention_arch": "MHA"},
+}
+
+
+def oracle_facts(gpu: str = "h200", model: str | None = None) -> Facts:
+    """The facts the oracle has: 8 ``gpu``s and the ``model`` config (None: deepseek-v3)."""
+    return Facts.for_gpu(gpu, 8, **{"model.nvfp4_moe_meta": None}, **MODELS[model or "deepseek-v3"])
+
+
+# What the oracle runs on by default: 8 H200s and DeepSeek-V3.
+FACTS = oracle_facts()
 
 
 def facts_of(case: Case) -> Facts:
     """The facts the oracle has for ``case``."""
-    return Facts.for_gpu(case.gpu, 8, **{"model.nvfp4_moe_meta": None})
+    return oracle_facts(case.gpu, case.model)
 
 
 def at(code: str) -> str:

@@ -83,7 +83,7 @@ MOE_KERNEL_CASES = [
     case("RUN009-waterfill-mooncake", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "mooncake", "--enable-waterfill"], ["RUN009", "A2A005"], RUN009),
     case("RUN009-ok-waterfill-deepep", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "deepep", "--enable-waterfill"], [], "ok"),
     case("RUN009-ok-deepep", [*CUTEDSL, "--tp-size", "8", "--moe-a2a-backend", "deepep"], [], "ok"),
-    # nvfp4_online needs an SM100 GPU (overrides.py:1458, not modelled): a B200 node
+    # nvfp4_online needs an SM100 GPU (RUN001): a B200 node
     case("RUN010-nvfp4-online-deepep", ["--moe-runner-backend", "flashinfer_cutedsl", "--tp-size", "8", "--quantization",
                                         "nvfp4_online", "--moe-a2a-backend", "deepep"], ["RUN010"], RUN010, gpu="b200"),
     case("RUN010-ok-no-a2a", ["--moe-runner-backend", "flashinfer_cutedsl", "--tp-size", "8", "--quantization",

@@ -1,13 +1,17 @@
 """``handle_mega_moe`` (``arg_groups/mega_moe_hook.py``, 0.5.23): the ``megamoe`` runner alias.
 
-The first MoE step of the pipeline. Its compatibility checks (TBO/SBO,
-the GPU) are not modelled yet.
+The first MoE step of the pipeline, then the MegaMoE a2a backend's
+compatibility checks (``check_mega_moe_compat``): no two/single-batch
+overlap (A2A002). Its GPU check (A2A003) passes on every GPU autofix knows.
 """
 
 from __future__ import annotations
 
-from autofix.pipeline.items import derivation
+from autofix.model import Fix, Set, Unset, Violation
+from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
+
+OVERLAPS = ("enable_two_batch_overlap", "enable_single_batch_overlap")
 
 
 @derivation(step="handle_mega_moe", at="arg_groups/mega_moe_hook.py:271", via=23,
@@ -45,3 +49,61 @@ def megamoe_runner_alias(view: ResolvingView) -> dict | None:
         return None
     return {"moe_runner_backend": "auto", "moe_a2a_backend": "megamoe"}
 
+
+@settings_rule("A2A002", "megamoe-no-batch-overlap", step="handle_mega_moe", at="arg_groups/mega_moe_hook.py:33", via=24)
+def megamoe_no_batch_overlap(view: ResolvingView) -> Violation | None:
+    """Flag the `megamoe` a2a backend with two-batch or single-batch overlap.
+
+    ## What it does
+    Checks for `--moe-a2a-backend megamoe` (or the `--moe-runner-backend
+    megamoe` alias) with `--enable-two-batch-overlap` or
+    `--enable-single-batch-overlap`. It runs first of the MoE steps: a
+    `megamoe` a model override chooses later is not checked.
+
+    ## Why SGLang refuses it
+    The fused MegaMoE kernel dispatches and combines in one piece; there is
+    no split for an overlap schedule to interleave. SGLang raises a
+    ValueError while resolving its arguments.
+
+    ## Example
+    ```yaml
+    moe-a2a-backend: megamoe
+    enable-two-batch-overlap: true
+    ```
+    Use instead:
+    ```yaml
+    moe-a2a-backend: megamoe
+    ```
+
+    ## Fix safety
+    Which to keep is the user's choice. Removing the overlap flags keeps
+    MegaMoE but changes the schedule; `--moe-a2a-backend deepep` keeps the
+    overlap but changes the kernels and the communication path. Both are
+    unsafe; the first is offered first.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/mega_moe_hook.py:33` (`check_mega_moe_compat`, from `handle_mega_moe`)
+    """
+    if view["moe_a2a_backend"] != "megamoe":
+        return None
+    on = [dest for dest in OVERLAPS if view[dest]]
+    if not on:
+        return None
+    flags = " and ".join("--" + dest.replace("_", "-") for dest in on)
+    return Violation(f"--moe-a2a-backend megamoe has no batch overlap: remove {flags}, or use "
+                     "--moe-a2a-backend deepep to keep it", args=(*on, "moe_a2a_backend"))
+
+
+@megamoe_no_batch_overlap.fix
+def _no_overlap(view: ResolvingView) -> Fix:
+    on = [dest for dest in OVERLAPS if view[dest]]
+    return Fix.unsafe(*(Unset(dest) for dest in on),
+                      title="Remove " + " and ".join("--" + dest.replace("_", "-") for dest in on))
+
+
+@megamoe_no_batch_overlap.fix
+def _deepep_for_overlap(view: ResolvingView) -> Fix:
+    if view.written("moe_runner_backend") == "megamoe":  # the alias would make it megamoe again
+        return Fix.unsafe(Unset("moe_runner_backend"), Set("moe_a2a_backend", "deepep"),
+                          title="Remove --moe-runner-backend megamoe and set --moe-a2a-backend to deepep")
+    return Fix.unsafe(Set("moe_a2a_backend", "deepep"), title="Set --moe-a2a-backend to deepep")

@@ -209,8 +209,7 @@ def _muse_spark_sp(view: ResolvingView) -> bool:
         return False
     if (view["tp_size"], view["ep_size"]) not in ((4, 4), (8, 8)):
         return False
-    architectures = view.fact("model.architectures") or []
-    return bool(architectures) and architectures[0] == "MuseSparkForConditionalGeneration"
+    return view.fact("model.architecture") == "MuseSparkForConditionalGeneration"
 
 
 @settings_rule("A2A029", "flashinfer-a2a-needs-attn-dp-tp", step="handle_a2a_moe", at="arg_groups/moe_hook.py:475")

@@ -13,13 +13,141 @@ NVFP4_ONLINE_RUNNERS = ("flashinfer_trtllm", "flashinfer_trtllm_routed", "flashi
 CUTLASS_QUANTIZATIONS = ("modelopt_fp4", "modelopt_fp8", "modelopt_mixed", None)
 CUTEDSL_QUANTIZATIONS = ("modelopt_fp4", "modelopt_mixed", "nvfp4_online")
 CUTEDSL_A2A = ("none", "deepep", "flashinfer")
+TRTLLM_QUANTIZATIONS = ("modelopt_fp4", "nvfp4_online", "fp8", "mxfp8", "modelopt_fp8", "modelopt_mixed",
+                        "compressed-tensors", None)
+TRTLLM_ROUTED_QUANTIZATIONS = ("fp8", "mxfp8", "modelopt_fp4", "modelopt_mixed", "nvfp4_online", "minimax_m3_nvfp4",
+                               None)
+# Runners that keep shared experts out of the fused MoE (overrides.py:1529)
+FUSION_OFF_RUNNERS = ("lora_triton", "lora_cutedsl", "lora_marlin", "flashinfer_cutedsl", "flashinfer_trtllm",
+                      "experimental_sgl_trtllm", "flashinfer_trtllm_routed")
 STEP = "handle_moe_kernel_config"
+
+
+def _quantization(view: ResolvingView) -> str | None:
+    """``quantization`` as this step reads it: `unquant` was declared None earlier (serving_hook.py:697)."""
+    quantization = view["quantization"]
+    return None if quantization == "unquant" else quantization
 
 
 def _quantization_cause(view: ResolvingView) -> str | None:
     if view["moe_runner_backend"] == "auto":
         return None  # `auto` asks SGLang to choose: no value of the user's is replaced
     return f"--quantization {view['quantization']}"
+
+
+@settings_rule("RUN001", "nvfp4-online-needs-sm100", step=STEP, at="arg_groups/overrides.py:1458", via=77)
+def nvfp4_online_needs_sm100(view: ResolvingView) -> Violation | None:
+    """Flag `--quantization nvfp4_online` on a GPU other than Blackwell SM100/SM103.
+
+    ## What it does
+    Checks for `--quantization nvfp4_online` when the GPU is not of the
+    SM100 family (B200, GB200, B300). It needs the GPU (`--gpu`): without
+    it the rule is silent.
+
+    ## Why SGLang refuses it
+    Online NVFP4 quantizes the MoE weights at load time for the FP4 tensor
+    cores of SM100/SM103, which other GPUs lack. SGLang raises a ValueError
+    while resolving its arguments.
+
+    ## Example
+    ```yaml
+    quantization: nvfp4_online
+    ```
+    Use instead (on an H200):
+    ```yaml
+    quantization: fp8
+    ```
+
+    ## Fix safety
+    Both fixes change the weights that run: removing `--quantization`
+    loads the checkpoint as it is stored, `fp8` quantizes it online to
+    FP8 (Hopper runs it). Unsafe. Either also removes a
+    `flashinfer_cutedsl` runner, which runs NVFP4 weights only (RUN007).
+
+    ## SGLang source
+    `sglang/srt/arg_groups/overrides.py:1458` (`_moe_runner_backend_quant_constraints`, run at
+    `arg_groups/moe_hook.py:77`)
+    """
+    if view["quantization"] != "nvfp4_online" or view.fact("platform.is_sm100"):
+        return None
+    return Violation("--quantization nvfp4_online runs only on NVIDIA Blackwell SM100/SM103 GPUs, not on this one",
+                     args=("quantization",))
+
+
+def _without_cutedsl(view: ResolvingView) -> list:
+    """Remove a `flashinfer_cutedsl` runner with the NVFP4 quantization: it runs NVFP4 weights only (RUN007)."""
+    return [Unset("moe_runner_backend")] if view.written("moe_runner_backend") == "flashinfer_cutedsl" else []
+
+
+@nvfp4_online_needs_sm100.fix
+def _no_quantization(view: ResolvingView) -> Fix:
+    ops = _without_cutedsl(view)
+    also = " and --moe-runner-backend flashinfer_cutedsl" if ops else ""
+    return Fix.unsafe(Unset("quantization"), *ops, title=f"Remove --quantization nvfp4_online{also}")
+
+
+@nvfp4_online_needs_sm100.fix
+def _fp8_quantization(view: ResolvingView) -> Fix:
+    ops = _without_cutedsl(view)
+    also = " and remove --moe-runner-backend flashinfer_cutedsl" if ops else ""
+    return Fix.unsafe(Set("quantization", "fp8"), *ops, title=f"Set --quantization to fp8{also}")
+
+
+@settings_rule("RUN002", "nvfp4-online-runner", step=STEP, at="arg_groups/overrides.py:1471", via=77)
+def nvfp4_online_runner(view: ResolvingView) -> Violation | None:
+    """Flag `--quantization nvfp4_online` with a MoE runner that does not run it.
+
+    ## What it does
+    Checks for `--quantization nvfp4_online` with a `--moe-runner-backend`
+    other than `auto`, `flashinfer_trtllm`, `flashinfer_trtllm_routed` and
+    `flashinfer_cutedsl` (or `flashinfer_megamoe` over the
+    `flashinfer_megamoe` a2a backend with the environment variable
+    `SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1`; autofix does not know the
+    environment unless told, and is then silent for that runner). It does
+    not need the GPU: on SM100 SGLang refuses the runner, elsewhere the
+    quantization (RUN001).
+
+    ## Why SGLang refuses it
+    Only FlashInfer's TRT-LLM and CuTe DSL MoE kernels take the weights
+    NVFP4 makes online. SGLang raises a ValueError while resolving its
+    arguments.
+
+    ## Example
+    ```yaml
+    quantization: nvfp4_online
+    moe-runner-backend: triton
+    ```
+    Use instead (on a B200, no runner: `flashinfer_trtllm`; on this H200,
+    a quantization the GPU and the runner run):
+    ```yaml
+    quantization: fp8
+    moe-runner-backend: triton
+    ```
+
+    ## Fix safety
+    Removing the runner lets SGLang pick `flashinfer_trtllm`: it changes
+    the kernels that run, unsafe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/overrides.py:1471` (`_moe_runner_backend_quant_constraints`, run at
+    `arg_groups/moe_hook.py:77`)
+    """
+    if view["quantization"] != "nvfp4_online":
+        return None
+    runner = view["moe_runner_backend"]
+    if runner == "auto" or runner in NVFP4_ONLINE_RUNNERS:
+        return None
+    if (runner == "flashinfer_megamoe" and view["moe_a2a_backend"] == "flashinfer_megamoe"
+            and view.fact("env.SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16")):
+        return None
+    return Violation(f"--quantization nvfp4_online runs on --moe-runner-backend flashinfer_trtllm, "
+                     f"flashinfer_trtllm_routed or flashinfer_cutedsl (or auto), not {runner}",
+                     args=("moe_runner_backend", "quantization"))
+
+
+@nvfp4_online_runner.fix
+def _auto_nvfp4_runner(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Unset("moe_runner_backend"), title="Remove --moe-runner-backend (auto: flashinfer_trtllm)")
 
 
 @derivation(step=STEP, at="arg_groups/overrides.py:1524", via=77, writes=("moe_runner_backend",),
@@ -149,7 +277,7 @@ def flashinfer_cutlass_quantization(view: ResolvingView) -> Violation | None:
     """
     if view["moe_runner_backend"] != "flashinfer_cutlass":
         return None
-    quantization = view["quantization"]
+    quantization = _quantization(view)
     if quantization in CUTLASS_QUANTIZATIONS:
         return None
     return Violation(f"--moe-runner-backend flashinfer_cutlass does not run --quantization {quantization}; it "
@@ -237,7 +365,7 @@ def flashinfer_cutedsl_needs_nvfp4(view: ResolvingView) -> Violation | None:
     """
     if view["moe_runner_backend"] != "flashinfer_cutedsl":
         return None
-    quantization = view["quantization"]
+    quantization = _quantization(view)
     if quantization in CUTEDSL_QUANTIZATIONS or view.fact("model.nvfp4_moe_meta") is not None:
         return None
     return Violation(f"--moe-runner-backend flashinfer_cutedsl needs NVFP4 MoE weights (--quantization "
@@ -373,10 +501,12 @@ def flashinfer_cutedsl_deepep_per_token_nvfp4(view: ResolvingView) -> Violation 
     moe-runner-backend: flashinfer_cutedsl
     moe-a2a-backend: deepep
     ```
-    Use instead:
+    Use instead (no a2a backend, or block-scaled NVFP4 weights, which
+    DeepEP carries):
     ```yaml
-    quantization: nvfp4_online
+    quantization: modelopt_fp4
     moe-runner-backend: flashinfer_cutedsl
+    moe-a2a-backend: deepep
     ```
 
     ## Fix safety
@@ -403,4 +533,178 @@ def _none_a2a(view: ResolvingView) -> Fix | None:
     return Fix.unsafe(Unset("moe_a2a_backend"), title="Remove --moe-a2a-backend (none)")
 
 
-# handle_a2a_moe
+
+def _quantization_allow_list(view: ResolvingView, runners: tuple[str, ...], allowed: tuple, kernels: str
+                             ) -> Violation | None:
+    """RUN011 and RUN012: the resolved runner is one of ``runners`` and runs only ``allowed`` weights."""
+    runner = view["moe_runner_backend"]
+    if runner not in runners:
+        return None
+    quantization = _quantization(view)
+    if quantization in allowed:
+        return None
+    names = ", ".join(q for q in allowed if q is not None)
+    return Violation(f"--moe-runner-backend {runner} does not run --quantization {quantization}; {kernels} "
+                     f"take {names} or none", args=("moe_runner_backend", "quantization"))
+
+
+@settings_rule("RUN011", "flashinfer-trtllm-quantization", step=STEP, at="arg_groups/moe_hook.py:124")
+def flashinfer_trtllm_quantization(view: ResolvingView) -> Violation | None:
+    """Flag the `flashinfer_trtllm` (or `experimental_sgl_trtllm`) MoE runner with a quantization it does not run.
+
+    ## What it does
+    Checks for the resolved MoE runner `flashinfer_trtllm` or
+    `experimental_sgl_trtllm` with `--quantization` other than
+    `modelopt_fp4`, `nvfp4_online`, `fp8`, `mxfp8`, `modelopt_fp8`,
+    `modelopt_mixed`, `compressed-tensors` or none (bfloat16).
+
+    ## Why SGLang refuses it
+    The TRT-LLM MoE kernels exist only for those weight formats. SGLang
+    stops on an assert while resolving its arguments.
+
+    ## Example
+    ```yaml
+    moe-runner-backend: flashinfer_trtllm
+    quantization: w8a8_fp8
+    ```
+    Use instead:
+    ```yaml
+    quantization: w8a8_fp8
+    ```
+
+    ## Fix safety
+    Removing the runner lets SGLang pick one for the quantization: it
+    changes the kernels that run, unsafe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:124` (`handle_moe_kernel_config`, 0.5.23)
+    """
+    return _quantization_allow_list(view, ("flashinfer_trtllm", "experimental_sgl_trtllm"), TRTLLM_QUANTIZATIONS,
+                                    "the TRT-LLM MoE kernels")
+
+
+flashinfer_trtllm_quantization.fix(_auto_runner)
+
+
+@settings_rule("RUN012", "flashinfer-trtllm-routed-quantization", step=STEP, at="arg_groups/moe_hook.py:138")
+def flashinfer_trtllm_routed_quantization(view: ResolvingView) -> Violation | None:
+    """Flag the `flashinfer_trtllm_routed` MoE runner with a quantization it does not run.
+
+    ## What it does
+    Checks for the resolved MoE runner `flashinfer_trtllm_routed` with
+    `--quantization` other than `fp8`, `mxfp8`, `modelopt_fp4`,
+    `modelopt_mixed`, `nvfp4_online`, `minimax_m3_nvfp4` or none
+    (bfloat16). The check runs before `--flashinfer-a2a-dispatch-type`
+    switches `flashinfer_trtllm` to this runner (A2A032), so a runner made
+    so is not checked.
+
+    ## Why SGLang refuses it
+    The routed TRT-LLM MoE kernels exist only for those weight formats.
+    SGLang stops on an assert while resolving its arguments.
+
+    ## Example
+    ```yaml
+    moe-runner-backend: flashinfer_trtllm_routed
+    quantization: modelopt_fp8
+    ```
+    Use instead:
+    ```yaml
+    quantization: modelopt_fp8
+    ```
+
+    ## Fix safety
+    Removing the runner lets SGLang pick one for the quantization: it
+    changes the kernels that run, unsafe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:138` (`handle_moe_kernel_config`, 0.5.23)
+    """
+    return _quantization_allow_list(view, ("flashinfer_trtllm_routed",), TRTLLM_ROUTED_QUANTIZATIONS,
+                                    "the routed TRT-LLM MoE kernels")
+
+
+flashinfer_trtllm_routed_quantization.fix(_auto_runner)
+
+
+@derivation(step=STEP, at="arg_groups/overrides.py:1537", via=153, writes=("disable_shared_experts_fusion",))
+def moe_runner_disables_shared_experts_fusion(view: ResolvingView) -> dict | None:
+    """RUN013: the TRT-LLM, CuTe DSL and LoRA MoE runners keep the shared experts apart (fusion disabled).
+
+    The runners `flashinfer_trtllm`, `experimental_sgl_trtllm`,
+    `flashinfer_trtllm_routed`, `flashinfer_cutedsl`, `lora_triton`,
+    `lora_cutedsl` and `lora_marlin` make `disable_shared_experts_fusion`
+    true; later steps read it (Waterfill with an a2a backend turns it back
+    off). It is no override: the flag is store-true, and SGLang's config
+    merger drops `disable-shared-experts-fusion: false`, so no value the
+    user wrote is replaced.
+    """
+    if view["moe_runner_backend"] not in FUSION_OFF_RUNNERS:
+        return None
+    return {"disable_shared_experts_fusion": True}
+
+
+def _ep_spanning(view: ResolvingView) -> bool:
+    """The next step makes ``ep_size`` the ``tp_size`` (A2A006): an EP-spanning a2a backend, or Waterfill's."""
+    return view["moe_a2a_backend"] in EP_SPANNING_A2A or view["enable_waterfill"]
+
+
+@settings_rule("RUN014", "cutlass-fp8-needs-ep-size-1", step=STEP, at="arg_groups/moe_hook.py:161")
+def cutlass_fp8_needs_ep_size_1(view: ResolvingView) -> Violation | None:
+    """Flag the `cutlass` MoE runner with FP8 or MXFP8 weights and an expert-parallel size other than 1.
+
+    ## What it does
+    Checks for the resolved MoE runner `cutlass` with `--quantization fp8`
+    or `mxfp8` and `ep_size` other than 1. It reads `ep_size` before an
+    EP-spanning a2a backend sets it to `tp_size` (the next step), so
+    `--moe-a2a-backend deepep` without `--ep-size` passes although it runs
+    with `ep_size` = `tp_size`, and with `--ep-size 8` it is refused.
+
+    ## Why SGLang refuses it
+    The CUTLASS FP8 MoE kernels hold every expert on each rank. SGLang stops
+    on an assert while resolving its arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    ep-size: 8
+    quantization: fp8
+    moe-runner-backend: cutlass
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    quantization: fp8
+    moe-runner-backend: cutlass
+    ```
+
+    ## Fix safety
+    Removing `--ep-size` is safe with an EP-spanning a2a backend (or
+    Waterfill): `ep_size` becomes `tp_size` in the next step either way.
+    Otherwise it changes the parallel layout: unsafe. Removing the runner
+    (SGLang picks one) changes the kernels: unsafe, offered second.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:161` (`handle_moe_kernel_config`, 0.5.23)
+    """
+    if view["moe_runner_backend"] != "cutlass":
+        return None
+    quantization = _quantization(view)
+    if quantization not in ("fp8", "mxfp8"):
+        return None
+    ep_size = view["ep_size"]
+    if ep_size == 1:
+        return None
+    return Violation(f"--moe-runner-backend cutlass with --quantization {quantization} needs ep_size 1, not {ep_size}",
+                     args=("ep_size", "moe_runner_backend", "quantization"))
+
+
+@cutlass_fp8_needs_ep_size_1.fix
+def _drop_ep_size(view: ResolvingView) -> Fix | None:
+    if not view.is_explicit("ep_size"):
+        return None
+    if _ep_spanning(view):
+        return Fix.safe(Unset("ep_size"), title="Remove --ep-size (the a2a backend makes it the --tp-size anyway)")
+    return Fix.unsafe(Unset("ep_size"), title="Remove --ep-size")
+
+
+cutlass_fp8_needs_ep_size_1.fix(_auto_runner)

@@ -7,6 +7,18 @@ from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 
 
+@derivation(step="handle_eplb_and_dispatch", at="arg_groups/parallel_hook.py:753",
+            writes=("expert_distribution_recorder_mode",))
+def eplb_recorder_mode_default(view: ResolvingView) -> dict | None:
+    """EPLB turns on the expert-distribution recorder: an unset recorder mode becomes `stat` (EP001).
+
+    It only fills a mode the user did not write, so it is no override.
+    """
+    if not view["enable_eplb"] or view["expert_distribution_recorder_mode"] is not None:
+        return None
+    return {"expert_distribution_recorder_mode": "stat"}
+
+
 @derivation(step="handle_eplb_and_dispatch", at="arg_groups/parallel_hook.py:769", writes=("ep_dispatch_algorithm",))
 def eplb_dispatch_default(view: ResolvingView) -> dict | None:
     """With EPLB or a non-trivial `--init-expert-location` and no dispatch algorithm, SGLang picks one.

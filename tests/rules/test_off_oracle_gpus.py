@@ -1,0 +1,41 @@
+"""Rules that fire only on GPUs the oracle does not simulate (its nodes are NVIDIA H100/H200/B200).
+
+Their verdicts come from SGLang's code (the line each rule mirrors), with the
+oracle's verdict on an NVIDIA node as the accepted neighbour (tests/rules/cases_*.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from autofix import engine
+from autofix.arguments import Word, parse_words
+from autofix.model import Applicability, Location
+from autofix.pipeline.facts import Facts
+from autofix.schema import load
+
+SCHEMA = load()
+
+
+def explicit(argv: list[str]) -> dict:
+    return parse_words(SCHEMA, [Word(t, Location(1, i + 1)) for i, t in enumerate(argv)]).explicit
+
+
+FI_A2A = ["--tp", "8", "--dcp-size", "2", "--dcp-comm-backend", "fi_a2a"]
+
+
+@pytest.mark.parametrize("gpu, codes", [("mi300x", ["DCP004"]), ("mi355x", ["DCP004"]), ("h200", []), ("b200", [])])
+def test_fi_a2a_is_refused_off_cuda(gpu, codes):
+    # parallel_hook.py:259: fi_a2a and not get_platform().is_cuda
+    assert [v.code for v in engine.check(explicit(FI_A2A), SCHEMA, Facts.for_gpu(gpu, 8))] == codes
+
+
+def test_fi_a2a_is_silent_without_gpu():
+    assert engine.check(explicit(FI_A2A), SCHEMA) == []
+
+
+def test_fi_a2a_fix_on_rocm_leaves_it_clean():
+    facts = Facts.for_gpu("mi300x", 8)
+    outcome = engine.run(explicit(FI_A2A), SCHEMA, Applicability.UNSAFE, facts)
+    assert outcome.explicit["dcp_comm_backend"] == "a2a"
+    assert engine.check(outcome.explicit, SCHEMA, facts) == []
