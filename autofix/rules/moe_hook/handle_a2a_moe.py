@@ -203,6 +203,16 @@ def _deepep_a2a(view: ResolvingView) -> Fix:
     return Fix.unsafe(Set("moe_a2a_backend", "deepep"), title="Set --moe-a2a-backend to deepep")
 
 
+def _attn_dp_tp_message(a2a: str, view: ResolvingView) -> str:
+    """A2A015 and A2A029: what the backend needs, and what is in the way."""
+    tp_size, attn_dp_size = view["tp_size"], view["attn_dp_size"]
+    needs = f"--moe-a2a-backend {a2a} needs attention DP over the whole TP group"
+    if tp_size == 1:
+        return f"{needs}, which one GPU (--tp-size 1) does not have: use another a2a backend, or none"
+    return (f"{needs} (--attn-dp-size {tp_size}, the --tp-size), not --attn-dp-size {attn_dp_size}; or another a2a "
+            "backend, such as deepep (which one is your call)")
+
+
 def _muse_spark_sp(view: ResolvingView) -> bool:
     """The exception of moe_hook.py:61: Muse Spark's prefill sequence parallelism, TP4/EP4 or TP8/EP8, no attention DP."""
     if not view["enable_layernorm_sp"] or view["attn_dp_size"] != 1 or view["ep_join_mode"] == "scale":
@@ -261,9 +271,7 @@ def flashinfer_a2a_needs_attn_dp_tp(view: ResolvingView) -> Violation | None:
         return None
     if _muse_spark_sp(view):
         return None
-    return Violation(f"--moe-a2a-backend flashinfer needs attention DP over the whole TP group (--attn-dp-size "
-                     f"{tp_size}, the --tp-size), not --attn-dp-size {attn_dp_size}; or --moe-a2a-backend deepep "
-                     "(which one is your call)", args=("moe_a2a_backend", "attn_dp_size", "tp_size"))
+    return Violation(_attn_dp_tp_message("flashinfer", view), args=("moe_a2a_backend", "attn_dp_size", "tp_size"))
 
 
 flashinfer_a2a_needs_attn_dp_tp.fix(_attn_dp_tp_size)
@@ -616,9 +624,7 @@ def flashinfer_megamoe_needs_attn_dp_tp(view: ResolvingView) -> Violation | None
     """
     if view["moe_a2a_backend"] != "flashinfer_megamoe" or _attn_dp_over_tp(view):
         return None
-    return Violation(f"--moe-a2a-backend flashinfer_megamoe needs --attn-dp-size {view['tp_size']} (the --tp-size), "
-                     f"not {view['attn_dp_size']}; or another a2a backend (which one is your call)",
-                     args=("moe_a2a_backend", "attn_dp_size", "tp_size"))
+    return Violation(_attn_dp_tp_message("flashinfer_megamoe", view), args=("moe_a2a_backend", "attn_dp_size", "tp_size"))
 
 
 def _leave_flashinfer_megamoe(view: ResolvingView) -> Fix:
