@@ -1097,6 +1097,54 @@ def _hybrid(view: ResolvingView) -> Fix:
     return Fix.unsafe(op, title=title) if view.is_explicit("deepep_v2_mode") else Fix.safe(op, title=title)
 
 
+def _deepep_v2(view: ResolvingView) -> str:
+    return "the a2a backend deepep_v2"
+
+
+@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:438", writes=("cuda_graph_backend_prefill",),
+            code="A2A027", name="deepep-v2-disables-prefill-cuda-graph", cause=_deepep_v2)
+def deepep_v2_disables_prefill_cuda_graph(view: ResolvingView) -> dict | None:
+    """DeepEP v2 turns the prefill CUDA graph off, whatever the config chose (decode keeps its graph).
+
+    ## What it does
+    Warns at `--cuda-graph-backend-prefill` (other than `disabled`) with
+    `--moe-a2a-backend deepep_v2`. As for A2A020, autofix declares the
+    backend setting SGLang's `cuda_graph_config` prefill phase is built from.
+
+    ## Why it matters
+    SGLang does not warn: DeepEP v2's prefill reads host-side
+    counts and cannot be captured, so prefill runs without a graph although
+    the config asks for one.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep_v2
+    chunked-prefill-size: 1024
+    cuda-graph-max-bs-decode: 64
+    cuda-graph-backend-prefill: full
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep_v2
+    chunked-prefill-size: 1024
+    cuda-graph-max-bs-decode: 64
+    cuda-graph-backend-prefill: disabled
+    ```
+
+    ## Fix safety
+    Writing `disabled`, what runs, resolves the launch to the same values:
+    safe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:438` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "deepep_v2":
+        return None
+    return {"cuda_graph_backend_prefill": "disabled"}
+
+
 @settings_rule("A2A041", "pplx-low-latency-only", step="handle_a2a_moe", at="arg_groups/moe_hook.py:577")
 def pplx_low_latency_only(view: ResolvingView) -> Violation | None:
     """Flag `--deepep-mode normal` with the `pplx` a2a backend.
