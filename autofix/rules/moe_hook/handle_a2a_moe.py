@@ -294,7 +294,8 @@ def flashinfer_megamoe_needs_attn_dp_tp(view: ResolvingView) -> Violation | None
     """
     if view["moe_a2a_backend"] != "flashinfer_megamoe" or _attn_dp_over_tp(view):
         return None
-    return Violation(_attn_dp_tp_message("flashinfer_megamoe", view), args=("moe_a2a_backend", "attn_dp_size", "tp_size"))
+    return Violation(_attn_dp_tp_message("flashinfer_megamoe", view),
+                     args=("moe_a2a_backend", "attn_dp_size", "tp_size"))
 
 
 def _leave_flashinfer_megamoe(view: ResolvingView) -> Fix:
@@ -313,7 +314,7 @@ flashinfer_megamoe_needs_attn_dp_tp.fix(_leave_flashinfer_megamoe)
 
 @derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:329", writes=("moe_runner_backend",))
 def flashinfer_megamoe_runner_default(view: ResolvingView) -> dict | None:
-    """The `flashinfer_megamoe` a2a backend resolves the runner `auto` to `flashinfer_megamoe` (`auto` only: no override)."""
+    """The `flashinfer_megamoe` a2a backend resolves the runner `auto` to `flashinfer_megamoe` (no override)."""
     if view["moe_a2a_backend"] != "flashinfer_megamoe" or view["moe_runner_backend"] != "auto":
         return None
     return {"moe_runner_backend": "flashinfer_megamoe"}
@@ -363,13 +364,15 @@ def flashinfer_megamoe_runner(view: ResolvingView) -> Violation | None:
     runner = view["moe_runner_backend"]
     if runner == "flashinfer_megamoe":
         return None
-    return Violation(f"--moe-a2a-backend flashinfer_megamoe needs --moe-runner-backend flashinfer_megamoe, not {runner}",
+    return Violation(f"--moe-a2a-backend flashinfer_megamoe needs --moe-runner-backend flashinfer_megamoe, "
+                     f"not {runner}",
                      args=("moe_runner_backend", "moe_a2a_backend"))
 
 
 @flashinfer_megamoe_runner.fix
 def _megamoe_runner(view: ResolvingView) -> Fix:
-    return Fix.unsafe(Set("moe_runner_backend", "flashinfer_megamoe"), title="Set --moe-runner-backend to flashinfer_megamoe")
+    return Fix.unsafe(Set("moe_runner_backend", "flashinfer_megamoe"),
+                      title="Set --moe-runner-backend to flashinfer_megamoe")
 
 
 flashinfer_megamoe_runner.fix(_deepep_a2a)
@@ -866,7 +869,7 @@ def ascend_tp_runs_as_none(view: ResolvingView) -> dict | None:
 
 
 def _muse_spark_sp(view: ResolvingView) -> bool:
-    """The exception of moe_hook.py:61: Muse Spark's prefill sequence parallelism, TP4/EP4 or TP8/EP8, no attention DP."""
+    """The exception of moe_hook.py:61: Muse Spark's prefill SP, TP4/EP4 or TP8/EP8, no attention DP."""
     if not view["enable_layernorm_sp"] or view["attn_dp_size"] != 1 or view["ep_join_mode"] == "scale":
         return False
     if (view["tp_size"], view["ep_size"]) not in ((4, 4), (8, 8)):
@@ -933,7 +936,7 @@ def _dispatch_type_cause(view: ResolvingView) -> str:
 @derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:513", writes=("moe_runner_backend",),
             code="A2A032", name="flashinfer-dispatch-type-routes-trtllm", cause=_dispatch_type_cause)
 def flashinfer_dispatch_type_routes_trtllm(view: ResolvingView) -> dict | None:
-    """With the `flashinfer` a2a backend, a dispatch type makes the `flashinfer_trtllm` runner `flashinfer_trtllm_routed`.
+    """With FlashInfer's a2a, a dispatch type makes the `flashinfer_trtllm` runner `flashinfer_trtllm_routed`.
 
     ## What it does
     Warns at `--moe-runner-backend flashinfer_trtllm` when the a2a backend
@@ -1167,7 +1170,8 @@ def flashinfer_a2a_runner(view: ResolvingView) -> Violation | None:
     if runner in FLASHINFER_A2A_RUNNERS:
         return None
     return Violation(f"--moe-a2a-backend flashinfer needs an explicit --moe-runner-backend of "
-                     f"{', '.join(FLASHINFER_A2A_RUNNERS)}, not {runner}", args=("moe_runner_backend", "moe_a2a_backend"))
+                     f"{', '.join(FLASHINFER_A2A_RUNNERS)}, not {runner}",
+                     args=("moe_runner_backend", "moe_a2a_backend"))
 
 
 flashinfer_a2a_runner.fix(_runner_for_flashinfer_a2a)
