@@ -182,8 +182,8 @@ def _dp_attention(w: Written, e: Entry, x: dict, repl: Replacement) -> tuple[str
                "known at launch)", None
     if attn != 1:
         if dp > 1 and attn > 1:
-            return f"SGLang refuses {dp_name} {dp} with {attn_name} {attn} (parallel_hook.py:288): keep one " \
-                   "of them", None
+            return f"next to {attn_name} {attn} it keeps {dp_name} {dp} as replicas, which SGLang refuses " \
+                   "with attention DP (DP003 says which to keep)", None
         return f"with {attn_name} {attn} it does nothing: remove it", Fix.safe(Drop(e.index), title=f"Remove {name}")
     if dp == 1:
         return f"without {dp_name} above 1 it does nothing: remove it", Fix.safe(Drop(e.index), title=f"Remove {name}")

@@ -46,6 +46,16 @@ def at(code: str) -> str:
     return "sglang/srt/" + get(code).sglang_source
 
 
+# Where SGLang's traceback puts a rule's raise when it is not the statement's first line (a multi-line
+# assert names its condition's line): the rule's `at` stays the statement, as tests/test_positions.py reads it.
+RAISED_AT = {"PP005": "sglang/srt/arg_groups/validation_hook.py:133"}
+
+
+def raised_at(code: str) -> str:
+    """The line the oracle reports for ``code``'s check."""
+    return RAISED_AT.get(code) or at(code)
+
+
 MARLIN = ["--moe-runner-backend", "experimental_sgl_marlin"]
 LORA_OK = ["--enable-lora", "--lora-use-virtual-experts", "--lora-backend", "triton",
            "--max-lora-rank", "16", "--lora-target-modules", "all"]

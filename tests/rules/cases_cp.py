@@ -119,11 +119,11 @@ DCP_CASES = [
 ]
 
 DWDP_CASES = [
-    case("DWDP002-ep8-dwdp4", [*TP8, "--ep-size", "8", "--dwdp-size", "4"], ["DWDP002", "DWDP008"], DWDP002),
+    case("DWDP002-ep8-dwdp4", [*TP8, "--ep-size", "8", "--dwdp-size", "4"], ["DWDP002"], DWDP002),  # SGLang declares no layout for a refused size
     # the fix to DWDP002 makes DWDP override --ep-size 4: the DWDP008 pin follows in the next pass
     case("DWDP002-ep4-dwdp4", [*TP8, "--ep-size", "4", "--dwdp-size", "4"], ["DWDP002"], DWDP002),
     case("DWDP002-deepep-static", [*TP8, "--dwdp-size", "4", "--moe-a2a-backend", "deepep", "--ep-dispatch-algorithm",
-                                   "static"], ["DWDP002", "DWDP008", "EP003"], DWDP002),
+                                   "static"], ["DWDP002"], DWDP002),
     case("DWDP002-tp4-dwdp8", ["--tp", "4", "--dwdp-size", "8"], ["DWDP002"], DWDP002),
     case("DWDP002-tp1", ["--dwdp-size", "2"], ["DWDP002"], DWDP002),
     case("DWDP002-ok", [*DWDP8], [], "ok"),
@@ -139,7 +139,8 @@ DWDP_CASES = [
     case("DWDP006-pp2", [*DWDP8, "--pp-size", "2"], ["DWDP006"], DWDP006),
     case("DWDP007-tbo", [*DWDP8, "--enable-two-batch-overlap"], ["DWDP007"], DWDP007),
     case("DWDP-all-at-once", [*TP8, "--dwdp-size", "4", "--enable-eplb", "--pp-size", "2",
-                              "--enable-two-batch-overlap"], ["DWDP002", "DWDP004", "DWDP006", "DWDP007"], DWDP002),
+                              "--enable-two-batch-overlap"], ["DWDP002", "DWDP004", "DWDP006", "DWDP007", "EP004", "A2A053"],
+         DWDP002),
     case("DWDP008-dp-size", [*DWDP8, "--dp-size", "2"], ["DWDP008"], "ok"),
     case("DWDP008-attn-dp-size", [*DWDP8, "--attn-dp-size", "2"], ["DWDP008"], "ok"),
     case("DWDP008-moe-dense-tp", [*DWDP8, "--moe-dense-tp-size", "2"], ["DWDP008"], "ok"),

@@ -137,8 +137,10 @@ DEP001_CASES = [
          (d("DEP001", "--enable-dp-attention is deprecated; with --attn-dp-size 8 it does nothing: remove it"),),
          "--tp-size 8 --attn-dp-size 8", oracle={"input": "ok", "fixed": "ok", "differs": []}),
     Case("DEP001-dp-attention-refused-pair", "--tp-size 8 --dp-size 8 --enable-dp-attention --attn-dp-size 8",
-         (d("DEP001", "--enable-dp-attention is deprecated; SGLang refuses --dp-size 8 with --attn-dp-size 8 "
-                      "(parallel_hook.py:288): keep one of them"),),
+         (d("DP003", "--dp-size 8 (replicas) with --attn-dp-size 8 (attention DP): SGLang runs one of them, not "
+                     "both; keep --attn-dp-size (what --dp-size meant with --enable-dp-attention) or the replicas"),
+          d("DEP001", "--enable-dp-attention is deprecated; next to --attn-dp-size 8 it keeps --dp-size 8 as "
+                      "replicas, which SGLang refuses with attention DP (DP003 says which to keep)")),
          oracle={"input": "error sglang/srt/arg_groups/parallel_hook.py:288"}),
     Case("DEP001-dp-attention-dynamic-dp", "--tp-size 8 --dp-size $DP --enable-dp-attention",
          (d("DEP001", "--enable-dp-attention is deprecated; write --attn-dp-size <dp-size> instead of --dp-size "

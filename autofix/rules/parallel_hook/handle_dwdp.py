@@ -296,9 +296,15 @@ def _dwdp_declares(view: ResolvingView, dest: str, value: object) -> dict | None
     """``{dest: value}`` when DWDP is on (size above 1) and ``dest`` is not ``value`` already."""
     if view[dest] == value:
         return None  # what DWDP would declare, whatever its size
-    if view["dwdp_size"] <= 1:
+    if not _dwdp_layout(view):
         return None
     return {dest: value}
+
+
+def _dwdp_layout(view: ResolvingView) -> bool:
+    """Whether SGLang declares DWDP's layout: DWDP on, over the whole TP group (DWDP002, :441, refuses any other
+    size before the declarations)."""
+    return view["dwdp_size"] > 1 and view["dwdp_size"] == view["tp_size"]
 
 
 @derivation(step=STEP, at="arg_groups/parallel_hook.py:466", writes=("attn_dp_size", "dp_size"),
@@ -338,7 +344,7 @@ def dwdp_overrides_layout(view: ResolvingView) -> dict | None:
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:466` to `:503` (`handle_dwdp`, 0.5.23)
     """
-    if view["dwdp_size"] <= 1:
+    if not _dwdp_layout(view):
         return None
     return {"attn_dp_size": view["dwdp_size"], "dp_size": 1}
 
@@ -368,7 +374,7 @@ def dwdp_moe_dense_tp_size(view: ResolvingView) -> dict | None:
             code="DWDP008", name="dwdp-overrides-layout", cause=_dwdp)
 def dwdp_ep_size(view: ResolvingView) -> dict | None:
     """DWDP sets `ep_size` to `--dwdp-size` (documented with `dwdp_overrides_layout`)."""
-    if view["dwdp_size"] <= 1:
+    if not _dwdp_layout(view):
         return None
     return {"ep_size": view["dwdp_size"]}
 
