@@ -168,4 +168,13 @@ CASES = [
          ["A2A044"], A2A044, fixed_ok=False),
     case("A2A036-seed-tp1", [*FI, "--quantization", "mxfp8", "--moe-runner-backend", "deep_gemm",
                              "--flashinfer-a2a-dispatch-type", "auto"], ["A2A029", "A2A036"], A2A029, model="qwen3-moe"),
+    # A2A027: DeepEP v2 runs prefill without a CUDA graph
+    case("A2A027-prefill-full", [*V2, "--cuda-graph-backend-prefill", "full"], ["A2A027"], "ok"),
+    case("A2A027-prefill-breakable", [*V2, "--cuda-graph-backend-prefill", "breakable"], ["A2A027"], "ok"),
+    case("A2A027-ok-decode-breakable", [*V2, "--cuda-graph-backend-decode", "breakable"], [], "ok"),
+    # Regression (not this family's rule): RUN015 divided by --attn-dp-size 0 after DP002 had refused it. The
+    # fixed launch keeps --shared-experts-tp-size, which SGLang takes for Kimi-K3 only (parallel_hook.py:226, a
+    # model check autofix does not make): no fix is accepted with the DeepSeek-V3 config.
+    case("DP002-then-no-RUN015-crash", ["--attn-dp-size", "0", "--shared-experts-tp-size", "1"], ["DP002"], at("DP002"),
+         fixed_ok=False),
 ]

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from autofix.model import Fix, Set, Unset, Violation
+
+
 from autofix.pipeline.items import derivation, settings_rule
+
+
 from autofix.pipeline.view import ResolvingView
 
 from autofix.rules.moe_hook import EP_SPANNING_A2A
@@ -89,44 +93,102 @@ def a2a_backend_overrides_ep_size(view: ResolvingView) -> dict | None:
     return {"ep_size": view["tp_size"]}
 
 
-@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:465", writes=("moe_a2a_backend",),
-            code="A2A028", name="ascend-tp-runs-as-none",
-            cause=lambda view: "SGLang's a2a step")
-def ascend_tp_runs_as_none(view: ResolvingView) -> dict | None:
-    """The a2a backend `ascend_tp` runs as `none` (and `none` stays `none` on NPUs).
+# Fixes and tests several backends share.
+
+
+def _attn_dp_tp_size(view: ResolvingView) -> Fix | None:
+    """`--attn-dp-size` = `--tp-size`: attention data parallelism over the whole TP group."""
+    tp_size = view["tp_size"]
+    if tp_size <= 1 or view["dp_size"] > 1:
+        return None  # attention DP needs tp > 1; DP replicas refuse attention DP (parallel_hook.py:288)
+    return Fix.unsafe(Set("attn_dp_size", tp_size), title=f"Set --attn-dp-size to {tp_size} (the --tp-size)")
+
+
+def _deepep_a2a(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Set("moe_a2a_backend", "deepep"), title="Set --moe-a2a-backend to deepep")
+
+
+def _attn_dp_tp_message(a2a: str, view: ResolvingView) -> str:
+    """A2A015 and A2A029: what the backend needs, and what is in the way."""
+    tp_size, attn_dp_size = view["tp_size"], view["attn_dp_size"]
+    needs = f"--moe-a2a-backend {a2a} needs attention DP over the whole TP group"
+    if tp_size == 1:
+        return f"{needs}, which one GPU (--tp-size 1) does not have: use another a2a backend, or none"
+    return (f"{needs} (--attn-dp-size {tp_size}, the --tp-size), not --attn-dp-size {attn_dp_size}; or another a2a "
+            "backend, such as deepep (which one is your call)")
+
+
+def _attn_dp_over_tp(view: ResolvingView) -> bool:
+    """SGLang's `attn_dp_enabled and attn_dp_size == tp_size` (a scale joiner counts as attention DP)."""
+    attn_dp_size = view["attn_dp_size"]
+    return (attn_dp_size > 1 or view["ep_join_mode"] == "scale") and attn_dp_size == view["tp_size"]
+
+
+# Shared-expert fusion (moe_hook.py:298-306).
+
+
+def _waterfill_fusion_cause(view: ResolvingView) -> str:
+    return f"--enable-waterfill with the a2a backend {view['moe_a2a_backend']}"
+
+
+@derivation(step="handle_a2a_moe", at="arg_groups/overrides.py:1564", via=298,
+            writes=("disable_shared_experts_fusion",), code="A2A007", name="a2a-backend-sets-shared-experts-fusion",
+            cause=_waterfill_fusion_cause)
+def a2a_backend_sets_shared_experts_fusion(view: ResolvingView) -> dict | None:
+    """The a2a backend decides shared-expert fusion: Waterfill needs it, FlashInfer and DeepEP v2 turn it off.
 
     ## What it does
-    Warns at `--moe-a2a-backend ascend_tp`: SGLang replaces it by `none`
-    before the expert-parallel checks read it.
+    Warns at `--disable-shared-experts-fusion` when `--enable-waterfill`
+    runs with the a2a backend `deepep` or `megamoe`: SGLang turns fusion
+    back on. With `flashinfer`, `flashinfer_megamoe` or `deepep_v2` it turns
+    fusion off, which replaces nothing a user can write.
 
     ## Why it matters
-    Checks after this step see `none`: `--ep-dispatch-algorithm static`
-    with `ascend_tp` is refused (EP003) as with no backend.
+    SGLang logs a warning and fuses the shared experts although the config
+    says not to.
 
     ## Example
     ```yaml
-    moe-a2a-backend: ascend_tp
+    tp-size: 8
+    moe-a2a-backend: deepep
+    enable-waterfill: true
+    disable-shared-experts-fusion: true
     ```
     Use instead:
     ```yaml
-    moe-a2a-backend: none
+    tp-size: 8
+    moe-a2a-backend: deepep
+    enable-waterfill: true
     ```
 
     ## Fix safety
-    Removing the backend (`none`) resolves the launch to the same values: safe.
+    Removing the ignored flag resolves the launch to the same values: safe.
 
     ## SGLang source
-    `sglang/srt/arg_groups/moe_hook.py:465` (`handle_a2a_moe`, 0.5.23)
+    `sglang/srt/arg_groups/overrides.py:1564` (`_a2a_fusion_adjustments`, run at `arg_groups/moe_hook.py:298`)
     """
-    if view["moe_a2a_backend"] == "ascend_tp":
-        return {"moe_a2a_backend": "none"}
-    return None  # `none` on an NPU: declared `none` again, no change
+    a2a = view["moe_a2a_backend"]
+    if a2a in ("deepep", "megamoe") and view["enable_waterfill"]:
+        return {"disable_shared_experts_fusion": False} if view["disable_shared_experts_fusion"] else None
+    if a2a in ("flashinfer", "flashinfer_megamoe", "deepep_v2"):
+        return {"disable_shared_experts_fusion": True}
+    return None
 
+
+@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:302", writes=("enforce_shared_experts_fusion",))
+def waterfill_enforces_shared_experts_fusion(view: ResolvingView) -> dict | None:
+    """Waterfill enforces shared-expert fusion (a store-true flag: it replaces nothing the user wrote)."""
+    return {"enforce_shared_experts_fusion": True} if view["enable_waterfill"] else None
+
+
+# Every backend: the FlashInfer dispatch type (moe_hook.py:308-313).
 
 
 # Runners the FlashInfer a2a backend dispatches to (moe_hook.py:531).
 FLASHINFER_A2A_RUNNERS = ("flashinfer_cutlass", "flashinfer_cutedsl", "flashinfer_trtllm", "flashinfer_trtllm_routed",
                           "deep_gemm")
+
+
 # Quantizations the flashinfer_cutlass runner takes (moe_hook.py:81), so the runner a fix may pick for them.
 CUTLASS_QUANTIZATIONS = ("modelopt_fp4", "modelopt_fp8", "modelopt_mixed", None)
 
@@ -191,20 +253,623 @@ def _flashinfer_a2a(view: ResolvingView) -> Fix | None:
     return Fix.unsafe(Set("moe_a2a_backend", "flashinfer"), title="Set --moe-a2a-backend to flashinfer")
 
 
-def _attn_dp_tp_size(view: ResolvingView) -> Fix | None:
-    """`--attn-dp-size` = `--tp-size`: attention data parallelism over the whole TP group."""
-    tp_size = view["tp_size"]
-    if tp_size <= 1 or view["dp_size"] > 1:
-        return None  # attention DP needs tp > 1; DP replicas refuse attention DP (parallel_hook.py:288)
-    return Fix.unsafe(Set("attn_dp_size", tp_size), title=f"Set --attn-dp-size to {tp_size} (the --tp-size)")
+# flashinfer_megamoe (moe_hook.py:315-356).
 
 
-def _deepep_a2a(view: ResolvingView) -> Fix:
-    return Fix.unsafe(Set("moe_a2a_backend", "deepep"), title="Set --moe-a2a-backend to deepep")
+@settings_rule("A2A015", "flashinfer-megamoe-needs-attn-dp-tp", step="handle_a2a_moe", at="arg_groups/moe_hook.py:325")
+def flashinfer_megamoe_needs_attn_dp_tp(view: ResolvingView) -> Violation | None:
+    """Flag the `flashinfer_megamoe` a2a backend without attention data parallelism over the whole TP group.
+
+    ## What it does
+    Checks for `--moe-a2a-backend flashinfer_megamoe` unless attention DP is
+    on (`--attn-dp-size` above 1, or an elastic EP scale joiner) with
+    `--attn-dp-size` equal to `--tp-size`.
+
+    ## Why SGLang refuses it
+    The fused MegaMoE kernels dispatch one attention-DP rank's tokens per
+    GPU. SGLang stops on an assert while resolving its arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    quantization: modelopt_fp4
+    moe-a2a-backend: flashinfer_megamoe
+    ```
+    Use instead (`attn-dp-size: 8` with `flashinfer_megamoe` on an SM100
+    GPU; on others, where it cannot run, A2A017):
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    quantization: modelopt_fp4
+    moe-a2a-backend: deepep
+    ```
+
+    ## Fix safety
+    Ambiguous, as A2A029: attention DP over the TP group changes the
+    scheduler topology and divides the chunked-prefill size; DeepEP changes
+    the communication path. Both unsafe, in that order.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:325` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "flashinfer_megamoe" or _attn_dp_over_tp(view):
+        return None
+    return Violation(_attn_dp_tp_message("flashinfer_megamoe", view),
+                     args=("moe_a2a_backend", "attn_dp_size", "tp_size"))
+
+
+def _leave_flashinfer_megamoe(view: ResolvingView) -> Fix:
+    """DeepEP instead; an explicit `flashinfer_megamoe` runner goes with the backend (auto)."""
+    ops = [Set("moe_a2a_backend", "deepep")]
+    if view.is_explicit("moe_runner_backend") and view.written("moe_runner_backend") == "flashinfer_megamoe":
+        ops.append(Unset("moe_runner_backend"))
+    return Fix.unsafe(*ops, title="Set --moe-a2a-backend to deepep")
+
+
+flashinfer_megamoe_needs_attn_dp_tp.fix(_attn_dp_tp_size)
+
+
+flashinfer_megamoe_needs_attn_dp_tp.fix(_leave_flashinfer_megamoe)
+
+
+@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:329", writes=("moe_runner_backend",))
+def flashinfer_megamoe_runner_default(view: ResolvingView) -> dict | None:
+    """The `flashinfer_megamoe` a2a backend resolves the runner `auto` to `flashinfer_megamoe` (no override)."""
+    if view["moe_a2a_backend"] != "flashinfer_megamoe" or view["moe_runner_backend"] != "auto":
+        return None
+    return {"moe_runner_backend": "flashinfer_megamoe"}
+
+
+@settings_rule("A2A016", "flashinfer-megamoe-runner", step="handle_a2a_moe", at="arg_groups/moe_hook.py:332")
+def flashinfer_megamoe_runner(view: ResolvingView) -> Violation | None:
+    """Flag the `flashinfer_megamoe` a2a backend with a MoE runner other than `flashinfer_megamoe`.
+
+    ## What it does
+    Checks the runner after `auto` resolves: `auto` (and, with
+    `--quantization mxfp8`, a runner MXFP8 does not take) becomes
+    `flashinfer_megamoe`; any other runner written is refused.
+
+    ## Why SGLang refuses it
+    The MegaMoE a2a backend and its expert kernels are one fused
+    implementation. SGLang stops on an assert while resolving its arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    quantization: modelopt_fp4
+    moe-a2a-backend: flashinfer_megamoe
+    moe-runner-backend: flashinfer_cutlass
+    ```
+    Use instead (`moe-runner-backend: flashinfer_megamoe` on an SM100 GPU;
+    to keep the runner, another backend):
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    quantization: modelopt_fp4
+    moe-a2a-backend: deepep
+    moe-runner-backend: flashinfer_cutlass
+    ```
+
+    ## Fix safety
+    Either way the runner the config names does not run: writing
+    `flashinfer_megamoe` is unsafe (another runner than written); DeepEP,
+    which keeps it, changes the communication path: unsafe, second.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:332` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "flashinfer_megamoe":
+        return None
+    runner = view["moe_runner_backend"]
+    if runner == "flashinfer_megamoe":
+        return None
+    return Violation(f"--moe-a2a-backend flashinfer_megamoe needs --moe-runner-backend flashinfer_megamoe, "
+                     f"not {runner}",
+                     args=("moe_runner_backend", "moe_a2a_backend"))
+
+
+@flashinfer_megamoe_runner.fix
+def _megamoe_runner(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Set("moe_runner_backend", "flashinfer_megamoe"),
+                      title="Set --moe-runner-backend to flashinfer_megamoe")
+
+
+flashinfer_megamoe_runner.fix(_deepep_a2a)
+
+
+@settings_rule("A2A017", "flashinfer-megamoe-needs-sm100", step="handle_a2a_moe", at="arg_groups/moe_hook.py:336")
+def flashinfer_megamoe_needs_sm100(view: ResolvingView) -> Violation | None:
+    """Flag the `flashinfer_megamoe` a2a backend on a GPU outside the SM100 family.
+
+    ## What it does
+    Checks for `--moe-a2a-backend flashinfer_megamoe` when the GPU is not
+    SM100-family (B200, GB200, B300). The GPU is a fact autofix knows only
+    when told (`--gpu`); otherwise the rule is silent.
+
+    ## Why SGLang refuses it
+    FlashInfer's MegaMoE kernels are built for Blackwell data-centre GPUs
+    only, for every quantization they take. SGLang raises a ValueError
+    while resolving its arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    quantization: modelopt_fp4
+    moe-a2a-backend: flashinfer_megamoe
+    ```
+    Use instead (on a Hopper GPU):
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    quantization: modelopt_fp4
+    moe-a2a-backend: deepep
+    ```
+
+    ## Fix safety
+    DeepEP (with the runner `auto` instead of an explicit
+    `flashinfer_megamoe`) changes the communication path and the kernels:
+    unsafe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:336` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "flashinfer_megamoe" or view.fact("platform.is_sm100"):
+        return None
+    return Violation("--moe-a2a-backend flashinfer_megamoe needs an SM100-family GPU (B200, GB200, B300)",
+                     args=("moe_a2a_backend",))
+
+
+flashinfer_megamoe_needs_sm100.fix(_leave_flashinfer_megamoe)
+
+
+# deepep (moe_hook.py:358-398).
+
+
+@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:365", writes=("deepep_mode",))
+def deepep_cutedsl_low_latency(view: ResolvingView) -> dict | None:
+    """DeepEP with the `flashinfer_cutedsl` runner resolves `--deepep-mode auto` to `low_latency` (A2A018).
+
+    Only `auto` is replaced (a request for SGLang to choose): no override.
+    """
+    if view["moe_a2a_backend"] != "deepep" or view["moe_runner_backend"] != "flashinfer_cutedsl":
+        return None
+    return {"deepep_mode": "low_latency"} if view["deepep_mode"] == "auto" else None
+
+
+def _low_latency(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Set("deepep_mode", "low_latency"), title="Set --deepep-mode to low_latency")
+
+
+@settings_rule("A2A019", "deepep-cutedsl-needs-low-latency", step="handle_a2a_moe", at="arg_groups/moe_hook.py:377")
+def deepep_cutedsl_needs_low_latency(view: ResolvingView) -> Violation | None:
+    """Flag DeepEP's `normal` mode with the `flashinfer_cutedsl` MoE runner.
+
+    ## What it does
+    Checks for `--deepep-mode normal` when the a2a backend is `deepep`
+    (`--enable-waterfill` makes it so) and the MoE runner is
+    `flashinfer_cutedsl`.
+
+    ## Why SGLang refuses it
+    The CuTe DSL FP4 kernels have no handler for DeepEP's normal (prefill)
+    dispatch layout, only for the masked low-latency one. SGLang raises a
+    ValueError while resolving its arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    quantization: modelopt_fp4
+    moe-runner-backend: flashinfer_cutedsl
+    moe-a2a-backend: deepep
+    deepep-mode: normal
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    quantization: modelopt_fp4
+    moe-runner-backend: flashinfer_cutedsl
+    moe-a2a-backend: deepep
+    deepep-mode: low_latency
+    ```
+
+    ## Fix safety
+    `low_latency` (what `auto` resolves to with this runner) changes the
+    prefill dispatch and keeps the CUDA graphs that `normal` turns off:
+    unsafe. Removing the runner is the other way, also unsafe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:377` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "deepep" or view["moe_runner_backend"] != "flashinfer_cutedsl":
+        return None
+    if view["deepep_mode"] != "normal":
+        return None
+    return Violation("--moe-runner-backend flashinfer_cutedsl with --moe-a2a-backend deepep needs --deepep-mode "
+                     "low_latency or auto, not normal", args=("deepep_mode", "moe_runner_backend"))
+
+
+deepep_cutedsl_needs_low_latency.fix(_low_latency)
+
+
+@deepep_cutedsl_needs_low_latency.fix
+def _auto_runner(view: ResolvingView) -> Fix | None:
+    if not view.is_explicit("moe_runner_backend"):
+        return None
+    return Fix.unsafe(Unset("moe_runner_backend"), title="Remove --moe-runner-backend (auto)")
+
+
+def _deepep_normal(view: ResolvingView) -> str:
+    return "--deepep-mode normal with the a2a backend deepep"
+
+
+@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:385",
+            writes=("cuda_graph_backend_decode", "cuda_graph_backend_prefill"), code="A2A020",
+            name="deepep-normal-disables-cuda-graphs", cause=_deepep_normal)
+def deepep_normal_disables_cuda_graphs(view: ResolvingView) -> dict | None:
+    """DeepEP's `normal` mode turns the decode and prefill CUDA graphs off, whatever the config chose.
+
+    ## What it does
+    Warns at `--cuda-graph-backend-decode` or `--cuda-graph-backend-prefill`
+    (other than `disabled`) when the a2a backend is `deepep` and
+    `--deepep-mode` is `normal`. SGLang declares both phases of its
+    `cuda_graph_config` disabled; autofix, which does not model that
+    composite value, declares the two backend settings it is built from.
+
+    ## Why it matters
+    SGLang only logs it: the server runs without CUDA graphs, although the
+    config asks for them.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep
+    deepep-mode: normal
+    cuda-graph-backend-decode: full
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep
+    deepep-mode: normal
+    cuda-graph-backend-decode: disabled
+    ```
+    (or `deepep-mode: low_latency` / `auto` to keep the graphs).
+
+    ## Fix safety
+    Writing `disabled`, what runs, resolves the launch to the same values:
+    safe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:385` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "deepep" or view["deepep_mode"] != "normal":
+        return None
+    return {"cuda_graph_backend_decode": "disabled", "cuda_graph_backend_prefill": "disabled"}
+
+
+# deepep_v2 (moe_hook.py:400-458).
+
+
+@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:407", writes=("moe_runner_backend",))
+def deepep_v2_runner_default(view: ResolvingView) -> dict | None:
+    """DeepEP v2 resolves the MoE runner `auto` to `deep_gemm` (A2A023's override; `auto` only, so no warning)."""
+    if view["moe_a2a_backend"] != "deepep_v2" or view["moe_runner_backend"] != "auto":
+        return None
+    return {"moe_runner_backend": "deep_gemm"}
+
+
+def _deep_gemm_runner(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Set("moe_runner_backend", "deep_gemm"), title="Set --moe-runner-backend to deep_gemm")
+
+
+def _deepep_v1(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Set("moe_a2a_backend", "deepep"), title="Set --moe-a2a-backend to deepep (DeepEP v1)")
+
+
+@settings_rule("A2A023", "deepep-v2-needs-deep-gemm", step="handle_a2a_moe", at="arg_groups/moe_hook.py:414")
+def deepep_v2_needs_deep_gemm(view: ResolvingView) -> Violation | None:
+    """Flag the `deepep_v2` a2a backend with a MoE runner other than `deep_gemm`.
+
+    ## What it does
+    Checks for `--moe-a2a-backend deepep_v2` when the runner, as earlier
+    steps resolve it, is neither `auto` (which becomes `deep_gemm`) nor
+    `deep_gemm`. `--quantization mxfp8` resolves `auto` to
+    `flashinfer_trtllm` before this step, so it is refused too.
+
+    ## Why SGLang refuses it
+    DeepEP v2 has a runner adapter for DeepGEMM only. SGLang raises a
+    ValueError while resolving its arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep_v2
+    moe-runner-backend: triton
+    chunked-prefill-size: 1024
+    cuda-graph-max-bs-decode: 64
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep_v2
+    moe-runner-backend: deep_gemm
+    chunked-prefill-size: 1024
+    cuda-graph-max-bs-decode: 64
+    ```
+
+    ## Fix safety
+    `deep_gemm` changes the kernels that run; `--moe-a2a-backend deepep`
+    (DeepEP v1) the communication path. Both unsafe, in that order.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:414` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "deepep_v2":
+        return None
+    runner = view["moe_runner_backend"]
+    if runner == "deep_gemm":
+        return None
+    return Violation(f"--moe-a2a-backend deepep_v2 runs only the deep_gemm MoE runner, not {runner}",
+                     args=("moe_runner_backend", "moe_a2a_backend", "quantization"))
+
+
+deepep_v2_needs_deep_gemm.fix(_deep_gemm_runner)
+
+
+deepep_v2_needs_deep_gemm.fix(_deepep_v1)
+
+
+@settings_rule("A2A024", "deepep-v2-no-batch-overlap", step="handle_a2a_moe", at="arg_groups/moe_hook.py:421")
+def deepep_v2_no_batch_overlap(view: ResolvingView) -> Violation | None:
+    """Flag two-batch or single-batch overlap with the `deepep_v2` a2a backend.
+
+    ## What it does
+    Checks for `--enable-two-batch-overlap` or `--enable-single-batch-overlap`
+    with `--moe-a2a-backend deepep_v2`.
+
+    ## Why SGLang refuses it
+    DeepEP v2 does not implement the overlap hooks yet. SGLang raises a
+    ValueError while resolving its arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep_v2
+    enable-two-batch-overlap: true
+    chunked-prefill-size: 1024
+    cuda-graph-max-bs-decode: 64
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep_v2
+    chunked-prefill-size: 1024
+    cuda-graph-max-bs-decode: 64
+    ```
+
+    ## Fix safety
+    Dropping the overlap drops a feature the config asks for; DeepEP v1
+    (`deepep`) changes the communication path. Both unsafe, in that order.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:421` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "deepep_v2":
+        return None
+    on = [f for f, dest in (("--enable-two-batch-overlap", "enable_two_batch_overlap"),
+                            ("--enable-single-batch-overlap", "enable_single_batch_overlap")) if view[dest]]
+    if not on:
+        return None
+    return Violation(f"--moe-a2a-backend deepep_v2 has no batch overlap: {' and '.join(on)} cannot be used with it",
+                     args=("enable_two_batch_overlap", "enable_single_batch_overlap", "moe_a2a_backend"))
+
+
+@deepep_v2_no_batch_overlap.fix
+def _no_overlap(view: ResolvingView) -> Fix:
+    ops = [Unset(d) for d in ("enable_two_batch_overlap", "enable_single_batch_overlap") if view.is_explicit(d)]
+    return Fix.unsafe(*ops, title="Remove the batch-overlap flags")
+
+
+deepep_v2_no_batch_overlap.fix(_deepep_v1)
+
+
+@settings_rule("A2A025", "deepep-v2-no-enforced-fusion", step="handle_a2a_moe", at="arg_groups/moe_hook.py:427")
+def deepep_v2_no_enforced_fusion(view: ResolvingView) -> Violation | None:
+    """Flag `--enforce-shared-experts-fusion` with the `deepep_v2` a2a backend.
+
+    ## What it does
+    Checks for `--enforce-shared-experts-fusion` with
+    `--moe-a2a-backend deepep_v2` (Waterfill, which also enforces fusion,
+    makes the backend `deepep`, so it never reaches this check).
+
+    ## Why SGLang refuses it
+    Fused shared experts are not validated with DeepEP v2 (it turns fusion
+    off). SGLang raises a ValueError while resolving its arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep_v2
+    enforce-shared-experts-fusion: true
+    chunked-prefill-size: 1024
+    cuda-graph-max-bs-decode: 64
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep_v2
+    chunked-prefill-size: 1024
+    cuda-graph-max-bs-decode: 64
+    ```
+
+    ## Fix safety
+    Removing the flag runs the shared experts unfused, as DeepEP v2 does;
+    DeepEP v1 keeps the fusion but changes the communication path. Both
+    change what the config asks for: unsafe, in that order.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:427` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "deepep_v2" or not view["enforce_shared_experts_fusion"]:
+        return None
+    return Violation("--moe-a2a-backend deepep_v2 does not fuse shared experts: remove "
+                     "--enforce-shared-experts-fusion", args=("enforce_shared_experts_fusion", "moe_a2a_backend"))
+
+
+@deepep_v2_no_enforced_fusion.fix
+def _no_enforced_fusion(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Unset("enforce_shared_experts_fusion"), title="Remove --enforce-shared-experts-fusion")
+
+
+deepep_v2_no_enforced_fusion.fix(_deepep_v1)
+
+
+@settings_rule("A2A026", "deepep-v2-direct-single-node", step="handle_a2a_moe", at="arg_groups/moe_hook.py:433")
+def deepep_v2_direct_single_node(view: ResolvingView) -> Violation | None:
+    """Flag DeepEP v2's `direct` mode (the default) across more than one node.
+
+    ## What it does
+    Checks for `--moe-a2a-backend deepep_v2` with `--deepep-v2-mode direct`
+    (written or by default) and `--nnodes` above 1.
+
+    ## Why SGLang refuses it
+    Direct mode goes over NVLink only, within a node; `hybrid` crosses
+    nodes. SGLang raises a ValueError while resolving its arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 16
+    nnodes: 2
+    dist-init-addr: 10.0.0.1:5000
+    moe-a2a-backend: deepep_v2
+    chunked-prefill-size: 2048
+    cuda-graph-max-bs-decode: 64
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 16
+    nnodes: 2
+    dist-init-addr: 10.0.0.1:5000
+    moe-a2a-backend: deepep_v2
+    deepep-v2-mode: hybrid
+    chunked-prefill-size: 2048
+    cuda-graph-max-bs-decode: 64
+    ```
+
+    ## Fix safety
+    `hybrid` is the only mode that runs across nodes: safe when the mode
+    was the default, unsafe when the config wrote `direct`.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:433` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "deepep_v2" or view["deepep_v2_mode"] != "direct":
+        return None
+    nnodes = view["nnodes"]
+    if nnodes <= 1:
+        return None
+    return Violation(f"--deepep-v2-mode direct is NVLink-only and cannot span --nnodes {nnodes}: use hybrid",
+                     args=("deepep_v2_mode", "nnodes", "moe_a2a_backend"))
+
+
+@deepep_v2_direct_single_node.fix
+def _hybrid(view: ResolvingView) -> Fix:
+    op = Set("deepep_v2_mode", "hybrid")
+    title = "Set --deepep-v2-mode to hybrid"
+    return Fix.unsafe(op, title=title) if view.is_explicit("deepep_v2_mode") else Fix.safe(op, title=title)
+
+
+def _deepep_v2(view: ResolvingView) -> str:
+    return "the a2a backend deepep_v2"
+
+
+@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:438", writes=("cuda_graph_backend_prefill",),
+            code="A2A027", name="deepep-v2-disables-prefill-cuda-graph", cause=_deepep_v2)
+def deepep_v2_disables_prefill_cuda_graph(view: ResolvingView) -> dict | None:
+    """DeepEP v2 turns the prefill CUDA graph off, whatever the config chose (decode keeps its graph).
+
+    ## What it does
+    Warns at `--cuda-graph-backend-prefill` (other than `disabled`) with
+    `--moe-a2a-backend deepep_v2`. As for A2A020, autofix declares the
+    backend setting SGLang's `cuda_graph_config` prefill phase is built from.
+
+    ## Why it matters
+    SGLang does not warn: DeepEP v2's prefill reads host-side
+    counts and cannot be captured, so prefill runs without a graph although
+    the config asks for one.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep_v2
+    chunked-prefill-size: 1024
+    cuda-graph-max-bs-decode: 64
+    cuda-graph-backend-prefill: full
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    moe-a2a-backend: deepep_v2
+    chunked-prefill-size: 1024
+    cuda-graph-max-bs-decode: 64
+    cuda-graph-backend-prefill: disabled
+    ```
+
+    ## Fix safety
+    Writing `disabled`, what runs, resolves the launch to the same values:
+    safe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:438` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] != "deepep_v2":
+        return None
+    return {"cuda_graph_backend_prefill": "disabled"}
+
+
+# ascend_tp, and none on an NPU (moe_hook.py:462-469).
+
+
+@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:465", writes=("moe_a2a_backend",),
+            code="A2A028", name="ascend-tp-runs-as-none",
+            cause=lambda view: "SGLang's a2a step")
+def ascend_tp_runs_as_none(view: ResolvingView) -> dict | None:
+    """The a2a backend `ascend_tp` runs as `none` (and `none` stays `none` on NPUs).
+
+    ## What it does
+    Warns at `--moe-a2a-backend ascend_tp`: SGLang replaces it by `none`
+    before the expert-parallel checks read it.
+
+    ## Why it matters
+    Checks after this step see `none`: `--ep-dispatch-algorithm static`
+    with `ascend_tp` is refused (EP003) as with no backend.
+
+    ## Example
+    ```yaml
+    moe-a2a-backend: ascend_tp
+    ```
+    Use instead:
+    ```yaml
+    moe-a2a-backend: none
+    ```
+
+    ## Fix safety
+    Removing the backend (`none`) resolves the launch to the same values: safe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:465` (`handle_a2a_moe`, 0.5.23)
+    """
+    if view["moe_a2a_backend"] == "ascend_tp":
+        return {"moe_a2a_backend": "none"}
+    return None  # `none` on an NPU: declared `none` again, no change
+
+
+# flashinfer (moe_hook.py:471-541; the dispatch-type helper at :166-211).
 
 
 def _muse_spark_sp(view: ResolvingView) -> bool:
-    """The exception of moe_hook.py:61: Muse Spark's prefill sequence parallelism, TP4/EP4 or TP8/EP8, no attention DP."""
+    """The exception of moe_hook.py:61: Muse Spark's prefill SP, TP4/EP4 or TP8/EP8, no attention DP."""
     if not view["enable_layernorm_sp"] or view["attn_dp_size"] != 1 or view["ep_join_mode"] == "scale":
         return False
     if (view["tp_size"], view["ep_size"]) not in ((4, 4), (8, 8)):
@@ -253,20 +918,14 @@ def flashinfer_a2a_needs_attn_dp_tp(view: ResolvingView) -> Violation | None:
     ## SGLang source
     `sglang/srt/arg_groups/moe_hook.py:475` (`handle_a2a_moe`, 0.5.23)
     """
-    if view["moe_a2a_backend"] != "flashinfer":
+    if view["moe_a2a_backend"] != "flashinfer" or _attn_dp_over_tp(view) or _muse_spark_sp(view):
         return None
-    attn_dp_size, tp_size = view["attn_dp_size"], view["tp_size"]
-    attn_dp_enabled = attn_dp_size > 1 or view["ep_join_mode"] == "scale"
-    if attn_dp_enabled and attn_dp_size == tp_size:
-        return None
-    if _muse_spark_sp(view):
-        return None
-    return Violation(f"--moe-a2a-backend flashinfer needs attention DP over the whole TP group (--attn-dp-size "
-                     f"{tp_size}, the --tp-size), not --attn-dp-size {attn_dp_size}; or --moe-a2a-backend deepep "
-                     "(which one is your call)", args=("moe_a2a_backend", "attn_dp_size", "tp_size"))
+    return Violation(_attn_dp_tp_message("flashinfer", view), args=("moe_a2a_backend", "attn_dp_size", "tp_size"))
 
 
 flashinfer_a2a_needs_attn_dp_tp.fix(_attn_dp_tp_size)
+
+
 flashinfer_a2a_needs_attn_dp_tp.fix(_deepep_a2a)
 
 
@@ -277,7 +936,7 @@ def _dispatch_type_cause(view: ResolvingView) -> str:
 @derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:513", writes=("moe_runner_backend",),
             code="A2A032", name="flashinfer-dispatch-type-routes-trtllm", cause=_dispatch_type_cause)
 def flashinfer_dispatch_type_routes_trtllm(view: ResolvingView) -> dict | None:
-    """With the `flashinfer` a2a backend, a dispatch type makes the `flashinfer_trtllm` runner `flashinfer_trtllm_routed`.
+    """With FlashInfer's a2a, a dispatch type makes the `flashinfer_trtllm` runner `flashinfer_trtllm_routed`.
 
     ## What it does
     Warns at `--moe-runner-backend flashinfer_trtllm` when the a2a backend
@@ -511,584 +1170,33 @@ def flashinfer_a2a_runner(view: ResolvingView) -> Violation | None:
     if runner in FLASHINFER_A2A_RUNNERS:
         return None
     return Violation(f"--moe-a2a-backend flashinfer needs an explicit --moe-runner-backend of "
-                     f"{', '.join(FLASHINFER_A2A_RUNNERS)}, not {runner}", args=("moe_runner_backend", "moe_a2a_backend"))
-
-
-flashinfer_a2a_runner.fix(_runner_for_flashinfer_a2a)
-flashinfer_a2a_runner.fix(_deepep_a2a)
-
-
-def _waterfill_fusion_cause(view: ResolvingView) -> str:
-    return f"--enable-waterfill with the a2a backend {view['moe_a2a_backend']}"
-
-
-@derivation(step="handle_a2a_moe", at="arg_groups/overrides.py:1564", via=298,
-            writes=("disable_shared_experts_fusion",), code="A2A007", name="a2a-backend-sets-shared-experts-fusion",
-            cause=_waterfill_fusion_cause)
-def a2a_backend_sets_shared_experts_fusion(view: ResolvingView) -> dict | None:
-    """The a2a backend decides shared-expert fusion: Waterfill needs it, FlashInfer and DeepEP v2 turn it off.
-
-    ## What it does
-    Warns at `--disable-shared-experts-fusion` when `--enable-waterfill`
-    runs with the a2a backend `deepep` or `megamoe`: SGLang turns fusion
-    back on. With `flashinfer`, `flashinfer_megamoe` or `deepep_v2` it turns
-    fusion off, which replaces nothing a user can write.
-
-    ## Why it matters
-    SGLang logs a warning and fuses the shared experts although the config
-    says not to.
-
-    ## Example
-    ```yaml
-    tp-size: 8
-    moe-a2a-backend: deepep
-    enable-waterfill: true
-    disable-shared-experts-fusion: true
-    ```
-    Use instead:
-    ```yaml
-    tp-size: 8
-    moe-a2a-backend: deepep
-    enable-waterfill: true
-    ```
-
-    ## Fix safety
-    Removing the ignored flag resolves the launch to the same values: safe.
-
-    ## SGLang source
-    `sglang/srt/arg_groups/overrides.py:1564` (`_a2a_fusion_adjustments`, run at `arg_groups/moe_hook.py:298`)
-    """
-    a2a = view["moe_a2a_backend"]
-    if a2a in ("deepep", "megamoe") and view["enable_waterfill"]:
-        return {"disable_shared_experts_fusion": False} if view["disable_shared_experts_fusion"] else None
-    if a2a in ("flashinfer", "flashinfer_megamoe", "deepep_v2"):
-        return {"disable_shared_experts_fusion": True}
-    return None
-
-
-@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:302", writes=("enforce_shared_experts_fusion",))
-def waterfill_enforces_shared_experts_fusion(view: ResolvingView) -> dict | None:
-    """Waterfill enforces shared-expert fusion (a store-true flag: it replaces nothing the user wrote)."""
-    return {"enforce_shared_experts_fusion": True} if view["enable_waterfill"] else None
-
-
-def _attn_dp_over_tp(view: ResolvingView) -> bool:
-    """SGLang's `attn_dp_enabled and attn_dp_size == tp_size` (a scale joiner counts as attention DP)."""
-    attn_dp_size = view["attn_dp_size"]
-    return (attn_dp_size > 1 or view["ep_join_mode"] == "scale") and attn_dp_size == view["tp_size"]
-
-
-@settings_rule("A2A015", "flashinfer-megamoe-needs-attn-dp-tp", step="handle_a2a_moe", at="arg_groups/moe_hook.py:325")
-def flashinfer_megamoe_needs_attn_dp_tp(view: ResolvingView) -> Violation | None:
-    """Flag the `flashinfer_megamoe` a2a backend without attention data parallelism over the whole TP group.
-
-    ## What it does
-    Checks for `--moe-a2a-backend flashinfer_megamoe` unless attention DP is
-    on (`--attn-dp-size` above 1, or an elastic EP scale joiner) with
-    `--attn-dp-size` equal to `--tp-size`.
-
-    ## Why SGLang refuses it
-    The fused MegaMoE kernels dispatch one attention-DP rank's tokens per
-    GPU. SGLang stops on an assert while resolving its arguments.
-
-    ## Example
-    ```yaml
-    tp-size: 8
-    quantization: modelopt_fp4
-    moe-a2a-backend: flashinfer_megamoe
-    ```
-    Use instead (`attn-dp-size: 8` with `flashinfer_megamoe` on an SM100
-    GPU; on others, where it cannot run, A2A017):
-    ```yaml
-    tp-size: 8
-    attn-dp-size: 8
-    quantization: modelopt_fp4
-    moe-a2a-backend: deepep
-    ```
-
-    ## Fix safety
-    Ambiguous, as A2A029: attention DP over the TP group changes the
-    scheduler topology and divides the chunked-prefill size; DeepEP changes
-    the communication path. Both unsafe, in that order.
-
-    ## SGLang source
-    `sglang/srt/arg_groups/moe_hook.py:325` (`handle_a2a_moe`, 0.5.23)
-    """
-    if view["moe_a2a_backend"] != "flashinfer_megamoe" or _attn_dp_over_tp(view):
-        return None
-    return Violation(f"--moe-a2a-backend flashinfer_megamoe needs --attn-dp-size {view['tp_size']} (the --tp-size), "
-                     f"not {view['attn_dp_size']}; or another a2a backend (which one is your call)",
-                     args=("moe_a2a_backend", "attn_dp_size", "tp_size"))
-
-
-def _leave_flashinfer_megamoe(view: ResolvingView) -> Fix:
-    """DeepEP instead; an explicit `flashinfer_megamoe` runner goes with the backend (auto)."""
-    ops = [Set("moe_a2a_backend", "deepep")]
-    if view.is_explicit("moe_runner_backend") and view.written("moe_runner_backend") == "flashinfer_megamoe":
-        ops.append(Unset("moe_runner_backend"))
-    return Fix.unsafe(*ops, title="Set --moe-a2a-backend to deepep")
-
-
-flashinfer_megamoe_needs_attn_dp_tp.fix(_attn_dp_tp_size)
-flashinfer_megamoe_needs_attn_dp_tp.fix(_leave_flashinfer_megamoe)
-
-
-@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:329", writes=("moe_runner_backend",))
-def flashinfer_megamoe_runner_default(view: ResolvingView) -> dict | None:
-    """The `flashinfer_megamoe` a2a backend resolves the runner `auto` to `flashinfer_megamoe` (`auto` only: no override)."""
-    if view["moe_a2a_backend"] != "flashinfer_megamoe" or view["moe_runner_backend"] != "auto":
-        return None
-    return {"moe_runner_backend": "flashinfer_megamoe"}
-
-
-@settings_rule("A2A016", "flashinfer-megamoe-runner", step="handle_a2a_moe", at="arg_groups/moe_hook.py:332")
-def flashinfer_megamoe_runner(view: ResolvingView) -> Violation | None:
-    """Flag the `flashinfer_megamoe` a2a backend with a MoE runner other than `flashinfer_megamoe`.
-
-    ## What it does
-    Checks the runner after `auto` resolves: `auto` (and, with
-    `--quantization mxfp8`, a runner MXFP8 does not take) becomes
-    `flashinfer_megamoe`; any other runner written is refused.
-
-    ## Why SGLang refuses it
-    The MegaMoE a2a backend and its expert kernels are one fused
-    implementation. SGLang stops on an assert while resolving its arguments.
-
-    ## Example
-    ```yaml
-    tp-size: 8
-    attn-dp-size: 8
-    quantization: modelopt_fp4
-    moe-a2a-backend: flashinfer_megamoe
-    moe-runner-backend: flashinfer_cutlass
-    ```
-    Use instead (`moe-runner-backend: flashinfer_megamoe` on an SM100 GPU;
-    to keep the runner, another backend):
-    ```yaml
-    tp-size: 8
-    attn-dp-size: 8
-    quantization: modelopt_fp4
-    moe-a2a-backend: deepep
-    moe-runner-backend: flashinfer_cutlass
-    ```
-
-    ## Fix safety
-    Either way the runner the config names does not run: writing
-    `flashinfer_megamoe` is unsafe (another runner than written); DeepEP,
-    which keeps it, changes the communication path: unsafe, second.
-
-    ## SGLang source
-    `sglang/srt/arg_groups/moe_hook.py:332` (`handle_a2a_moe`, 0.5.23)
-    """
-    if view["moe_a2a_backend"] != "flashinfer_megamoe":
-        return None
-    runner = view["moe_runner_backend"]
-    if runner == "flashinfer_megamoe":
-        return None
-    return Violation(f"--moe-a2a-backend flashinfer_megamoe needs --moe-runner-backend flashinfer_megamoe, not {runner}",
+                     f"{', '.join(FLASHINFER_A2A_RUNNERS)}, not {runner}",
                      args=("moe_runner_backend", "moe_a2a_backend"))
 
 
-@flashinfer_megamoe_runner.fix
-def _megamoe_runner(view: ResolvingView) -> Fix:
-    return Fix.unsafe(Set("moe_runner_backend", "flashinfer_megamoe"), title="Set --moe-runner-backend to flashinfer_megamoe")
+flashinfer_a2a_runner.fix(_runner_for_flashinfer_a2a)
 
 
-flashinfer_megamoe_runner.fix(_deepep_a2a)
+flashinfer_a2a_runner.fix(_deepep_a2a)
 
 
-@settings_rule("A2A017", "flashinfer-megamoe-needs-sm100", step="handle_a2a_moe", at="arg_groups/moe_hook.py:336")
-def flashinfer_megamoe_needs_sm100(view: ResolvingView) -> Violation | None:
-    """Flag the `flashinfer_megamoe` a2a backend on a GPU outside the SM100 family.
+# mori (moe_hook.py:543-573).
 
-    ## What it does
-    Checks for `--moe-a2a-backend flashinfer_megamoe` when the GPU is not
-    SM100-family (B200, GB200, B300). The GPU is a fact autofix knows only
-    when told (`--gpu`); otherwise the rule is silent.
 
-    ## Why SGLang refuses it
-    FlashInfer's MegaMoE kernels are built for Blackwell data-centre GPUs
-    only, for every quantization they take. SGLang raises a ValueError
-    while resolving its arguments.
+@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:546", writes=("deepep_mode",))
+def mori_deepep_mode_default(view: ResolvingView) -> dict | None:
+    """MoRI resolves `--deepep-mode auto` to `normal` (A2A039; `auto` only: no override).
 
-    ## Example
-    ```yaml
-    tp-size: 8
-    attn-dp-size: 8
-    quantization: modelopt_fp4
-    moe-a2a-backend: flashinfer_megamoe
-    ```
-    Use instead (on a Hopper GPU):
-    ```yaml
-    tp-size: 8
-    attn-dp-size: 8
-    quantization: modelopt_fp4
-    moe-a2a-backend: deepep
-    ```
-
-    ## Fix safety
-    DeepEP (with the runner `auto` instead of an explicit
-    `flashinfer_megamoe`) changes the communication path and the kernels:
-    unsafe.
-
-    ## SGLang source
-    `sglang/srt/arg_groups/moe_hook.py:336` (`handle_a2a_moe`, 0.5.23)
+    MoRI EPv2 also turns an explicit `low_latency` into `normal`
+    (moe_hook.py:553); whether EPv2 is used depends on environment variables
+    and the model's dtype and architecture, so that override is not modelled.
     """
-    if view["moe_a2a_backend"] != "flashinfer_megamoe" or view.fact("platform.is_sm100"):
+    if view["moe_a2a_backend"] != "mori" or view["deepep_mode"] != "auto":
         return None
-    return Violation("--moe-a2a-backend flashinfer_megamoe needs an SM100-family GPU (B200, GB200, B300)",
-                     args=("moe_a2a_backend",))
+    return {"deepep_mode": "normal"}
 
 
-flashinfer_megamoe_needs_sm100.fix(_leave_flashinfer_megamoe)
-
-
-@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:365", writes=("deepep_mode",))
-def deepep_cutedsl_low_latency(view: ResolvingView) -> dict | None:
-    """DeepEP with the `flashinfer_cutedsl` runner resolves `--deepep-mode auto` to `low_latency` (A2A018).
-
-    Only `auto` is replaced (a request for SGLang to choose): no override.
-    """
-    if view["moe_a2a_backend"] != "deepep" or view["moe_runner_backend"] != "flashinfer_cutedsl":
-        return None
-    return {"deepep_mode": "low_latency"} if view["deepep_mode"] == "auto" else None
-
-
-def _low_latency(view: ResolvingView) -> Fix:
-    return Fix.unsafe(Set("deepep_mode", "low_latency"), title="Set --deepep-mode to low_latency")
-
-
-@settings_rule("A2A019", "deepep-cutedsl-needs-low-latency", step="handle_a2a_moe", at="arg_groups/moe_hook.py:377")
-def deepep_cutedsl_needs_low_latency(view: ResolvingView) -> Violation | None:
-    """Flag DeepEP's `normal` mode with the `flashinfer_cutedsl` MoE runner.
-
-    ## What it does
-    Checks for `--deepep-mode normal` when the a2a backend is `deepep`
-    (`--enable-waterfill` makes it so) and the MoE runner is
-    `flashinfer_cutedsl`.
-
-    ## Why SGLang refuses it
-    The CuTe DSL FP4 kernels have no handler for DeepEP's normal (prefill)
-    dispatch layout, only for the masked low-latency one. SGLang raises a
-    ValueError while resolving its arguments.
-
-    ## Example
-    ```yaml
-    tp-size: 8
-    quantization: modelopt_fp4
-    moe-runner-backend: flashinfer_cutedsl
-    moe-a2a-backend: deepep
-    deepep-mode: normal
-    ```
-    Use instead:
-    ```yaml
-    tp-size: 8
-    quantization: modelopt_fp4
-    moe-runner-backend: flashinfer_cutedsl
-    moe-a2a-backend: deepep
-    deepep-mode: low_latency
-    ```
-
-    ## Fix safety
-    `low_latency` (what `auto` resolves to with this runner) changes the
-    prefill dispatch and keeps the CUDA graphs that `normal` turns off:
-    unsafe. Removing the runner is the other way, also unsafe.
-
-    ## SGLang source
-    `sglang/srt/arg_groups/moe_hook.py:377` (`handle_a2a_moe`, 0.5.23)
-    """
-    if view["moe_a2a_backend"] != "deepep" or view["moe_runner_backend"] != "flashinfer_cutedsl":
-        return None
-    if view["deepep_mode"] != "normal":
-        return None
-    return Violation("--moe-runner-backend flashinfer_cutedsl with --moe-a2a-backend deepep needs --deepep-mode "
-                     "low_latency or auto, not normal", args=("deepep_mode", "moe_runner_backend"))
-
-
-deepep_cutedsl_needs_low_latency.fix(_low_latency)
-
-
-@deepep_cutedsl_needs_low_latency.fix
-def _auto_runner(view: ResolvingView) -> Fix | None:
-    if not view.is_explicit("moe_runner_backend"):
-        return None
-    return Fix.unsafe(Unset("moe_runner_backend"), title="Remove --moe-runner-backend (auto)")
-
-
-def _deepep_normal(view: ResolvingView) -> str:
-    return "--deepep-mode normal with the a2a backend deepep"
-
-
-@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:385",
-            writes=("cuda_graph_backend_decode", "cuda_graph_backend_prefill"), code="A2A020",
-            name="deepep-normal-disables-cuda-graphs", cause=_deepep_normal)
-def deepep_normal_disables_cuda_graphs(view: ResolvingView) -> dict | None:
-    """DeepEP's `normal` mode turns the decode and prefill CUDA graphs off, whatever the config chose.
-
-    ## What it does
-    Warns at `--cuda-graph-backend-decode` or `--cuda-graph-backend-prefill`
-    (other than `disabled`) when the a2a backend is `deepep` and
-    `--deepep-mode` is `normal`. SGLang declares both phases of its
-    `cuda_graph_config` disabled; autofix, which does not model that
-    composite value, declares the two backend settings it is built from.
-
-    ## Why it matters
-    SGLang only logs it: the server runs without CUDA graphs, although the
-    config asks for them.
-
-    ## Example
-    ```yaml
-    tp-size: 8
-    moe-a2a-backend: deepep
-    deepep-mode: normal
-    cuda-graph-backend-decode: full
-    ```
-    Use instead:
-    ```yaml
-    tp-size: 8
-    moe-a2a-backend: deepep
-    deepep-mode: normal
-    cuda-graph-backend-decode: disabled
-    ```
-    (or `deepep-mode: low_latency` / `auto` to keep the graphs).
-
-    ## Fix safety
-    Writing `disabled`, what runs, resolves the launch to the same values:
-    safe.
-
-    ## SGLang source
-    `sglang/srt/arg_groups/moe_hook.py:385` (`handle_a2a_moe`, 0.5.23)
-    """
-    if view["moe_a2a_backend"] != "deepep" or view["deepep_mode"] != "normal":
-        return None
-    return {"cuda_graph_backend_decode": "disabled", "cuda_graph_backend_prefill": "disabled"}
-
-
-@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:407", writes=("moe_runner_backend",))
-def deepep_v2_runner_default(view: ResolvingView) -> dict | None:
-    """DeepEP v2 resolves the MoE runner `auto` to `deep_gemm` (A2A023's override; `auto` only, so no warning)."""
-    if view["moe_a2a_backend"] != "deepep_v2" or view["moe_runner_backend"] != "auto":
-        return None
-    return {"moe_runner_backend": "deep_gemm"}
-
-
-def _deep_gemm_runner(view: ResolvingView) -> Fix:
-    return Fix.unsafe(Set("moe_runner_backend", "deep_gemm"), title="Set --moe-runner-backend to deep_gemm")
-
-
-def _deepep_v1(view: ResolvingView) -> Fix:
-    return Fix.unsafe(Set("moe_a2a_backend", "deepep"), title="Set --moe-a2a-backend to deepep (DeepEP v1)")
-
-
-@settings_rule("A2A023", "deepep-v2-needs-deep-gemm", step="handle_a2a_moe", at="arg_groups/moe_hook.py:414")
-def deepep_v2_needs_deep_gemm(view: ResolvingView) -> Violation | None:
-    """Flag the `deepep_v2` a2a backend with a MoE runner other than `deep_gemm`.
-
-    ## What it does
-    Checks for `--moe-a2a-backend deepep_v2` when the runner, as earlier
-    steps resolve it, is neither `auto` (which becomes `deep_gemm`) nor
-    `deep_gemm`. `--quantization mxfp8` resolves `auto` to
-    `flashinfer_trtllm` before this step, so it is refused too.
-
-    ## Why SGLang refuses it
-    DeepEP v2 has a runner adapter for DeepGEMM only. SGLang raises a
-    ValueError while resolving its arguments.
-
-    ## Example
-    ```yaml
-    tp-size: 8
-    moe-a2a-backend: deepep_v2
-    moe-runner-backend: triton
-    chunked-prefill-size: 1024
-    cuda-graph-max-bs-decode: 64
-    ```
-    Use instead:
-    ```yaml
-    tp-size: 8
-    moe-a2a-backend: deepep_v2
-    moe-runner-backend: deep_gemm
-    chunked-prefill-size: 1024
-    cuda-graph-max-bs-decode: 64
-    ```
-
-    ## Fix safety
-    `deep_gemm` changes the kernels that run; `--moe-a2a-backend deepep`
-    (DeepEP v1) the communication path. Both unsafe, in that order.
-
-    ## SGLang source
-    `sglang/srt/arg_groups/moe_hook.py:414` (`handle_a2a_moe`, 0.5.23)
-    """
-    if view["moe_a2a_backend"] != "deepep_v2":
-        return None
-    runner = view["moe_runner_backend"]
-    if runner == "deep_gemm":
-        return None
-    return Violation(f"--moe-a2a-backend deepep_v2 runs only the deep_gemm MoE runner, not {runner}",
-                     args=("moe_runner_backend", "moe_a2a_backend", "quantization"))
-
-
-deepep_v2_needs_deep_gemm.fix(_deep_gemm_runner)
-deepep_v2_needs_deep_gemm.fix(_deepep_v1)
-
-
-@settings_rule("A2A024", "deepep-v2-no-batch-overlap", step="handle_a2a_moe", at="arg_groups/moe_hook.py:421")
-def deepep_v2_no_batch_overlap(view: ResolvingView) -> Violation | None:
-    """Flag two-batch or single-batch overlap with the `deepep_v2` a2a backend.
-
-    ## What it does
-    Checks for `--enable-two-batch-overlap` or `--enable-single-batch-overlap`
-    with `--moe-a2a-backend deepep_v2`.
-
-    ## Why SGLang refuses it
-    DeepEP v2 does not implement the overlap hooks yet. SGLang raises a
-    ValueError while resolving its arguments.
-
-    ## Example
-    ```yaml
-    tp-size: 8
-    moe-a2a-backend: deepep_v2
-    enable-two-batch-overlap: true
-    chunked-prefill-size: 1024
-    cuda-graph-max-bs-decode: 64
-    ```
-    Use instead:
-    ```yaml
-    tp-size: 8
-    moe-a2a-backend: deepep_v2
-    chunked-prefill-size: 1024
-    cuda-graph-max-bs-decode: 64
-    ```
-
-    ## Fix safety
-    Dropping the overlap drops a feature the config asks for; DeepEP v1
-    (`deepep`) changes the communication path. Both unsafe, in that order.
-
-    ## SGLang source
-    `sglang/srt/arg_groups/moe_hook.py:421` (`handle_a2a_moe`, 0.5.23)
-    """
-    if view["moe_a2a_backend"] != "deepep_v2":
-        return None
-    on = [f for f, dest in (("--enable-two-batch-overlap", "enable_two_batch_overlap"),
-                            ("--enable-single-batch-overlap", "enable_single_batch_overlap")) if view[dest]]
-    if not on:
-        return None
-    return Violation(f"--moe-a2a-backend deepep_v2 has no batch overlap: {' and '.join(on)} cannot be used with it",
-                     args=("enable_two_batch_overlap", "enable_single_batch_overlap", "moe_a2a_backend"))
-
-
-@deepep_v2_no_batch_overlap.fix
-def _no_overlap(view: ResolvingView) -> Fix:
-    ops = [Unset(d) for d in ("enable_two_batch_overlap", "enable_single_batch_overlap") if view.is_explicit(d)]
-    return Fix.unsafe(*ops, title="Remove the batch-overlap flags")
-
-
-deepep_v2_no_batch_overlap.fix(_deepep_v1)
-
-
-@settings_rule("A2A025", "deepep-v2-no-enforced-fusion", step="handle_a2a_moe", at="arg_groups/moe_hook.py:427")
-def deepep_v2_no_enforced_fusion(view: ResolvingView) -> Violation | None:
-    """Flag `--enforce-shared-experts-fusion` with the `deepep_v2` a2a backend.
-
-    ## What it does
-    Checks for `--enforce-shared-experts-fusion` with
-    `--moe-a2a-backend deepep_v2` (Waterfill, which also enforces fusion,
-    makes the backend `deepep`, so it never reaches this check).
-
-    ## Why SGLang refuses it
-    Fused shared experts are not validated with DeepEP v2 (it turns fusion
-    off). SGLang raises a ValueError while resolving its arguments.
-
-    ## Example
-    ```yaml
-    tp-size: 8
-    moe-a2a-backend: deepep_v2
-    enforce-shared-experts-fusion: true
-    chunked-prefill-size: 1024
-    cuda-graph-max-bs-decode: 64
-    ```
-    Use instead:
-    ```yaml
-    tp-size: 8
-    moe-a2a-backend: deepep_v2
-    chunked-prefill-size: 1024
-    cuda-graph-max-bs-decode: 64
-    ```
-
-    ## Fix safety
-    Removing the flag runs the shared experts unfused, as DeepEP v2 does;
-    DeepEP v1 keeps the fusion but changes the communication path. Both
-    change what the config asks for: unsafe, in that order.
-
-    ## SGLang source
-    `sglang/srt/arg_groups/moe_hook.py:427` (`handle_a2a_moe`, 0.5.23)
-    """
-    if view["moe_a2a_backend"] != "deepep_v2" or not view["enforce_shared_experts_fusion"]:
-        return None
-    return Violation("--moe-a2a-backend deepep_v2 does not fuse shared experts: remove "
-                     "--enforce-shared-experts-fusion", args=("enforce_shared_experts_fusion", "moe_a2a_backend"))
-
-
-@deepep_v2_no_enforced_fusion.fix
-def _no_enforced_fusion(view: ResolvingView) -> Fix:
-    return Fix.unsafe(Unset("enforce_shared_experts_fusion"), title="Remove --enforce-shared-experts-fusion")
-
-
-deepep_v2_no_enforced_fusion.fix(_deepep_v1)
-
-
-@settings_rule("A2A026", "deepep-v2-direct-single-node", step="handle_a2a_moe", at="arg_groups/moe_hook.py:433")
-def deepep_v2_direct_single_node(view: ResolvingView) -> Violation | None:
-    """Flag DeepEP v2's `direct` mode (the default) across more than one node.
-
-    ## What it does
-    Checks for `--moe-a2a-backend deepep_v2` with `--deepep-v2-mode direct`
-    (written or by default) and `--nnodes` above 1.
-
-    ## Why SGLang refuses it
-    Direct mode goes over NVLink only, within a node; `hybrid` crosses
-    nodes. SGLang raises a ValueError while resolving its arguments.
-
-    ## Example
-    ```yaml
-    tp-size: 16
-    nnodes: 2
-    dist-init-addr: 10.0.0.1:5000
-    moe-a2a-backend: deepep_v2
-    chunked-prefill-size: 2048
-    cuda-graph-max-bs-decode: 64
-    ```
-    Use instead:
-    ```yaml
-    tp-size: 16
-    nnodes: 2
-    dist-init-addr: 10.0.0.1:5000
-    moe-a2a-backend: deepep_v2
-    deepep-v2-mode: hybrid
-    chunked-prefill-size: 2048
-    cuda-graph-max-bs-decode: 64
-    ```
-
-    ## Fix safety
-    `hybrid` is the only mode that runs across nodes: safe when the mode
-    was the default, unsafe when the config wrote `direct`.
-
-    ## SGLang source
-    `sglang/srt/arg_groups/moe_hook.py:433` (`handle_a2a_moe`, 0.5.23)
-    """
-    if view["moe_a2a_backend"] != "deepep_v2" or view["deepep_v2_mode"] != "direct":
-        return None
-    nnodes = view["nnodes"]
-    if nnodes <= 1:
-        return None
-    return Violation(f"--deepep-v2-mode direct is NVLink-only and cannot span --nnodes {nnodes}: use hybrid",
-                     args=("deepep_v2_mode", "nnodes", "moe_a2a_backend"))
-
-
-@deepep_v2_direct_single_node.fix
-def _hybrid(view: ResolvingView) -> Fix:
-    op = Set("deepep_v2_mode", "hybrid")
-    title = "Set --deepep-v2-mode to hybrid"
-    return Fix.unsafe(op, title=title) if view.is_explicit("deepep_v2_mode") else Fix.safe(op, title=title)
+# pplx (moe_hook.py:575-621).
 
 
 @settings_rule("A2A041", "pplx-low-latency-only", step="handle_a2a_moe", at="arg_groups/moe_hook.py:577")
@@ -1190,6 +1298,8 @@ def pplx_needs_attn_dp(view: ResolvingView) -> Violation | None:
 
 
 pplx_needs_attn_dp.fix(_attn_dp_tp_size)
+
+
 pplx_needs_attn_dp.fix(_deepep_a2a)
 
 
@@ -1239,6 +1349,8 @@ def pplx_needs_deep_gemm(view: ResolvingView) -> Violation | None:
 
 
 pplx_needs_deep_gemm.fix(_deep_gemm_runner)
+
+
 pplx_needs_deep_gemm.fix(_deepep_a2a)
 
 
@@ -1248,16 +1360,3 @@ def pplx_runner_default(view: ResolvingView) -> dict | None:
     if view["moe_a2a_backend"] != "pplx" or view["moe_runner_backend"] != "auto":
         return None
     return {"moe_runner_backend": "deep_gemm"}
-
-
-@derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:546", writes=("deepep_mode",))
-def mori_deepep_mode_default(view: ResolvingView) -> dict | None:
-    """MoRI resolves `--deepep-mode auto` to `normal` (A2A039; `auto` only: no override).
-
-    MoRI EPv2 also turns an explicit `low_latency` into `normal`
-    (moe_hook.py:553); whether EPv2 is used depends on environment variables
-    and the model's dtype and architecture, so that override is not modelled.
-    """
-    if view["moe_a2a_backend"] != "mori" or view["deepep_mode"] != "auto":
-        return None
-    return {"deepep_mode": "normal"}
