@@ -60,7 +60,11 @@ for _i, _s in enumerate(SCHEMA.steps):
 # Not compared: check_server_args turns LoRA on when adapter paths are given
 # (lora_hook.py:41), after the rules' checks ran; SGLang stores parsed
 # adapter references for --lora-paths, autofix the words.
-NOT_COMPARED = {"enable_lora", "lora_paths"}
+# The oracle replaces --model-path with its model config's directory. SGLang resolves the device and the CUDA-graph
+# config (handle_cuda_graph_config, not modelled: the rules that read it stay silent where it decides) and marks
+# --enable-dp-attention on from attention DP; autofix keeps the written values there and compares what DP001
+# declares instead (attn_dp_size).
+NOT_COMPARED = {"enable_lora", "lora_paths", "model_path", "device", "cuda_graph_config", "enable_dp_attention"}
 
 
 def case_configs() -> list[dict[str, Any]]:
