@@ -27,11 +27,11 @@ WRITTEN: tuple[WrittenRule, ...] = tuple(
 )
 def _step_modules():
     """The step modules: each subpackage is named after an SGLang module (arg_groups/<name>.py), each of its
-    modules after a step."""
+    modules after a step; a step with many checks may be a package of modules itself."""
     for package in sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg):
         pkg = importlib.import_module(f"{__name__}.{package}")
-        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-            yield importlib.import_module(f"{pkg.__name__}.{info.name}")
+        for info in pkgutil.walk_packages(pkg.__path__, prefix=f"{pkg.__name__}."):
+            yield importlib.import_module(info.name)
 
 
 def defined_in(item: Derivation | SettingsRule) -> str:

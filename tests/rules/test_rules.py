@@ -188,9 +188,11 @@ def test_a_derivation_that_declares_outside_its_writes_is_an_error():
 
 
 def test_each_item_lives_in_the_module_named_after_its_step():
-    """A rule of SGLang's step ``handle_a2a_moe`` (arg_groups/moe_hook.py) is in autofix/rules/moe_hook/handle_a2a_moe.py."""
+    """A rule of SGLang's step ``handle_a2a_moe`` (arg_groups/moe_hook.py) is in autofix/rules/moe_hook/handle_a2a_moe.py
+    (or a module of the package of that name)."""
     steps = {s.id: s for s in load().steps}
     for item in SETTINGS:
         step = steps[item.position.step]
         expected = f"autofix.rules.{PurePosixPath(step.module).stem}.{step.name}"
-        assert defined_in(item) == expected, (item.code, item.position.step)
+        module = defined_in(item)
+        assert module == expected or module.startswith(expected + "."), (item.code, item.position.step)
