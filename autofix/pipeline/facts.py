@@ -107,13 +107,15 @@ class Facts:
     def get(self, name: str) -> Any:
         """The fact's value, or ``UNKNOWN``.
 
-        ``model.given`` is always known: whether any fact of the model's
-        config is. Without one, autofix models no declaration of the model
-        overrides (a gap listed in docs/coverage.md), rather than making
-        every value a model could touch unknown.
+        ``model.given`` is always known: whether the model's config is
+        given (its architecture, ``model.architecture``, is known). Without
+        it, autofix models no declaration of the model overrides (a gap
+        listed in docs/coverage.md), rather than making every value a model
+        could touch unknown; a single model fact (``model.nvfp4_moe_meta``)
+        does not change that.
         """
         if name == MODEL_GIVEN:
-            return any(k.startswith("model.") for k in self.known)
+            return "model.architecture" in self.known
         return self.known.get(name, UNKNOWN)
 
     @classmethod
