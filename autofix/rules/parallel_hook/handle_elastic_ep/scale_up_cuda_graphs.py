@@ -17,7 +17,6 @@ from autofix.rules.parallel_hook.handle_elastic_ep.elastic import STEP, _scaling
 def _graph_unmodelled(view: ResolvingView) -> bool:
     """Steps that change the graph backends in ways these helpers do not follow."""
     return (view.is_explicit("cuda_graph_config")  # the JSON form
-            or view["moe_a2a_backend"] in ("deepep", "deepep_v2")  # DeepEP normal / v2 disable graphs (moe_hook.py)
             or view["enable_kv_cache_sharding"]  # disables graphs (kv_shard_hook.py)
             or view["load_format"] == "expert_pack")  # disables graphs (expert_pack_hook.py)
 
@@ -65,7 +64,7 @@ def elastic_scale_up_decode_graph(view: ResolvingView) -> Violation | None:
     ## What it does
     Under runtime scale-up, checks that the decode CUDA graph backend is
     `full` (the default) or `disabled`. autofix follows the graph flags,
-    DWDP, PD prefill and XPU; with DeepEP, KV-cache sharding, expert packs
+    DWDP, PD prefill, XPU and DeepEP's modes (A2A020, A2A027); with KV-cache sharding, expert packs
     or `--cuda-graph-config` it does not know the backend and stays silent.
 
     ## Why SGLang refuses it
