@@ -109,9 +109,11 @@ def _config(rng: random.Random, index: int) -> tuple[list[tuple[str, list[Entry]
     sec_par: list[Entry] = []
     if p() < 0.9 or tp > 1:
         sec_par.append(("tp-size", tp, rng.choice([None, None, "tensor parallel"]), False))
-    if p() < 0.2:
-        sec_par.append(("dp-size", rng.choice([1, 2, 4]), None, False))
-    if tp == 16 or p() < 0.05:
+    dp = rng.choice([1, 2, 4]) if p() < 0.2 and tp < 16 else None
+    if dp is not None:
+        sec_par.append(("dp-size", dp, None, False))
+    # two nodes only where TP spans them and without DP replicas (SGLang runs replicas on one node)
+    if tp == 16 or (p() < 0.05 and tp % 2 == 0 and (dp or 1) == 1):
         rank = rng.choice([0, 1])
         sec_par += [("nnodes", 2, None, False), ("node-rank", rank, None, False),
                     ("dist-init-addr", f"10.0.{rng.randrange(256)}.{rng.randrange(1, 255)}:5000", None, False)]
