@@ -148,7 +148,8 @@ def run(
     for pass_no in range(1, MAX_PASSES + 1):
         after = tuple(fixed) if pass_no > 1 else ()
         touched: set[str] = set()
-        for v in check(state, schema, facts, items):
+        found = check(state, schema, facts, items)
+        for v in found:
             fix = v.best_fix(level)
             dests = {op.dest for op in fix.ops} if fix else set()
             use = fix if fix and not dests & touched else None
@@ -166,7 +167,8 @@ def run(
         seen.add(frozen)
     else:
         conflict = f"no fixpoint after {MAX_PASSES} passes"
-    remaining = tuple(check(state, schema, facts, items))
+    # a pass that applied nothing checked the final state already (a clean launch is resolved once)
+    remaining = tuple(found) if not touched else tuple(check(state, schema, facts, items))
     return Outcome(tuple(findings.found.values()), state, remaining, conflict if remaining else None)
 
 
