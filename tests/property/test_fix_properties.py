@@ -135,8 +135,10 @@ def _explained(old: list[str], new: list[str], mentions) -> bool:
                 reach[i + 1][j] = True
             if j < m and (named or old[i] == new[j]):
                 reach[i + 1][j + 1] = True
-            if j < m and i + 1 < n and mentions(old[i + 1]) and _CONTINUATION.sub(r"\1", old[i]) == new[j]:
-                reach[i + 1][j + 1] = True
+            if j < m and i + 1 < n and mentions(old[i + 1]) and (
+                    _CONTINUATION.sub(r"\1", old[i]) == new[j]
+                    or _inserted_into(_CONTINUATION.sub(r"\1", old[i]), new[j], mentions)):
+                reach[i + 1][j + 1] = True  # (and the flags that replace the deleted ones appended to it)
             for k in range(1, min(3, m - j) + 1):
                 if _inserted_into(old[i], "".join(new[j : j + k]), mentions):
                     reach[i + 1][j + k] = True
