@@ -215,16 +215,6 @@ def dcp_fi_a2a_needs_cuda(view: ResolvingView) -> Violation | None:
                      "use a2a or ag_rs", args=("dcp_comm_backend",))
 
 
-@dcp_fi_a2a_needs_cuda.fix
-def _sglang_a2a(view: ResolvingView) -> Fix:
-    return Fix.unsafe(Set("dcp_comm_backend", "a2a"), title="Set --dcp-comm-backend to a2a")
-
-
-@dcp_fi_a2a_needs_cuda.fix
-def _default_comm_backend(view: ResolvingView) -> Fix:
-    return Fix.unsafe(Unset("dcp_comm_backend"), title="Remove --dcp-comm-backend")
-
-
 @settings_rule("DCP005", "dcp-replicate-q-proj-needs-dcp", step=STEP, at="arg_groups/parallel_hook.py:267")
 def dcp_replicate_q_proj_needs_dcp(view: ResolvingView) -> Violation | None:
     """Flag `--dcp-replicate-q-proj` without decode context parallelism.
@@ -307,6 +297,14 @@ def dcp_replicate_q_proj_needs_a2a(view: ResolvingView) -> Violation | None:
 @dcp_replicate_q_proj_needs_a2a.fix
 def _a2a_backend(view: ResolvingView) -> Fix:
     return Fix.unsafe(Set("dcp_comm_backend", "a2a"), title="Set --dcp-comm-backend to a2a")
+
+
+dcp_fi_a2a_needs_cuda.fix(_a2a_backend)  # DCP004's fixes, best first: SGLang's own a2a, then the default backend
+
+
+@dcp_fi_a2a_needs_cuda.fix
+def _default_comm_backend(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Unset("dcp_comm_backend"), title="Remove --dcp-comm-backend")
 
 
 @dcp_replicate_q_proj_needs_a2a.fix
