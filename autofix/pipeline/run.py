@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
+from heapq import heapify, heappop, heappush
 from typing import Any
 
 from autofix.model import UNKNOWN, Fix, Set, Unset, Violation, applied
@@ -86,107 +87,215 @@ def resolve(explicit: Mapping[str, Any], schema: Schema, items: tuple[Item, ...]
     dummy = model is not UNKNOWN and str(model).lower() in NO_MODEL
     found: list[Violation] = []
     silenced = 0
-    for kind, part in _segments(items, schema):
-        if kind == "derivation":
-            item, model_only = part
-            if not (model_only and dummy):
-                found.extend(_derive(item, view, items, fixes))
+    agenda = _agenda(items, schema)
+    steps = agenda.steps
+    due, pending = agenda.start(view)
+    touched: set[int] = set()  # due steps a declaration reached: what they read has changed since the start
+    while due:
+        rank = heappop(due)
+        pending.discard(rank)
+        item, model_only, is_rule = steps[rank]
+        if model_only and dummy:
             continue
-        for item in part.to_run(view, dummy):
-            view.reads = []
+        if is_rule:
+            if rank in touched and agenda.recall(rank, view) is None:
+                continue
+            reads = view.reads = []
             v = _check(item, view, items, fixes)
-            part.learn(item, view.reads, v, view)
+            view.reads = None
             if v is _SILENT:
                 silenced += 1
             elif v is not None:
                 found.append(v)
+            else:
+                agenda.learn(rank, view, reads, None)
+            continue
+        out = agenda.recall(rank, view)
+        if out is _MISS:
+            reads = view.reads = []
+            out = _derived(item, view)
             view.reads = None
+            agenda.learn(rank, view, reads, out)
+        if out:
+            found.extend(_declare(item, view, out, items, fixes))
+            agenda.declared(rank, out, due, pending, touched)
     return Resolution(tuple(found), view, silenced)
 
 
 _SILENT = Violation("silent", ())  # what _check returns for a check that read an unknown value
+_MISS = object()  # what ``_Agenda.recall`` returns for a step it cannot answer for
 
 
-class _Rules:
-    """The rules between two derivations, where the view does not change, and what they were quiet for.
+class _Agenda:
+    """The pipeline's steps in order, which of them a launch needs to run, and what they found before.
 
-    A check is a pure function of what it reads. One that read a single dest
-    and found nothing finds nothing again for the same value of that dest:
-    it is not called again then. A rule whose dest the launch neither sets
-    nor has declared sees the default, so on a clean config only the rules
-    of the dests it writes are looked at: the cost is flat in the number of
-    rules, not a call each.
+    A step is a pure function of what it reads, in the order it reads it:
+    on values that match, read for read, those of an earlier run, it takes
+    the same path and finds the same. So each step keeps a decision tree of
+    its runs (which dest or fact it read first, for each value the next
+    read, ..., and at the end what it found) for the runs that had nothing
+    to report: no violation (a rule), the declarations (a derivation). A
+    step that finds nothing for the defaults is "sure": a launch that
+    neither sets one of its dests nor has one declared skips it without
+    looking at it. The rest are looked up, in pipeline order, and run only
+    on values they have not seen: the cost is flat in the number of steps,
+    not a call each.
     """
 
-    def __init__(self, rules: list[tuple[SettingsRule, bool]]) -> None:
-        self.rules = rules  # (rule, its step runs only with a model), in pipeline order
-        self.rank = {r: i for i, (r, _) in enumerate(rules)}
-        self.model_only = dict(rules)
-        self.first: dict[SettingsRule, str] = {}  # the one dest a quiet rule read
-        self.quiet: dict[SettingsRule, set] = {}
-        self.by_first: dict[str, list[SettingsRule]] = defaultdict(list)
-        self.unsure: set[SettingsRule] = {r for r, _ in rules}  # not quiet for its dest's default
+    KEEP = 64  # runs remembered per step (memory stays flat over many files)
 
-    def to_run(self, view: ResolvingView, dummy: bool) -> list[SettingsRule]:
-        run = set(self.unsure)
-        written = view.explicit.keys() | view._declared.keys()
-        for dest in written & self.by_first.keys():
-            value = view.value(dest)
-            for r in self.by_first[dest]:
-                try:
-                    if value not in self.quiet[r]:
-                        run.add(r)
-                except TypeError:  # a list value: not remembered
-                    run.add(r)
-        return sorted((r for r in run if not (dummy and self.model_only[r])), key=self.rank.__getitem__)
+    def __init__(self, steps: tuple[tuple[Item, bool, bool], ...], schema: Schema) -> None:
+        self.steps = steps  # (item, its step runs only with a model, whether it is a rule), in pipeline order
+        self.trees: dict[int, _Node] = {}  # rank -> its runs
+        self.size: dict[int, int] = {}  # rank -> how many runs its tree holds
+        self.by_dest: dict[str, list[int]] = defaultdict(list)  # dest -> the ranks that read it
+        self._indexed: set[tuple[int, str]] = set()  # (rank, read) pairs in by_dest
+        self.unsure: set[int] = set(range(len(steps)))  # not known to find nothing for the defaults
+        self.defaults = schema.defaults
 
-    def learn(self, rule: SettingsRule, reads: list[str], found: Violation | None, view: ResolvingView) -> None:
-        if found is not None or len(reads) != 1 or ":" in reads[0]:  # a fact, or how the user wrote a setting
-            return
-        dest = reads[0]
-        value = view.value(dest)
-        if value is UNKNOWN or self.first.setdefault(rule, dest) != dest:
-            return
-        if rule not in self.quiet:
-            self.quiet[rule] = set()
-            self.by_first[dest].append(rule)
+    def start(self, view: ResolvingView) -> tuple[list[int], set[int]]:
+        """The ranks due for the launch as written, as a heap and a set: the unsure ones and those that
+        read a dest it sets, less those known to find nothing for the values as written (``declared`` adds
+        those each declaration reaches)."""
+        due = set(self.unsure)
+        for dest in self.by_dest.keys() & view.explicit.keys():
+            due.update(self.by_dest[dest])
+        # nothing is declared yet: what a step finds for the values as written holds at its position unless
+        # a declaration reaches one of its dests first, and ``declared`` makes it due again then
+        due = {r for r in due if self.recall(r, view) not in _NOTHING}
+        heap = list(due)
+        heapify(heap)
+        return heap, due
+
+    def declared(self, rank: int, out: Mapping[str, Any], due: list[int], pending: set[int],
+                 touched: set[int]) -> None:
+        """Make due the later steps that read a dest the derivation at ``rank`` just declared (``out``)."""
+        for dest in out:
+            for r in self.by_dest.get(dest, ()):
+                if r > rank:
+                    touched.add(r)
+                    if r not in pending:
+                        heappush(due, r)
+                        pending.add(r)
+
+    def recall(self, rank: int, view: ResolvingView) -> Any:
+        """What the step at ``rank`` found before on the values it reads in ``view`` (None: a rule's
+        nothing; a dict: a derivation's declarations), or ``_MISS``."""
+        node = self.trees.get(rank)
+        declared, explicit, defaults = view._declared, view.explicit, view._defaults
         try:
-            self.quiet[rule].add(value)
-        except TypeError:
-            return
-        default = view.schema.defaults[dest]
-        try:
-            if default in self.quiet[rule]:
-                self.unsure.discard(rule)
-        except TypeError:
+            while node is not None:
+                if node.leaf:
+                    return node.found
+                dest = node.dest
+                if node.kind == _DEST:  # view.value, inlined: most reads are of a dest
+                    value = declared[dest] if dest in declared else explicit[dest] if dest in explicit \
+                        else defaults[dest]
+                else:
+                    value = _read(view, node.name)
+                node = node.next.get(value)
+        except TypeError:  # a list value: not remembered
             pass
+        return _MISS
+
+    def learn(self, rank: int, view: ResolvingView, reads: list[str], found: Any) -> None:
+        """Remember what the step at ``rank`` found (None, or a derivation's declarations), reading
+        ``reads`` (in order) of ``view``."""
+        if self.size.get(rank, 0) >= self.KEEP:
+            return
+        values = [_read(view, name) for name in reads]
+        if any(v is UNKNOWN for v in values):
+            return
+        node = self.trees.get(rank)
+        if node is None:
+            node = self.trees[rank] = _Node()
+        try:
+            for name, value in zip(reads, values):
+                if node.name is None and not node.leaf:
+                    node.reads(name)
+                if node.leaf or node.name != name:
+                    return  # the step read something else here before: not a pure function of its reads
+                if not name.startswith("fact:") and (rank, name) not in self._indexed:
+                    self._indexed.add((rank, name))
+                    self.by_dest[name.removeprefix("explicit:")].append(rank)
+                nxt = node.next.get(value)
+                if nxt is None:
+                    nxt = node.next[value] = _Node()
+                node = nxt
+        except TypeError:
+            return
+        if node.leaf or node.name is not None:
+            return  # already known (or read further before)
+        node.leaf, node.found = True, found
+        self.size[rank] = self.size.get(rank, 0) + 1
+        if found in _NOTHING and rank in self.unsure and self._defaults_find_nothing(rank):
+            self.unsure.discard(rank)
+
+    def _defaults_find_nothing(self, rank: int) -> bool:
+        node = self.trees[rank]
+        try:
+            while not node.leaf:
+                if node.name is None or node.name.startswith("fact:"):
+                    return False  # a fact's value is the launch's, not a default
+                value = _ABSENT if node.name.startswith("explicit:") else self.defaults[node.name]
+                node = node.next.get(value)
+                if node is None:
+                    return False
+        except TypeError:
+            return False
+        return node.found in _NOTHING
 
 
-_SEGMENTS: dict[tuple[int, int], tuple] = {}
+_DEST, _EXPLICIT, _FACT = range(3)  # what a read is of: a dest's value, whether and how it is set, a fact
 
 
-def _segments(items: tuple[Item, ...], schema: Schema) -> tuple:
-    """The pipeline as ("derivation", (item, model_only)) and ("rules", _Rules) parts, in order (kept per
-    ``items`` and ``schema`` object: hashing 400 rules per call would cost what the memo saves)."""
+class _Node:
+    """One read of a step's decision tree (``name`` as the view records it, and the next node for each value
+    it saw), or a leaf: what the step found."""
+
+    __slots__ = ("name", "dest", "kind", "next", "leaf", "found")
+
+    def __init__(self) -> None:
+        self.name: str | None = None
+        self.next: dict[Any, _Node] = {}
+        self.leaf = False
+        self.found: Any = None
+
+    def reads(self, name: str) -> None:
+        self.name = name
+        self.kind = _FACT if name.startswith("fact:") else _EXPLICIT if name.startswith("explicit:") else _DEST
+        self.dest = name.split(":", 1)[-1]
+
+
+def _read(view: ResolvingView, name: str) -> Any:
+    """What one read (as the view records it: a dest, ``explicit:dest``, ``fact:name``) sees in ``view``."""
+    if name.startswith("fact:"):
+        return view.facts.get(name[5:])
+    if name.startswith("explicit:"):
+        dest = name[9:]
+        return (True, view.explicit[dest]) if dest in view.explicit else _ABSENT
+    return view.value(name)
+
+
+_NOTHING = (None, {})  # what a quiet rule, and a derivation that declares nothing, find
+
+
+_ABSENT = ("absent",)  # an ``explicit:`` read of a dest the launch does not set
+
+
+_AGENDAS: dict[tuple[int, int], tuple] = {}
+
+
+def _agenda(items: tuple[Item, ...], schema: Schema) -> _Agenda:
+    """The ``_Agenda`` of ``items`` for ``schema`` (kept per ``items`` and ``schema`` object: hashing 400
+    rules per call would cost what the memo saves)."""
     key = (id(items), id(schema))
-    kept = _SEGMENTS.get(key)
+    kept = _AGENDAS.get(key)
     if kept is not None and kept[0] is items and kept[1] is schema:
         return kept[2]
-    parts = _split(items, schema)
-    _SEGMENTS[key] = (items, schema, parts)
-    return parts
-
-
-def _split(items: tuple[Item, ...], schema: Schema) -> tuple:
-    out: list = []
-    for item, model_only, is_rule in _ordered(items, schema):
-        if not is_rule:
-            out.append(("derivation", (item, model_only)))
-        elif out and out[-1][0] == "rules":
-            out[-1][1].append((item, model_only))
-        else:
-            out.append(("rules", [(item, model_only)]))
-    return tuple((k, _Rules(p) if k == "rules" else p) for k, p in out)
+    agenda = _Agenda(_ordered(items, schema), schema)
+    _AGENDAS[key] = (items, schema, agenda)
+    return agenda
 
 
 # What leaves a check or a declaration undecided: a value nobody knows, or a size of 0 that another check
@@ -219,7 +328,11 @@ def _clears(fix: Fix, rule: SettingsRule, view: ResolvingView, items: tuple[Item
     return not any(v.code == rule.code for v in again.violations)
 
 
-def _derive(d: Derivation, view: ResolvingView, items: tuple[Item, ...], fixes: bool) -> list[Violation]:
+def _derived(d: Derivation, view: ResolvingView) -> dict[str, Any]:
+    """What derivation ``d`` declares on ``view`` (every dest of its ``writes`` unknown when it reads an unknown).
+
+    Raises ``DeclarationError`` for a dest outside its ``writes``.
+    """
     try:
         out = dict(d.derive(view) or {})
     except _UNDECIDED:
@@ -227,6 +340,13 @@ def _derive(d: Derivation, view: ResolvingView, items: tuple[Item, ...], fixes: 
     stray = set(out) - set(d.writes)
     if stray:
         raise DeclarationError(f"{d.position.at}: declares {sorted(stray)} outside its writes {list(d.writes)}")
+    return out
+
+
+def _declare(d: Derivation, view: ResolvingView, out: dict[str, Any], items: tuple[Item, ...],
+             fixes: bool) -> list[Violation]:
+    """Declare ``out`` (derivation ``d``'s) on ``view``: an override warning for each value the user set that
+    it replaces."""
     overridden = [dest for dest, new in out.items() if _overrides(view, dest, new)] if d.cause else []
     cause = None
     if overridden:
@@ -238,9 +358,12 @@ def _derive(d: Derivation, view: ResolvingView, items: tuple[Item, ...], fixes: 
         overridden = []
     before = view.explicit
     view.declare(out)
-    if not overridden:
-        return []
     return [_override(d, view, before, dest, out, cause, items, fixes) for dest in overridden]
+
+
+def _derive(d: Derivation, view: ResolvingView, items: tuple[Item, ...], fixes: bool) -> list[Violation]:
+    """Run derivation ``d`` on ``view`` and declare what it derives (``_derived``, then ``_declare``)."""
+    return _declare(d, view, _derived(d, view), items, fixes)
 
 
 def _overrides(view: ResolvingView, dest: str, new: Any) -> bool:
