@@ -384,8 +384,11 @@ def _override(d: Derivation, view: ResolvingView, explicit: Mapping[str, Any], d
     # no pin while SGLang refuses the launch, or may (a check read an unknown): the errors' fixes go first,
     # the warning is pinned once they are in
     if final is not None and not final.silenced and not any(v.refuses for v in final.violations):
-        # write what runs (every dest this step declares: an alias sets two), else drop the ignored setting
-        for ops in (_pin(explicit, {x: final.view.value(x) for x in out}, schema), [Unset(dest)]):
+        # write what runs (every dest this step declares: an alias sets two), else drop the ignored setting;
+        # where an earlier step read the ignored value (the graph backends read the a2a backend), pin what
+        # that step made of it too
+        pin = _pin(explicit, {x: final.view.value(x) for x in out}, schema)
+        for ops in (pin, [Unset(dest)], _pin_also(explicit, pin, final, schema, items, view.facts)):
             if ops and _settles(explicit, ops, dest, final, schema, items, view.facts):
                 built = (Fix.safe(*ops, title=", ".join(_title(op, schema) for op in ops)),)
                 break
@@ -410,6 +413,20 @@ def _pin(explicit: Mapping[str, Any], values: dict, schema: Schema) -> list:
         else:
             ops.append(Set(dest, value))
     return ops
+
+
+def _pin_also(explicit: Mapping[str, Any], ops: list, final: Resolution, schema: Schema, items: tuple[Item, ...],
+              facts: Facts) -> list:
+    """``ops`` and the ops that pin every other value they change back to ``final``'s (settable dests only)."""
+    if not ops:
+        return []
+    pinned = applied(explicit, ops)
+    after = resolve(pinned, schema, items, facts, fixes=False).view
+    dests = set(after.declared()) | set(final.view.declared())
+    changed = {x: final.view.value(x) for x in sorted(dests - {getattr(op, "dest", None) for op in ops})
+               if after.value(x) != final.view.value(x) and schema[x].flag}
+    more = _pin(pinned, changed, schema)
+    return ops + more if more else []
 
 
 def _settles(explicit: Mapping[str, Any], ops: list, dest: str, before: Resolution, schema: Schema,

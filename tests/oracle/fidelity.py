@@ -39,7 +39,7 @@ from typing import Any
 
 from autofix import engine
 from autofix.arguments import Word, parse_words
-from autofix.model import Applicability, Location
+from autofix.model import UNKNOWN, Applicability, Location
 from autofix.pipeline.items import SettingsRule
 from autofix.pipeline.run import resolve
 from autofix.pipeline.trace import reads
@@ -60,11 +60,15 @@ for _i, _s in enumerate(SCHEMA.steps):
 # Not compared: check_server_args turns LoRA on when adapter paths are given
 # (lora_hook.py:41), after the rules' checks ran; SGLang stores parsed
 # adapter references for --lora-paths, autofix the words.
-# The oracle replaces --model-path with its model config's directory. SGLang resolves the device and the CUDA-graph
-# config (handle_cuda_graph_config, not modelled: the rules that read it stay silent where it decides) and marks
+# The oracle replaces --model-path with its model config's directory. SGLang resolves the device and marks
 # --enable-dp-attention on from attention DP; autofix keeps the written values there and compares what DP001
-# declares instead (attn_dp_size).
-NOT_COMPARED = {"enable_lora", "lora_paths", "model_path", "device", "cuda_graph_config", "enable_dp_attention"}
+# declares instead (attn_dp_size). SGLang resolves the CUDA graph backends into cuda_graph_config and leaves the
+# two backend settings as written; autofix declares the backends on those settings
+# (autofix.rules.cuda_graph_hook): they are compared with the oracle's `cuda_graph` answer instead (GRAPHS). The
+# attention backends SGLang fills in (family E) are not modelled yet: the graph derivations read only the written ones.
+NOT_COMPARED = {"enable_lora", "lora_paths", "model_path", "device", "cuda_graph_config", "enable_dp_attention",
+                "attention_backend", "prefill_attention_backend", "decode_attention_backend"}
+GRAPHS = {"cuda_graph_backend_decode": "decode", "cuda_graph_backend_prefill": "prefill"}
 
 
 def case_configs() -> list[dict[str, Any]]:
@@ -225,7 +229,12 @@ def classify(config: dict, codes: tuple[str, ...], answer: dict) -> tuple[str, s
 
 def resolution_mismatches(config: dict, answer: dict, facts: Facts = FACTS) -> tuple[str, ...]:
     view = resolve(config, SCHEMA, SETTINGS, facts).view
-    resolved = answer.get("resolved", {})
+    resolved = dict(answer.get("resolved", {}))
+    graphs = resolved.get("cuda_graph")
+    for dest, phase in GRAPHS.items():
+        resolved.pop(dest, None)
+        if isinstance(graphs, dict) and view.value(dest) is not UNKNOWN:
+            resolved[dest] = graphs[phase][0]
     return tuple(d for d in READS if d in resolved and d not in NOT_COMPARED and view.value(d) != resolved[d])
 
 
@@ -278,7 +287,7 @@ def is_failure(v: Verdict) -> bool:
 def judge(oracle: Oracle, configs: Iterable[dict[str, Any]], batch: int = 500) -> list[Verdict]:
     """Verdicts for every config: one oracle round for the configs, one for their fixes."""
     configs = list(configs)
-    fields = ",".join(READS)
+    fields = ",".join((*READS, "cuda_graph"))
     verdicts: list[Verdict] = []
     for start in range(0, len(configs), batch):
         chunk = configs[start:start + batch]

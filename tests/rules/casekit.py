@@ -16,14 +16,17 @@ from dataclasses import dataclass
 from autofix.pipeline.facts import Facts
 from autofix.rules import get
 
-# The oracle's model configs (../shared/oracle/models) as the facts autofix reads of them; none has NVFP4 MoE layers.
+# The oracle's model configs (../shared/oracle/models) as the facts autofix reads of them; none has NVFP4 MoE layers,
+# and none is a KDA, DeepSeek-V4 or multimodal model.
+_PLAIN = {"model.uses_kda_attention": False, "model.is_deepseek_v4": False,
+          "model.is_multimodal_without_breakable_graph": False}
 MODELS = {
     "deepseek-v3": {"model.architecture": "DeepseekV3ForCausalLM", "model.quant_method": "fp8",
-                    "model.index_topk": None, "model.attention_arch": "MLA"},
+                    "model.index_topk": None, "model.attention_arch": "MLA", **_PLAIN},
     "qwen3-moe": {"model.architecture": "Qwen3MoeForCausalLM", "model.quant_method": None,
-                  "model.index_topk": None, "model.attention_arch": "MHA"},
+                  "model.index_topk": None, "model.attention_arch": "MHA", **_PLAIN},
     "llama": {"model.architecture": "LlamaForCausalLM", "model.quant_method": None,
-              "model.index_topk": None, "model.attention_arch": "MHA"},
+              "model.index_topk": None, "model.attention_arch": "MHA", **_PLAIN},
 }
 
 

@@ -160,7 +160,7 @@ CASES += [
 # Several scale-up checks at once: the fixes converge on the launch SGLang accepts
 CASES += [
     case("EEP-combo-naive-nixl-backend", ["--tp", "8", "--elastic-ep-backend", "nixl", "--max-ep-size", "16"],
-         ["EEP017", "EEP029", "EEP041", "EEP042", "EEP045", "EEP046"], at("EEP017")),
+         ["EEP017", "EEP029", "EEP033", "EEP041", "EEP042", "EEP045", "EEP046"], at("EEP017")),
     case("EEP-combo-naive-prefill-off", ["--tp", "8", *E, "--max-ep-size", "16", "--cuda-graph-backend-prefill",
                                          "disabled"], ["EEP017", "EEP041", "EEP042", "EEP045", "EEP046"], at("EEP017")),
     # a joiner without an offset or initial size: no value can be read, so the fixes give up joining and scale-up

@@ -9,7 +9,7 @@ config), which autofix does not read: those stay unchecked.
 from __future__ import annotations
 
 from autofix.model import Fix, Unset, Violation
-from autofix.pipeline.items import settings_rule
+from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 
 SIZES = (("tp_size", "--tp-size"), ("dp_size", "--dp-size"), ("attn_dp_size", "--attn-dp-size"),
@@ -89,3 +89,10 @@ def _drop_conflicts(view: ResolvingView) -> Fix | None:
 @expert_pack_settings.fix
 def _no_expert_pack(view: ResolvingView) -> Fix:
     return Fix.unsafe(Unset("load_format"), title="Remove --load-format expert_pack")
+
+
+@derivation(step="handle_expert_pack", at="arg_groups/expert_pack_hook.py:194", writes=("disable_cuda_graph",))
+def expert_pack_disables_cuda_graphs(view: ResolvingView) -> dict | None:
+    """An accepted expert pack runs without CUDA graphs (SGLang declares `--disable-cuda-graph`; and shared-expert
+    fusion off, which no modelled check reads)."""
+    return {"disable_cuda_graph": True} if view["load_format"] == "expert_pack" else None

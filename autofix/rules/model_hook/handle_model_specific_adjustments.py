@@ -144,3 +144,30 @@ def deepseek_mla_prefill_cp_layout(view: ResolvingView) -> dict | None:
     groups = attn_dp * dp
     return {"attn_dp_size": groups, "dp_size": 1, "moe_dense_tp_size": 1, "moe_a2a_backend": "deepep",
             "ep_size": tp, "attn_cp_size": tp // groups}
+
+
+# The DeepSeek family's attention branch (model_hook.py:267-430), for the prefill CUDA graph only.
+DEEPSEEK_ATTENTION_ARCHS = frozenset({
+    "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "KimiK25ForConditionalGeneration", "MistralLarge3ForCausalLM",
+    "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM", "Glm5NextForConditionalGeneration", "HYV4ForCausalLM",
+    "HYV4ForCausalLMNextN", "LongcatFlashForCausalLM", "Dots3NoteForCausalLM",
+})
+
+
+@derivation(step=STEP, at="arg_groups/model_hook.py:422", writes=("cuda_graph_backend_prefill",))
+def deepseek_mla_prefill_cp_disables_prefill_graph(view: ResolvingView) -> dict | None:
+    """A DeepSeek-family MLA model with `--enable-prefill-cp` runs prefill without a CUDA graph.
+
+    Whatever a flag chose (SGLang declares it over the lock). The DSA models'
+    branch (model_hook.py:310, a CP graph where supported) is not modelled:
+    unknown there. Needs the model's config.
+    """
+    if not view["enable_prefill_cp"] or not view.fact("model.given"):
+        return None
+    if view.fact("model.architecture") not in DEEPSEEK_ATTENTION_ARCHS:
+        return None
+    if view.fact("model.architecture") in DSA_ARCHS and view.fact("model.index_topk") is not None:
+        view.fact("model.dsa_cuda_graph")  # the DSA branch: not modelled, unknown
+    if view.fact("model.attention_arch") != "MLA":
+        return None
+    return {"cuda_graph_backend_prefill": "disabled"}

@@ -7,50 +7,21 @@ import json
 from autofix.model import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
+from autofix.rules.cuda_graph_hook import DECODE, PREFILL
 from autofix.rules.parallel_hook.handle_elastic_ep.elastic import STEP, _scaling_active
 
 
-# CUDA graphs under scale-up (parallel_hook.py:691-719). autofix does not model `handle_cuda_graph_config`
-# as a step yet; these helpers read the backends as SGLang resolves them by this step, and give None (the
-# checks stay silent) where an unmodelled step could still change them.
+# CUDA graphs under scale-up (parallel_hook.py:691-719): the backends each phase runs by this step
+# (declared from handle_cuda_graph_config on, see autofix.rules.cuda_graph_hook).
 
-def _graph_unmodelled(view: ResolvingView) -> bool:
-    """Steps that change the graph backends in ways these helpers do not follow."""
-    return (view.is_explicit("cuda_graph_config")  # the JSON form
-            or view["enable_kv_cache_sharding"]  # disables graphs (kv_shard_hook.py)
-            or view["load_format"] == "expert_pack")  # disables graphs (expert_pack_hook.py)
+def _decode_backend(view: ResolvingView) -> str:
+    """The decode CUDA graph backend at this step."""
+    return view[DECODE]
 
 
-def _decode_backend(view: ResolvingView) -> str | None:
-    """The decode CUDA graph backend at this step, or None when autofix cannot tell."""
-    if _graph_unmodelled(view):
-        return None
-    if view["dwdp_size"] > 1:
-        return "disabled"  # DWDP turns CUDA graphs off before they are parsed
-    backend, locked = "full", False
-    if view["disable_cuda_graph"] or view["disable_decode_cuda_graph"]:
-        backend, locked = "disabled", True
-    if view["cuda_graph_backend_decode"] is not None:
-        backend, locked = view["cuda_graph_backend_decode"], True
-    if not locked and view["disaggregation_mode"] == "prefill":
-        backend = "disabled"  # a PD prefill server captures no decode graph
-    if view.fact("platform.is_xpu") and (not locked or backend not in ("disabled", "full")):
-        backend = "disabled"  # decode graphs are opt-in on XPU, and only `full`
-    return backend
-
-
-def _prefill_backend(view: ResolvingView) -> str | None:
-    """The prefill CUDA graph backend the user pinned, or None (SGLang's own choice reads the model config)."""
-    if _graph_unmodelled(view):
-        return None
-    if view["dwdp_size"] > 1:
-        return "disabled"
-    backend = None
-    if view["disable_cuda_graph"] or view["disable_prefill_cuda_graph"]:
-        backend = "disabled"
-    if view["cuda_graph_backend_prefill"] is not None:
-        backend = view["cuda_graph_backend_prefill"]
-    return backend
+def _prefill_backend(view: ResolvingView) -> str:
+    """The prefill CUDA graph backend at this step."""
+    return view[PREFILL]
 
 
 def _no_decode_graph(view: ResolvingView) -> Fix:
@@ -63,9 +34,10 @@ def elastic_scale_up_decode_graph(view: ResolvingView) -> Violation | None:
 
     ## What it does
     Under runtime scale-up, checks that the decode CUDA graph backend is
-    `full` (the default) or `disabled`. autofix follows the graph flags,
-    DWDP, PD prefill, XPU and DeepEP's modes (A2A020, A2A027); with KV-cache sharding, expert packs
-    or `--cuda-graph-config` it does not know the backend and stays silent.
+    `full` (the default) or `disabled`, as SGLang resolves it by this step
+    (the graph flags, DWDP, expert packs, PD roles, XPU, the attention
+    backend, multi-item scoring, KV-cache sharding and DeepEP's modes,
+    A2A020 and A2A027); with `--cuda-graph-config` (not read) it stays silent.
 
     ## Why SGLang refuses it
     After a scale-up the decode graphs are captured again; only the full
@@ -104,7 +76,7 @@ def elastic_scale_up_decode_graph(view: ResolvingView) -> Violation | None:
     if not _scaling_active(view):
         return None
     backend = _decode_backend(view)
-    if backend is None or backend in ("disabled", "full"):
+    if backend in ("disabled", "full"):
         return None
     return Violation(f"runtime elastic EP scale-up needs the decode CUDA graph backend full or disabled, not {backend}",
                      args=("cuda_graph_backend_decode", "max_ep_size"))
@@ -119,13 +91,17 @@ def _full_or_no_decode_graph(view: ResolvingView) -> Fix:
 
 @settings_rule("EEP033", "elastic-scale-up-prefill-graph", step=STEP, at="arg_groups/parallel_hook.py:696")
 def elastic_scale_up_prefill_graph(view: ResolvingView) -> Violation | None:
-    """Flag runtime elastic EP scale-up with a prefill CUDA graph the user pinned on.
+    """Flag runtime elastic EP scale-up with a prefill CUDA graph.
 
     ## What it does
-    Under runtime scale-up, checks for `--cuda-graph-backend-prefill`
-    `breakable` or `full`. When no prefill backend is written, SGLang picks
-    one from the model config (the `nixl` a2a backend scale-up needs turns
-    it off), and autofix stays silent.
+    Under runtime scale-up, checks that the prefill CUDA graph backend is
+    `disabled`, as SGLang resolves it by this step: `breakable` by default
+    on CUDA (so `--gpu` is needed to decide it), turned off by the graph
+    flags, PP, decode CP, two-batch overlap, an a2a backend other than
+    none, deepep, megamoe or flashinfer (the `nixl` one scale-up needs is
+    such), a PD decode role, the attention backend, KV-cache sharding,
+    DeepEP's modes and some models. With `--cuda-graph-config` (not read)
+    it stays silent.
 
     ## Why SGLang refuses it
     Prefill graphs are not captured again after a scale-up. SGLang stops on
@@ -163,7 +139,7 @@ def elastic_scale_up_prefill_graph(view: ResolvingView) -> Violation | None:
     if not _scaling_active(view):
         return None
     backend = _prefill_backend(view)
-    if backend is None or backend == "disabled":
+    if backend == "disabled":
         return None
     return Violation(f"runtime elastic EP scale-up needs the prefill CUDA graph disabled, not {backend}",
                      args=("cuda_graph_backend_prefill", "max_ep_size"))
