@@ -53,7 +53,7 @@ def main() -> int:
             failed |= bool(tally.failures)
             if tally.failures and ns.out:
                 ns.out.mkdir(parents=True, exist_ok=True)
-                for i, v in enumerate(tally.failures[: ns.max_shrink]):
+                for i, v in enumerate(_worth_shrinking(tally.failures)[: ns.max_shrink]):
                     small = shrink(oracle, v)
                     kind = (small.outcome if small.outcome != "agree"
                             else "fixed-refused" if small.fixed is not None else "resolution")
@@ -67,6 +67,21 @@ def main() -> int:
     if len(ns.gpu) > 1:
         print(f"== all ({', '.join(ns.gpu)})\n" + report(total, time.time() - t0))
     return 1 if failed else 0
+
+
+def _worth_shrinking(failures: list) -> list:
+    """One failure of each kind (outcome, rule, where the fix was refused, values that differ): wrong verdicts
+    first, then refused fixes, then resolution mismatches."""
+    def kind(v) -> tuple:
+        return v.outcome, v.rule, v.fixed_sglang if v.fixed is not None else "", v.resolution_mismatch
+
+    def rank(v) -> int:
+        return 0 if v.outcome in ("false_positive", "false_negative") else 2 if v.resolution_mismatch else 1
+
+    firsts: dict = {}
+    for v in failures:
+        firsts.setdefault(kind(v), v)
+    return sorted(firsts.values(), key=rank)
 
 
 if __name__ == "__main__":

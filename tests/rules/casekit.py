@@ -30,9 +30,16 @@ MODELS = {
 }
 
 
+# The oracle's environment: every SGLANG_* variable at its default (../shared/oracle/README.md; the defaults are
+# sglang/srt/environ.py's), for the variables the rules read.
+ORACLE_ENV = {"env.SGLANG_ENABLE_PP_SPEC": False, "env.SGLANG_USE_AITER": False,
+              "env.SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION": False,
+              "env.SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16": False}
+
+
 def oracle_facts(gpu: str = "h200", model: str | None = None) -> Facts:
-    """The facts the oracle has: 8 ``gpu``s and the ``model`` config (None: deepseek-v3)."""
-    return Facts.for_gpu(gpu, 8, **{"model.nvfp4_moe_meta": None}, **MODELS[model or "deepseek-v3"])
+    """The facts the oracle has: 8 ``gpu``s, the ``model`` config (None: deepseek-v3) and its environment."""
+    return Facts.for_gpu(gpu, 8, **{"model.nvfp4_moe_meta": None}, **MODELS[model or "deepseek-v3"], **ORACLE_ENV)
 
 
 # What the oracle runs on by default: 8 H200s and DeepSeek-V3.

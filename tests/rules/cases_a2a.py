@@ -8,7 +8,7 @@ A2A008, A2A029, A2A038 = at("A2A008"), at("A2A029"), at("A2A038")
 A2A019, A2A023, A2A024, A2A025, A2A026 = at("A2A019"), at("A2A023"), at("A2A024"), at("A2A025"), at("A2A026")
 A2A041, A2A043, A2A044 = at("A2A041"), at("A2A043"), at("A2A044")
 A2A015, A2A016, A2A017 = at("A2A015"), at("A2A016"), at("A2A017")
-A2A035, A2A036 = at("A2A035"), at("A2A036")
+A2A035, A2A036, A2A037 = at("A2A035"), at("A2A036"), at("A2A037")
 FI = ["--moe-a2a-backend", "flashinfer"]
 FI_DP8 = ["--tp-size", "8", "--attn-dp-size", "8", *FI]
 CUTLASS = ["--moe-runner-backend", "flashinfer_cutlass"]
@@ -125,6 +125,14 @@ CASES = [
     case("A2A035-fp4", [*FI_DP8, *CUTLASS, "--quantization", "modelopt_fp4", "--flashinfer-a2a-dispatch-type", "mxfp8"],
          ["A2A035"], A2A035),
     case("A2A035-ok-auto", [*FI_DP8, *CUTLASS, "--flashinfer-a2a-dispatch-type", "auto"], [], "ok"),
+    # A2A037: the NVFP4 dispatch without FP4 weights (moe_hook.py:202)
+    case("A2A037-cutlass-bf16-weights", [*FI_DP8, *CUTLASS, "--flashinfer-a2a-dispatch-type", "nvfp4"], ["A2A037"],
+         A2A037),
+    case("A2A037-fp8", [*FI_DP8, "--quantization", "fp8", "--moe-runner-backend", "deep_gemm",
+                        "--flashinfer-a2a-dispatch-type", "nvfp4"], ["A2A037"], A2A037),
+    case("A2A037-ok-fp4", [*FI_DP8, *CUTLASS, "--quantization", "modelopt_fp4", "--flashinfer-a2a-dispatch-type",
+                           "nvfp4"], [], "ok"),
+    case("A2A037-ok-bf16", [*FI_DP8, *CUTLASS, "--flashinfer-a2a-dispatch-type", "bf16"], [], "ok"),
     case("A2A036-deep-gemm", [*FI_DP8, "--quantization", "mxfp8", "--moe-runner-backend", "deep_gemm",
                               "--flashinfer-a2a-dispatch-type", "mxfp8"], ["A2A036"], A2A036, model="qwen3-moe"),
     case("A2A036-auto-dispatch", [*FI_DP8, "--quantization", "mxfp8", "--moe-runner-backend", "deep_gemm",

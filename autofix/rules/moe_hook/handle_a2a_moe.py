@@ -1110,6 +1110,59 @@ def _bf16_dispatch(view: ResolvingView) -> Fix:
     return Fix.unsafe(Set("flashinfer_a2a_dispatch_type", "bf16"), title="Set --flashinfer-a2a-dispatch-type to bf16")
 
 
+@settings_rule("A2A037", "nvfp4-dispatch-needs-fp4", step="handle_a2a_moe", at="arg_groups/moe_hook.py:202", via=530)
+def nvfp4_dispatch_needs_fp4(view: ResolvingView) -> Violation | None:
+    """Flag `--flashinfer-a2a-dispatch-type nvfp4` for a model without NVFP4 MoE weights.
+
+    ## What it does
+    Checks, with the `flashinfer` a2a backend, for the dispatch type `nvfp4`
+    while the quantization is not `modelopt_fp4` and the model has no
+    hybrid NVFP4 MoE layers (`model.nvfp4_moe_meta`: needs the model's
+    config, silent without it). `auto` picks NVFP4 only where it runs.
+
+    ## Why SGLang refuses it
+    The NVFP4 dispatch hands the experts NVFP4 activations, which only FP4
+    MoE kernels read. SGLang raises a ValueError while resolving its
+    arguments.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    moe-a2a-backend: flashinfer
+    moe-runner-backend: flashinfer_cutlass
+    flashinfer-a2a-dispatch-type: nvfp4
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    moe-a2a-backend: flashinfer
+    moe-runner-backend: flashinfer_cutlass
+    flashinfer-a2a-dispatch-type: auto
+    ```
+
+    ## Fix safety
+    `auto` (BF16 here) changes the dispatched dtype: unsafe. The other way is
+    an NVFP4 checkpoint (`--quantization modelopt_fp4`), which autofix
+    cannot choose.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:202` (`handle_flashinfer_a2a_dispatch_type`, run at
+    `arg_groups/moe_hook.py:530`)
+    """
+    if _dispatch_type(view) != "nvfp4":
+        return None
+    quantization = view["quantization"]
+    if quantization == "modelopt_fp4" or view.fact("model.nvfp4_moe_meta") is not None:
+        return None
+    return Violation(f"--flashinfer-a2a-dispatch-type nvfp4 needs NVFP4 MoE weights (--quantization modelopt_fp4), "
+                     f"not {quantization}", args=("flashinfer_a2a_dispatch_type", "quantization"))
+
+
+nvfp4_dispatch_needs_fp4.fix(_auto_dispatch_type)
+
+
 def _runner_for_flashinfer_a2a(view: ResolvingView) -> Fix | None:
     """An explicit runner FlashInfer's a2a takes, for the quantization: flashinfer_cutlass, else deep_gemm for FP8,
     the routed TRT-LLM runner for MXFP8 (what its dispatch needs, A2A036)."""
