@@ -28,6 +28,7 @@ from autofix.rules import SETTINGS  # noqa: E402
 
 CATALOG = ROOT.parent / "shared" / "sglang-0.5.23-rules.md"
 NOTES = ROOT / "scripts" / "coverage_notes"
+OUTSIDE = "outside.txt"  # the notes of sites outside the catalog (outside arg_groups/)
 STATUSES = ("covered", "skipped-model", "skipped-env", "skipped-hardware", "unreachable", "not yet")
 _SITE = re.compile(r"(\d+)([ar]) (\S+) (\S+)")
 _ID = re.compile(r"[A-Z][A-Z0-9]*\d+")
@@ -70,10 +71,11 @@ def notes() -> dict[str, tuple[str, str]]:
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip() or line.startswith("#"):
                 continue
-            m = re.fullmatch(r"(\S+:\d+) ([a-z-]+): (.+)", line.strip())
-            if not m or m.group(2) not in STATUSES[:-1]:
+            m = re.fullmatch(r"(\S+:\d+) (not yet|[a-z-]+): (.+)", line.strip())
+            allowed = STATUSES if path.name == OUTSIDE else STATUSES[:-1]  # outside the catalog, "not yet" is said
+            if not m or m.group(2) not in allowed:
                 raise SystemExit(f"{path}:{n}: expected '<path>:<line> <status>: <reason>', status one of "
-                                 f"{', '.join(STATUSES[:-1])}")
+                                 f"{', '.join(allowed)}")
             out[m.group(1)] = (m.group(2), m.group(3))
     return out
 
@@ -119,14 +121,23 @@ def main() -> int:
            "the environment; INFRA: SGLang's plumbing), and the autofix rule that mirrors it. A site no "
            "rule covers is *skipped* when autofix cannot know what decides it (it stays silent there), "
            "*unreachable* when no launch gets there, *not yet* when a rule is still to be written. Checks "
-           "SGLang makes outside `arg_groups/` (the Marlin policy, `check_server_args` helpers) are listed "
-           "in docs/rules.md with their rules.", "",
+           "SGLang makes outside `arg_groups/` (the Marlin policy, the runtime context) are listed at the end.",
+           "",
            "| family | sites | " + " | ".join(STATUSES) + " |", "|---|---:|" + "---:|" * len(STATUSES)]
     for family, c in counts.items():
         out.append(f"| {family} | {sum(c.values())} | " + " | ".join(str(c[s]) for s in STATUSES) + " |")
     for family, title in titles.items():
         out += ["", f"## Family {family}: {title}", "", "| site | kind | check | class | status | rule or reason |",
                 "|---|---|---|---|---|---|", *rows[family]]
+    outside = {where: ("covered", ", ".join(f"{r.code} `{r.name}`" for r in found))
+               for where, found in rules.items() if not where.startswith("arg_groups/")}
+    outside.update({where: note for where, note in written.items()
+                    if not where.startswith("arg_groups/") and where not in outside})
+    out += ["", "## Outside `arg_groups/`", "",
+            "Checks SGLang makes elsewhere that a rule mirrors, or that the fidelity harness "
+            f"(`scripts/fidelity.py`) saw refuse a drawn launch (`scripts/coverage_notes/{OUTSIDE}`).", "",
+            "| site | status | rule or reason |", "|---|---|---|",
+            *(f"| `{where}` | {state} | {why} |" for where, (state, why) in sorted(outside.items()))]
     (ROOT / "docs" / "coverage.md").write_text("\n".join(out) + "\n", encoding="utf-8")
     for family, c in counts.items():
         print(f"{family}: {sum(c.values())} sites, " + ", ".join(f"{c[s]} {s}" for s in STATUSES if c[s]))

@@ -8,7 +8,9 @@
 ``run_resolution_pipeline`` in source order: each ``run_hook(fn, ...)``
 (``kind`` ``hook``), ``run_post_process_pass(..., fn)`` (``pass``) and bare
 ``fn(server_args)`` call (``call``). Then the steps SGLang runs after the
-pipeline before a server starts (``ENGINE_STEPS``): ``check_server_args``.
+pipeline before a server starts (``ENGINE_STEPS``): ``check_server_args``
+(``check``) and the publication of the runtime context, which validates the
+parallel topology (``_configure_context``, ``publish``).
 
 Each step is a dict: ``id`` (the function's name; ``name#2`` for its second
 run), ``name``, ``kind``, ``module`` (the file that defines it, relative to
@@ -30,8 +32,9 @@ from pathlib import Path
 
 PIPELINE = "arg_groups/pipeline.py"
 # After run_resolution_pipeline: Engine._launch_subprocesses (entrypoints/engine.py) checks the
-# resolved arguments before anything is published.
-ENGINE_STEPS = (("check_server_args", "arg_groups/validation_hook.py"),)
+# resolved arguments, then publishes them into the runtime context (which checks the parallel topology).
+ENGINE_STEPS = (("check_server_args", "arg_groups/validation_hook.py", "check"),
+                ("_configure_context", "runtime_context.py", "publish"))
 
 
 def _module_path(module: str) -> str:
@@ -110,8 +113,8 @@ def steps(root: Path) -> list[dict]:
             })
 
     visit(fn.body, None)
-    for name, module in ENGINE_STEPS:
-        out.append({"id": name, "name": name, "kind": "check", "module": module,
+    for name, module, kind in ENGINE_STEPS:
+        out.append({"id": name, "name": name, "kind": kind, "module": module,
                     "line": _def_line(root, module, name), "call": None, "when": None, "model_only": False})
     return out
 

@@ -129,8 +129,8 @@ def position(answer: dict) -> tuple[int, int, int] | None:
 def rule_position(code: str) -> tuple[int, int, int]:
     rule = next(r for r in RULES if r.code == code)
     step = next(s for s in SCHEMA.steps if s.id == rule.position.step)
-    if step.kind == "check":
-        return (STAGES.index("check"), 0, 0)
+    if step.kind in ("check", "publish"):
+        return (STAGES.index(step.kind), 0, 0)
     p = rule.position
     return (1, STEP_INDEX[step.name], p.via if p.via is not None else p.line)
 

@@ -95,7 +95,7 @@ EXPERT_PACK_CASES = [
     case("PAR004-dp2", [*EXPERT_PACK, "--dp-size", "2"], ["PAR004"], at("PAR004"), fixed_ok=False),
     case("PAR004-attention-dp", [*EXPERT_PACK, "--tp-size", "2", "--attn-dp-size", "2"], ["PAR004"], at("PAR004"),
          fixed_ok=False),
-    case("PAR004-ep2", [*EXPERT_PACK, "--ep-size", "2"], ["PAR004"], at("PAR004"), fixed_ok=False),
+    case("PAR004-ep2", [*EXPERT_PACK, "--ep-size", "2"], ["PAR004", "PAR007"], at("PAR004"), fixed_ok=False),
     case("PAR004-waterfill", [*EXPERT_PACK, "--enable-waterfill"], ["PAR004"], at("PAR004"), fixed_ok=False),
     case("PAR004-fusion", [*EXPERT_PACK, "--enforce-shared-experts-fusion"], ["PAR004"], at("PAR004"),
          fixed_ok=False),

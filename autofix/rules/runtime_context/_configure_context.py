@@ -1,0 +1,80 @@
+"""``_configure_context`` (``runtime_context.py:1543``, 0.5.23): publishing the resolved arguments.
+
+SGLang projects the resolved arguments into its runtime context and
+validates the parallel topology there (``_validate_parallel``), after
+``check_server_args``: the attention and MoE widths it derives must
+multiply back to the TP size. Earlier checks cover all of it but an EP
+size that does not divide TP without MoE DP.
+"""
+
+from __future__ import annotations
+
+from autofix.model import Fix, Set, Unset, Violation
+from autofix.pipeline.items import settings_rule
+from autofix.pipeline.view import ResolvingView
+
+STEP = "_configure_context"
+
+
+@settings_rule("PAR007", "ep-size-divides-tp", step=STEP, at="runtime_context.py:347", via=1596)
+def ep_size_divides_tp(view: ResolvingView) -> Violation | None:
+    """Flag an expert-parallel size that does not divide the TP size.
+
+    ## What it does
+    Checks, on the resolved sizes and without MoE DP, that `--ep-size`
+    divides `--tp-size`: SGLang derives the MoE TP width as TP // EP, and
+    EP times that must give TP back. The same check of the attention widths,
+    and of EP with MoE DP, is made by earlier checks (DP006, CP010, CP011,
+    CP013-CP015), which report it. With decode CP (`--dcp-size` above 1)
+    the check runs only in the scheduler processes, which the oracle does
+    not start: autofix stays silent there.
+
+    ## Why SGLang refuses it
+    The MoE process groups are laid out from those widths; an EP size that
+    does not divide TP (`--tp 8 --ep-size 3`, or an EP above TP) leaves
+    ranks without a group. SGLang raises a ValueError when it publishes the
+    arguments, after every other check.
+
+    ## Example
+    ```yaml
+    tp-size: 8
+    ep-size: 3
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    ep-size: 2
+    ```
+
+    ## Fix safety
+    Another EP size changes how the experts are sharded: unsafe. The
+    nearest EP size below that divides TP is offered, then removing
+    `--ep-size`.
+
+    ## SGLang source
+    `sglang/srt/runtime_context.py:347` (`_validate_parallel`, called by `_configure_context` at
+    `runtime_context.py:1596`)
+    """
+    if view["dcp_size"] > 1 or view["moe_dp_size"] != 1:
+        return None  # validated only where ranks are placed (runtime_context.py:1567, 1596); MoE DP: CP013-CP015
+    tp, ep = view["tp_size"], view["ep_size"]
+    if ep == 0 or tp == ep * (tp // ep):  # EP 0 divides by zero first (runtime_context.py:154: no rule yet)
+        return None
+    return Violation(f"--ep-size {ep} must divide --tp-size {tp} (the MoE TP width is {tp} // {ep})",
+                     args=("ep_size", "tp_size"))
+
+
+@ep_size_divides_tp.fix
+def _dividing_ep_size(view: ResolvingView) -> Fix | None:
+    tp, ep = view["tp_size"], view["ep_size"]
+    if not view.is_explicit("ep_size") or ep < 1 or tp < 1:
+        return None
+    size = max(d for d in range(1, min(ep, tp) + 1) if tp % d == 0)
+    return Fix.unsafe(Set("ep_size", size), title=f"Set --ep-size to {size}")
+
+
+@ep_size_divides_tp.fix
+def _no_ep_size(view: ResolvingView) -> Fix | None:
+    if not view.is_explicit("ep_size"):
+        return None
+    return Fix.unsafe(Unset("ep_size"), title="Remove --ep-size")

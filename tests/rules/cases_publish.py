@@ -1,0 +1,17 @@
+"""Rule cases of ``_configure_context`` (the runtime context's topology check at publish), with verdicts from ../shared/oracle."""
+
+from __future__ import annotations
+
+from tests.rules.casekit import at, case
+
+PAR007 = at("PAR007")
+
+CASES = [
+    case("PAR007-ep3", ["--tp-size", "8", "--ep-size", "3"], ["PAR007"], PAR007),
+    case("PAR007-ep-above-tp", ["--tp-size", "8", "--ep-size", "16"], ["PAR007"], PAR007),
+    case("PAR007-ep6-tp4", ["--tp-size", "4", "--ep-size", "6"], ["PAR007"], PAR007),
+    case("PAR007-ok-ep2", ["--tp-size", "8", "--ep-size", "2"], [], "ok"),
+    case("PAR007-ok-ep8", ["--tp-size", "8", "--ep-size", "8"], [], "ok"),
+    case("PAR007-negative-ep", ["--ep-size", "-3"], ["PAR007"], PAR007),
+    case("PAR007-ok-ep-minus-2", ["--tp-size", "8", "--ep-size", "-2"], [], "ok"),  # 8 == -2 * (8 // -2)
+]
