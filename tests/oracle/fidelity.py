@@ -119,6 +119,8 @@ def position(answer: dict) -> tuple[int, int, int] | None:
     stage = answer.get("stage")
     if stage not in STAGES:
         return None
+    if stage == "check":  # check_server_args: ordered by the line of it that reaches the refusal
+        return (STAGES.index(stage), 0, line_in_hook(answer.get("where") or "", "check_server_args") or 0)
     if stage != "resolve":
         return (STAGES.index(stage), 0, 0)
     hook = answer.get("hook") or ""
@@ -129,9 +131,11 @@ def position(answer: dict) -> tuple[int, int, int] | None:
 def rule_position(code: str) -> tuple[int, int, int]:
     rule = next(r for r in RULES if r.code == code)
     step = next(s for s in SCHEMA.steps if s.id == rule.position.step)
-    if step.kind in ("check", "publish"):
-        return (STAGES.index(step.kind), 0, 0)
     p = rule.position
+    if step.kind == "check":
+        return (STAGES.index("check"), 0, p.via if p.via is not None else p.line)
+    if step.kind == "publish":
+        return (STAGES.index("publish"), 0, 0)
     return (1, STEP_INDEX[step.name], p.via if p.via is not None else p.line)
 
 
@@ -323,6 +327,8 @@ def fixed_outcome(v: Verdict) -> str:
     """``accepted``, ``blocked later`` or ``refused`` for a fixed config (see the module docstring)."""
     if v.fixed_sglang == "ok":
         return "accepted"
+    if v.fixed_sglang in PARTLY_COVERED:
+        return "blocked later"  # the fixed config passes every rule: a reason the rule there does not cover
     pos = position(v.fixed_answer or {})
     last_rule = max(rule_position(c) for c in v.codes)
     if v.fixed_sglang not in statements() and pos is not None and pos > last_rule:

@@ -87,6 +87,8 @@ SHARED_EXPERTS_TP_CASES = [
     case("RUN015-tp1", [SETP, "2"], ["RUN015"], RUN015, fixed_ok=False),
     case("RUN015-zero", [*TP8, SETP, "0"], ["RUN015"], RUN015),  # no divisor to offer: the flag is removed
     case("RUN015-negative", [*TP8, SETP, "-1"], ["RUN015"], RUN015),
+    # a negative attention CP size divides as Python does: 1 // 1 // -2 is -1, which 8 does not divide
+    case("RUN015-negative-attn-cp", ["--attn-cp-size", "-2", SETP, "8"], ["RUN015", "PAR007"], RUN015),
     case("RUN015-ok-unset", [*TP8, "--attn-dp-size", "4"], [], "ok"),
 ]
 

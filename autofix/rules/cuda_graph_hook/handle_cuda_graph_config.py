@@ -47,7 +47,8 @@ def prefill_cuda_graph_backend(view: ResolvingView) -> dict | None:
 
     From `--cuda-graph-backend-prefill`, else `--disable-cuda-graph` /
     `--disable-prefill-cuda-graph`, else `breakable` on CUDA and `disabled`
-    elsewhere (`platform.is_cuda`: unknown without `--gpu`). Unlocked, a
+    elsewhere (`platform.is_cuda`: unknown without `--gpu`, and with a
+    `--device` other than `cuda`). Unlocked, a
     breakable graph is turned off under PP, attention CP without CP graph
     support, decode CP, two-batch overlap, an a2a backend other than none,
     deepep, megamoe or flashinfer, and for KDA, DeepSeek-V4 and some
@@ -57,6 +58,8 @@ def prefill_cuda_graph_backend(view: ResolvingView) -> dict | None:
     parsed = _parsed(view, PREFILL, "disable_prefill_cuda_graph")
     if parsed is not None:  # a flag chose it (SGLang's lock): no default, compatibility or PD role touches it
         return {PREFILL: parsed}
+    if view["device"] not in (None, "cuda"):
+        raise Unknown("device")  # another device's backends (platform_hook.py) pick the attention: not modelled
     # the default, breakable on CUDA and disabled elsewhere, unless compatibility or the PD role turns it off:
     # those decide it without the GPU
     if view["disaggregation_mode"] == "decode" or flags_turn_off_breakable(view):

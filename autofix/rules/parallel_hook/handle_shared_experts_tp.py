@@ -57,9 +57,9 @@ def shared_experts_tp_size_divides_attn_tp(view: ResolvingView) -> Violation | N
     `sglang/srt/arg_groups/parallel_hook.py:216` (`handle_shared_experts_tp`, 0.5.23)
     """
     size = view["shared_experts_tp_size"]
-    if size is None or view["attn_dp_size"] < 1 or view["attn_cp_size"] < 1:
-        # attn_dp_size < 1 is refused before this step (DP002, parallel_hook.py:286); attn_cp_size < 1 makes
-        # SGLang itself divide by zero here (runtime_context.py:76): no division by zero in autofix either way
+    if size is None or view["attn_dp_size"] < 1 or view["attn_cp_size"] == 0:
+        # attn_dp_size < 1 is refused before this step (DP002, parallel_hook.py:286); attn_cp_size 0 makes
+        # SGLang itself divide by zero here (runtime_context.py:76). A negative one divides as Python does.
         return None
     attn_tp_size = _attn_tp_size(view)
     if size >= 1 and attn_tp_size % size == 0:

@@ -16,16 +16,17 @@ from autofix.pipeline.view import ResolvingView
 STEP = "_configure_context"
 
 
-@settings_rule("PAR007", "ep-size-divides-tp", step=STEP, at="runtime_context.py:347", via=1596)
-def ep_size_divides_tp(view: ResolvingView) -> Violation | None:
-    """Flag an expert-parallel size that does not divide the TP size.
+@settings_rule("PAR007", "parallel-topology", step=STEP, at="runtime_context.py:347", via=1596)
+def parallel_topology(view: ResolvingView) -> Violation | None:
+    """Flag parallel sizes whose derived widths do not multiply back to the TP size.
 
     ## What it does
-    Checks, on the resolved sizes and without MoE DP, that `--ep-size`
-    divides `--tp-size`: SGLang derives the MoE TP width as TP // EP, and
-    EP times that must give TP back. The same check of the attention widths,
-    and of EP with MoE DP, is made by earlier checks (DP006, CP010, CP011,
-    CP013-CP015), which report it. With decode CP (`--dcp-size` above 1)
+    Checks, on the resolved sizes, that without MoE DP `--ep-size` divides
+    `--tp-size` (SGLang derives the MoE TP width as TP // EP, and EP times
+    that must give TP back), and the same of the attention widths for a
+    negative `--attn-cp-size` (TP // attention DP // attention CP). The
+    other cases are checked earlier (DP006, CP010, CP011, CP013-CP015),
+    which report them. With decode CP (`--dcp-size` above 1)
     the check runs only in the scheduler processes, which the oracle does
     not start: autofix stays silent there.
 
@@ -57,14 +58,21 @@ def ep_size_divides_tp(view: ResolvingView) -> Violation | None:
     """
     if view["dcp_size"] > 1 or view["moe_dp_size"] != 1:
         return None  # validated only where ranks are placed (runtime_context.py:1567, 1596); MoE DP: CP013-CP015
-    tp, ep = view["tp_size"], view["ep_size"]
-    if ep == 0 or tp == ep * (tp // ep):  # EP 0 divides by zero first (runtime_context.py:154: no rule yet)
+    tp, ep, attn_dp, attn_cp = view["tp_size"], view["ep_size"], view["attn_dp_size"], view["attn_cp_size"]
+    problems, args = [], ["tp_size"]
+    if attn_cp < 0 and attn_dp >= 1 and tp != (tp // attn_dp // attn_cp) * attn_dp * attn_cp:
+        problems.append(f"the attention TP width {tp} // {attn_dp} // {attn_cp} times attention DP {attn_dp} and "
+                        f"CP {attn_cp} is not --tp-size {tp}")
+        args.append("attn_cp_size")
+    if ep != 0 and tp != ep * (tp // ep):  # EP 0 divides by zero first (runtime_context.py:154: no rule yet)
+        problems.append(f"--ep-size {ep} must divide --tp-size {tp} (the MoE TP width is {tp} // {ep})")
+        args.append("ep_size")
+    if not problems:
         return None
-    return Violation(f"--ep-size {ep} must divide --tp-size {tp} (the MoE TP width is {tp} // {ep})",
-                     args=("ep_size", "tp_size"))
+    return Violation("; ".join(problems), args=tuple(args))
 
 
-@ep_size_divides_tp.fix
+@parallel_topology.fix
 def _dividing_ep_size(view: ResolvingView) -> Fix | None:
     tp, ep = view["tp_size"], view["ep_size"]
     if not view.is_explicit("ep_size") or ep < 1 or tp < 1:
@@ -73,8 +81,15 @@ def _dividing_ep_size(view: ResolvingView) -> Fix | None:
     return Fix.unsafe(Set("ep_size", size), title=f"Set --ep-size to {size}")
 
 
-@ep_size_divides_tp.fix
+@parallel_topology.fix
 def _no_ep_size(view: ResolvingView) -> Fix | None:
     if not view.is_explicit("ep_size"):
         return None
     return Fix.unsafe(Unset("ep_size"), title="Remove --ep-size")
+
+
+@parallel_topology.fix
+def _no_attn_cp_size(view: ResolvingView) -> Fix | None:
+    if view["attn_cp_size"] >= 0 or not view.is_explicit("attn_cp_size"):
+        return None
+    return Fix.unsafe(Unset("attn_cp_size"), title="Remove --attn-cp-size")
