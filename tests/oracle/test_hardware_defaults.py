@@ -3,8 +3,9 @@
 The oracle simulates h100, h200 and b200 (check.py --gpu). Its platform answers (SGLang's own probes,
 ``runtime_context.get_platform()`` and ``utils.common``, read under the oracle's patches) must be
 ``GPUS[gpu]``; and each case, run through the oracle and through autofix's pipeline with
-``Facts.for_gpu`` of the same GPU, must resolve the hardware-derived defaults
-(``handle_gpu_memory_settings``) to the same values.
+``oracle_facts`` of the same GPU and model, must resolve the hardware-derived defaults
+(``handle_gpu_memory_settings``), and the quantization and MoE runner the model's SM100 defaults read, to
+the same values.
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ from autofix.pipeline.run import resolve
 from autofix.rules import SETTINGS
 from autofix.schema import load
 from tests.oracle.oracle import CHECK_PY, PYTHON, requires_oracle, run_batch
+from tests.rules.casekit import oracle_facts
 from tests.rules.test_rules import explicit
 
 pytestmark = [pytest.mark.oracle, requires_oracle]
 SCHEMA = load()
 GPUS = ("h100", "h200", "b200")  # the oracle's
-FIELDS = ("chunked_prefill_size",)
+FIELDS = ("chunked_prefill_size", "quantization", "moe_runner_backend")
 
 CASES = {
     "default": [],
@@ -35,6 +37,8 @@ CASES = {
     "explicit-off": ["--chunked-prefill-size", "-1"],
     "explicit-16384": ["--chunked-prefill-size", "16384"],
     "cuda-graph-max-bs": ["--cuda-graph-max-bs-decode", "32"],
+    "unquant": ["--quantization", "unquant"],  # an explicit opt-out: no quantization detected from the checkpoint
+    "fp8": ["--quantization", "fp8"],
 }
 MODELS = (None, "llama")
 
@@ -59,7 +63,7 @@ def answers() -> dict[str, dict]:
 def test_hardware_defaults_match_sglang(gpu, name, model, answers):
     answer = answers[_id(gpu, name, model)]
     assert answer["ok"], answer.get("message")
-    view = resolve(explicit(CASES[name]), SCHEMA, SETTINGS, Facts.for_gpu(gpu, 8), fixes=False).view
+    view = resolve(explicit(CASES[name]), SCHEMA, SETTINGS, oracle_facts(gpu, model), fixes=False).view
     assert {f: view[f] for f in FIELDS} == {f: answer["resolved"][f] for f in FIELDS}
 
 

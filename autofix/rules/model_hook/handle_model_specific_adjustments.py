@@ -28,8 +28,8 @@ TRTLLM_QUANTIZATIONS = ("fp8", "modelopt_fp8", "modelopt_fp4", "modelopt_mixed",
 
 
 def _checkpoint_quantization(view: ResolvingView, family: frozenset[str]) -> dict | None:
-    if view["quantization"] is not None or not view.fact("model.given"):
-        return None  # the user's quantization stands; or no model config to key overrides on
+    if view["quantization"] is not None or view.written("quantization") == "unquant" or not view.fact("model.given"):
+        return None  # the user's quantization (or opt-out, serving_hook.py:695) stands; or no model config
     if not view.fact("platform.is_sm100"):
         return None
     arch = view.fact("model.architecture")
