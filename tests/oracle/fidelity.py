@@ -290,7 +290,9 @@ def resolution_mismatches(config: dict, answer: dict, facts: Facts = FACTS) -> t
         resolved.pop(dest, None)
         if isinstance(graphs, dict) and view.value(dest) is not UNKNOWN:
             resolved[dest] = graphs[phase][0]
-    return tuple(d for d in READS if d in resolved and d not in NOT_COMPARED and view.value(d) != resolved[d])
+    # a value autofix does not know (UNKNOWN: the checks that read it stay silent) claims nothing: not compared
+    return tuple(d for d in READS if d in resolved and d not in NOT_COMPARED and view.value(d) is not UNKNOWN
+                 and view.value(d) != resolved[d])
 
 
 @dataclass
