@@ -180,9 +180,7 @@ CASES = [
     case("A2A027-prefill-full", [*V2, "--cuda-graph-backend-prefill", "full"], ["A2A027"], "ok"),
     case("A2A027-prefill-breakable", [*V2, "--cuda-graph-backend-prefill", "breakable"], ["A2A027"], "ok"),
     case("A2A027-ok-decode-breakable", [*V2, "--cuda-graph-backend-decode", "breakable"], [], "ok"),
-    # Regression (not this family's rule): RUN015 divided by --attn-dp-size 0 after DP002 had refused it. The
-    # fixed launch keeps --shared-experts-tp-size, which SGLang takes for Kimi-K3 only (parallel_hook.py:226, a
-    # model check autofix does not make): no fix is accepted with the DeepSeek-V3 config.
-    case("DP002-then-no-RUN015-crash", ["--attn-dp-size", "0", "--shared-experts-tp-size", "1"], ["DP002"], at("DP002"),
-         fixed_ok=False),
+    # Regression (not this family's rule): RUN015 divided by --attn-dp-size 0 after DP002 had refused it. Once
+    # DP002 is fixed, --shared-experts-tp-size (Kimi-K3 only: RUN017) goes too, and SGLang accepts the launch.
+    case("DP002-then-no-RUN015-crash", ["--attn-dp-size", "0", "--shared-experts-tp-size", "1"], ["DP002"], at("DP002")),
 ]

@@ -6,7 +6,7 @@ from tests.rules.casekit import at, case
 
 RUN001, RUN002, RUN005, RUN010 = at("RUN001"), at("RUN002"), at("RUN005"), at("RUN010")
 RUN011, RUN012, RUN014 = at("RUN011"), at("RUN012"), at("RUN014")
-A2A002, RUN015 = at("A2A002"), at("RUN015")
+A2A002, RUN015, RUN017 = at("A2A002"), at("RUN015"), at("RUN017")
 TP8 = ["--tp-size", "8"]
 NVFP4 = [*TP8, "--quantization", "nvfp4_online"]
 CUTLASS_FP8 = [*TP8, "--quantization", "fp8", "--moe-runner-backend", "cutlass"]
@@ -77,19 +77,23 @@ MEGA_MOE_CASES = [
 ]
 
 SETP = "--shared-experts-tp-size"
-# The oracle's models are not Kimi-K3: SGLang refuses a valid --shared-experts-tp-size next (:226), so a fix
-# that keeps the flag (the nearest divisor, the best) cannot be accepted there: fixed_ok=False
+# The oracle's models are not Kimi-K3: SGLang refuses a valid --shared-experts-tp-size next (:226, RUN017), whose
+# fix removes the flag that RUN015's fix (the nearest divisor) kept: the fixed launches are accepted
 SHARED_EXPERTS_TP_CASES = [
-    case("RUN015-3-of-8", [*TP8, SETP, "3"], ["RUN015"], RUN015, fixed_ok=False),
-    case("RUN015-16-of-8", [*TP8, SETP, "16"], ["RUN015"], RUN015, fixed_ok=False),
-    case("RUN015-attn-dp", [*TP8, "--attn-dp-size", "4", SETP, "4"], ["RUN015"], RUN015, fixed_ok=False),
-    case("RUN015-attn-cp", [*TP8, "--attn-cp-size", "2", SETP, "8"], ["RUN015"], RUN015, fixed_ok=False),
-    case("RUN015-tp1", [SETP, "2"], ["RUN015"], RUN015, fixed_ok=False),
+    case("RUN015-3-of-8", [*TP8, SETP, "3"], ["RUN015"], RUN015),
+    case("RUN015-16-of-8", [*TP8, SETP, "16"], ["RUN015"], RUN015),
+    case("RUN015-attn-dp", [*TP8, "--attn-dp-size", "4", SETP, "4"], ["RUN015"], RUN015),
+    case("RUN015-attn-cp", [*TP8, "--attn-cp-size", "2", SETP, "8"], ["RUN015"], RUN015),
+    case("RUN015-tp1", [SETP, "2"], ["RUN015"], RUN015),
     case("RUN015-zero", [*TP8, SETP, "0"], ["RUN015"], RUN015),  # no divisor to offer: the flag is removed
     case("RUN015-negative", [*TP8, SETP, "-1"], ["RUN015"], RUN015),
     # a negative attention CP size divides as Python does: 1 // 1 // -2 is -1, which 8 does not divide
     case("RUN015-negative-attn-cp", ["--attn-cp-size", "-2", SETP, "8"], ["RUN015", "PAR007"], RUN015),
     case("RUN015-ok-unset", [*TP8, "--attn-dp-size", "4"], [], "ok"),
+    # RUN017: a valid size, but the oracle's models are not Kimi-K3
+    case("RUN017-deepseek", [*TP8, SETP, "4"], ["RUN017"], RUN017),
+    case("RUN017-llama", [*TP8, SETP, "8"], ["RUN017"], RUN017, model="llama"),
+    case("RUN017-attn-dp", [*TP8, "--attn-dp-size", "2", SETP, "2"], ["RUN017"], RUN017),
 ]
 
 FI_A2A = [*TP8, "--attn-dp-size", "8", "--moe-a2a-backend", "flashinfer", "--moe-runner-backend", "flashinfer_trtllm"]

@@ -1,8 +1,9 @@
 """``handle_shared_experts_tp`` (``arg_groups/parallel_hook.py:203``, 0.5.23): Kimi-K3's shared-experts TP size.
 
-Only its first check is decidable from the settings: the size must divide
-the attention TP size. The others need the model (Kimi-K3 only, then an EP
-a2a backend) or never run (an instance connector fails earlier).
+The settings decide its first check: the size must divide the attention TP
+size (RUN015). The model's architecture decides the next (Kimi-K3 only,
+RUN017); the later ones need Kimi-K3's config (an EP a2a backend), and the
+instance-connector one never runs (that connector fails earlier).
 """
 
 from __future__ import annotations
@@ -81,3 +82,50 @@ def _nearest_divisor(view: ResolvingView) -> Fix | None:
 @shared_experts_tp_size_divides_attn_tp.fix
 def _no_shared_experts_tp_size(view: ResolvingView) -> Fix:
     return Fix.unsafe(Unset("shared_experts_tp_size"), title="Remove --shared-experts-tp-size")
+
+
+@settings_rule("RUN017", "shared-experts-tp-size-needs-kimi-k3", step="handle_shared_experts_tp",
+               at="arg_groups/parallel_hook.py:226")
+def shared_experts_tp_size_needs_kimi_k3(view: ResolvingView) -> Violation | None:
+    """Flag `--shared-experts-tp-size` for a model other than Kimi-K3.
+
+    ## What it does
+    Checks, when `--shared-experts-tp-size` is set and divides the
+    attention TP size (RUN015), that the model's architecture is
+    `KimiK3ForConditionalGeneration`. Needs the model's config
+    (`model.architecture`): silent without it.
+
+    ## Why SGLang refuses it
+    Only Kimi-K3's layers shard their shared experts over their own TP
+    group. SGLang raises a ValueError while resolving its arguments.
+
+    ## Example (a DeepSeek-V3 model)
+    ```yaml
+    tp-size: 8
+    shared-experts-tp-size: 4
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    ```
+
+    ## Fix safety
+    Removing the setting changes nothing that runs (no other model reads
+    it), but it is the user's layout: unsafe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/parallel_hook.py:226` (`handle_shared_experts_tp`, 0.5.23)
+    """
+    size = view["shared_experts_tp_size"]
+    if size is None or view["attn_dp_size"] < 1 or view["attn_cp_size"] == 0:
+        return None
+    attn_tp_size = _attn_tp_size(view)
+    if size < 1 or attn_tp_size % size != 0:
+        return None  # RUN015 refuses it first
+    if not view.fact("model.given") or view.fact("model.architecture") == "KimiK3ForConditionalGeneration":
+        return None
+    return Violation(f"--shared-experts-tp-size is for Kimi-K3 only, not {view.fact('model.architecture')}",
+                     args=("shared_experts_tp_size",))
+
+
+shared_experts_tp_size_needs_kimi_k3.fix(_no_shared_experts_tp_size)
