@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from autofix import engine
+from autofix.pipeline.facts import Facts
 from autofix.pipeline.items import Derivation
 from tests.rules.cases import FACTS
-from tests.rules.casekit import oracle_facts
+from tests.rules.casekit import ORACLE_ENV, oracle_facts
 from autofix.api import fix_source
 from autofix.docs import headings, pipeline_steps, render_all
 from autofix.formats import argv, dockerfile, yaml_config
@@ -42,9 +43,13 @@ def test_docstring_has_every_heading(rule):
 @pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
 def test_example_fires_and_use_instead_is_clean(rule):
     bad, good, fmt = examples(rule)  # with the oracle's facts: some rules need the GPU or the model config
-    # an example written for another GPU says so first: "## Example (`--gpu mi300x`)"
-    gpu = re.search(r"## Example \(`--gpu (\w+)`\)", inspect.cleandoc(rule.doc))
+    # an example written for another GPU says so first: "## Example (`--gpu mi300x`)"; one for a model the oracle
+    # has none of (Kimi-K3), "## Example (no model config)": the oracle's node, no model facts
+    doc = inspect.cleandoc(rule.doc)
+    gpu = re.search(r"## Example \(`--gpu (\w+)`\)", doc)
     facts = oracle_facts(gpu.group(1)) if gpu else FACTS
+    if "## Example (no model config)" in doc:
+        facts = Facts.for_gpu("h200", 8, **ORACLE_ENV)
     assert rule.code in [d.code for d in fix_source(bad, fmt, facts=facts).diagnostics]
     assert fix_source(good, fmt, facts=facts).diagnostics == ()
 

@@ -34,7 +34,7 @@ def shared_experts_tp_size_divides_attn_tp(view: ResolvingView) -> Violation | N
     leaves ranks over. SGLang raises a ValueError while resolving its
     arguments.
 
-    ## Example
+    ## Example (no model config)
     ```yaml
     tp-size: 8
     attn-dp-size: 4
