@@ -12,7 +12,7 @@ from autofix import engine
 from autofix.pipeline.facts import Facts
 from autofix.pipeline.items import Derivation
 from tests.rules.cases import FACTS
-from tests.rules.casekit import ORACLE_ENV, oracle_facts
+from tests.rules.casekit import MODELS, ORACLE_ENV, oracle_facts
 from autofix.api import fix_source
 from autofix.docs import headings, pipeline_steps, render_all
 from autofix.formats import argv, dockerfile, yaml_config
@@ -45,9 +45,12 @@ def test_example_fires_and_use_instead_is_clean(rule):
     bad, good, fmt = examples(rule)  # with the oracle's facts: some rules need the GPU or the model config
     # an example written for another GPU says so first: "## Example (`--gpu mi300x`)"; one for a model the oracle
     # has none of (Kimi-K3), "## Example (no model config)": the oracle's node, no model facts
+    # and one for another of the oracle's models names it: "## Example (`--gpu b200`, a Llama model)"
     doc = inspect.cleandoc(rule.doc)
-    gpu = re.search(r"## Example \(`--gpu (\w+)`\)", doc)
-    facts = oracle_facts(gpu.group(1)) if gpu else FACTS
+    heading = re.search(r"## Example \((?:`--gpu (\w+)`)?(?:, )?(?:an? ([\w.-]+) model)?\)", doc)
+    gpu, model = (heading.group(1), heading.group(2)) if heading else (None, None)
+    model = model.lower() if model and model.lower() in MODELS else None
+    facts = oracle_facts(gpu or "h200", model) if gpu or model else FACTS
     if "## Example (no model config)" in doc:
         facts = Facts.for_gpu("h200", 8, **ORACLE_ENV)
     assert rule.code in [d.code for d in fix_source(bad, fmt, facts=facts).diagnostics]

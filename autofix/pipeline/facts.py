@@ -34,7 +34,8 @@ def _nvidia(name: str, sm: tuple[int, int], memory_mib: int, memory_gb: int, fab
 
     The ``is_smXX`` probes compare the capability's major only
     (``utils/common.py``: ``_check_cuda_device_version``); ``fabric`` is
-    ``is_mnnvl_fabric_device()`` (GB200/GB300 by name).
+    ``is_mnnvl_fabric_device()`` (GB200/GB300 by name), whose nodes are also
+    the ones with an ARM host (Grace: ``is_host_cpu_arm64``).
     """
     major = sm[0]
     return {
@@ -45,6 +46,7 @@ def _nvidia(name: str, sm: tuple[int, int], memory_mib: int, memory_gb: int, fab
         "platform.device_sm": major * 10 + sm[1], "platform.device_capability": sm,
         "platform.has_flashinfer": True,  # flashinfer_python is a dependency of sglang 0.5.23
         "platform.is_gfx942": False, "platform.is_gfx95": False, "platform.is_mnnvl_fabric": fabric,
+        "platform.is_host_cpu_arm64": fabric,
         "gpu.name": name, "gpu.memory_mib": memory_mib, "gpu.memory_gb": memory_gb,
     }
 
@@ -64,7 +66,7 @@ def _amd(name: str, gfx: str, memory_mib: int, memory_gb: int) -> dict[str, Any]
         "platform.device_sm": capability[0] * 10 + capability[1], "platform.device_capability": capability,
         "platform.has_flashinfer": False,  # is_flashinfer_available() needs CUDA
         "platform.is_gfx942": gfx.startswith("gfx942"), "platform.is_gfx95": gfx.startswith("gfx95"),
-        "platform.is_mnnvl_fabric": False, "platform.gfx_arch": gfx,
+        "platform.is_mnnvl_fabric": False, "platform.gfx_arch": gfx, "platform.is_host_cpu_arm64": False,
         "gpu.name": name, "gpu.memory_mib": memory_mib, "gpu.memory_gb": memory_gb,
     }
 

@@ -19,7 +19,7 @@ from autofix.rules import get
 # The oracle's model configs (../shared/oracle/models) as the facts autofix reads of them; none has NVFP4 MoE layers,
 # and none is a KDA, DeepSeek-V4 or multimodal model.
 _PLAIN = {"model.uses_kda_attention": False, "model.is_deepseek_v4": False,
-          "model.is_multimodal_without_breakable_graph": False}
+          "model.is_multimodal_without_breakable_graph": False, "model.is_fp4_experts": False}
 MODELS = {
     "deepseek-v3": {"model.architecture": "DeepseekV3ForCausalLM", "model.quant_method": "fp8",
                     "model.index_topk": None, "model.attention_arch": "MLA", **_PLAIN},

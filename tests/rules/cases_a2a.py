@@ -9,6 +9,8 @@ A2A019, A2A023, A2A024, A2A025, A2A026 = at("A2A019"), at("A2A023"), at("A2A024"
 A2A041, A2A043, A2A044 = at("A2A041"), at("A2A043"), at("A2A044")
 A2A015, A2A016, A2A017 = at("A2A015"), at("A2A016"), at("A2A017")
 A2A035, A2A036, A2A037 = at("A2A035"), at("A2A036"), at("A2A037")
+A2A009, A2A010 = at("A2A009"), at("A2A010")
+MEGAMOE_DP8 = ["--tp-size", "8", "--attn-dp-size", "8", "--moe-a2a-backend", "flashinfer_megamoe"]
 FI = ["--moe-a2a-backend", "flashinfer"]
 FI_DP8 = ["--tp-size", "8", "--attn-dp-size", "8", *FI]
 CUTLASS = ["--moe-runner-backend", "flashinfer_cutlass"]
@@ -125,6 +127,14 @@ CASES = [
     case("A2A035-fp4", [*FI_DP8, *CUTLASS, "--quantization", "modelopt_fp4", "--flashinfer-a2a-dispatch-type", "mxfp8"],
          ["A2A035"], A2A035),
     case("A2A035-ok-auto", [*FI_DP8, *CUTLASS, "--flashinfer-a2a-dispatch-type", "auto"], [], "ok"),
+    # A2A009/A2A010: FlashInfer MegaMoE's model checks (moe_hook.py:258,275, called at :316), with the model facts
+    case("A2A009-llama", MEGAMOE_DP8, ["A2A009", "A2A010"], A2A009, gpu="b200", model="llama"),
+    case("A2A009-llama-fp4", [*MEGAMOE_DP8, "--quantization", "modelopt_fp4"], ["A2A009"], A2A009, gpu="b200",
+         model="llama"),
+    case("A2A010-qwen-bf16", MEGAMOE_DP8, ["A2A010"], A2A010, gpu="b200", model="qwen3-moe"),
+    case("A2A010-fp8", [*MEGAMOE_DP8, "--quantization", "fp8"], ["A2A010"], A2A010, gpu="b200"),
+    case("A2A010-ok-fp4", [*MEGAMOE_DP8, "--quantization", "modelopt_fp4"], [], "ok", gpu="b200"),
+    case("A2A010-ok-qwen-mxfp8", [*MEGAMOE_DP8, "--quantization", "mxfp8"], [], "ok", gpu="b200", model="qwen3-moe"),
     # A2A037: the NVFP4 dispatch without FP4 weights (moe_hook.py:202)
     case("A2A037-cutlass-bf16-weights", [*FI_DP8, *CUTLASS, "--flashinfer-a2a-dispatch-type", "nvfp4"], ["A2A037"],
          A2A037),

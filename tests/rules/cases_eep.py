@@ -139,6 +139,10 @@ CASES += [
     case("EEP033-prefill-full", [*SCALE, "--cuda-graph-backend-prefill", "full"], ["EEP033"], at("EEP033")),
     case("EEP033-ok-disable-prefill", [*SCALE, "--disable-prefill-cuda-graph"], [], "ok"),
     case("EEP034-device-cpu", [*SCALE, "--device", "cpu"], ["EEP034"], at("EEP034")),
+    # --device cpu: the CPU attention backend (intel_amx on the oracle's x86 host) keeps the breakable prefill graph
+    case("EEP033-device-cpu", ["--tp", "8", "--elastic-ep-backend", "mooncake", "--max-ep-size", "16", "--attn-dp-size",
+                               "8", "--device", "cpu"], ["EEP033", "EEP034", "EEP042", "EEP045", "EEP046"],
+         at("EEP033"), gpu="b200"),
     case("EEP034-ok-device-cuda", [*SCALE, "--device", "cuda"], [], "ok"),
     case("EEP034-ok-decode-graph-off", [*SCALE, "--device", "cpu", *NO_DECODE_GRAPH], [], "ok"),
     case("EEP035-nextn", [*SCALE, "--speculative-algorithm", "NEXTN"], ["EEP035"], at("EEP035")),

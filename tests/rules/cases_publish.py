@@ -15,5 +15,7 @@ CASES = [
     case("PAR007-negative-ep", ["--ep-size", "-3"], ["PAR007"], PAR007),
     case("PAR007-negative-attn-cp", ["--attn-cp-size", "-2"], ["PAR007"], PAR007),
     case("PAR007-ok-attn-cp-minus-1", ["--attn-cp-size", "-1"], [], "ok"),  # 1 == (1 // 1 // -1) * 1 * -1
+    case("PAR007-negative-ep-moe-dp", ["--tp-size", "8", "--moe-dp-size", "2", "--attn-cp-size", "2", "--ep-size", "-3"],
+         ["PAR007"], PAR007),  # the CP checks only look at a positive EP
     case("PAR007-ok-ep-minus-2", ["--tp-size", "8", "--ep-size", "-2"], [], "ok"),  # 8 == -2 * (8 // -2)
 ]

@@ -48,7 +48,7 @@ def prefill_cuda_graph_backend(view: ResolvingView) -> dict | None:
     From `--cuda-graph-backend-prefill`, else `--disable-cuda-graph` /
     `--disable-prefill-cuda-graph`, else `breakable` on CUDA and `disabled`
     elsewhere (`platform.is_cuda`: unknown without `--gpu`, and with a
-    `--device` other than `cuda`). Unlocked, a
+    `--device` other than `cuda` or `cpu`). Unlocked, a
     breakable graph is turned off under PP, attention CP without CP graph
     support, decode CP, two-batch overlap, an a2a backend other than none,
     deepep, megamoe or flashinfer, and for KDA, DeepSeek-V4 and some
@@ -58,7 +58,7 @@ def prefill_cuda_graph_backend(view: ResolvingView) -> dict | None:
     parsed = _parsed(view, PREFILL, "disable_prefill_cuda_graph")
     if parsed is not None:  # a flag chose it (SGLang's lock): no default, compatibility or PD role touches it
         return {PREFILL: parsed}
-    if view["device"] not in (None, "cuda"):
+    if view["device"] not in (None, "cuda", "cpu"):
         raise Unknown("device")  # another device's backends (platform_hook.py) pick the attention: not modelled
     # the default, breakable on CUDA and disabled elsewhere, unless compatibility or the PD role turns it off:
     # those decide it without the GPU

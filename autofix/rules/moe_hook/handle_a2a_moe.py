@@ -256,6 +256,109 @@ def _flashinfer_a2a(view: ResolvingView) -> Fix | None:
 # flashinfer_megamoe (moe_hook.py:315-356).
 
 
+# validate_flashinfer_megamoe_model (moe_hook.py:237), called at :316 for the flashinfer_megamoe a2a backend
+MEGAMOE_ARCHS = frozenset({
+    "BeamForCausalLM", "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM",
+    "DeepseekV4ForCausalLM", "Glm4MoeForCausalLM", "GlmMoeDsaForCausalLM", "NemotronHForCausalLM",
+    "NemotronHPuzzleForCausalLM", "Qwen2MoeForCausalLM", "Qwen3MoeForCausalLM", "KimiK3ForConditionalGeneration",
+    "KimiK3LinearForCausalLM",
+})
+
+
+@settings_rule("A2A009", "flashinfer-megamoe-model", step="handle_a2a_moe", at="arg_groups/moe_hook.py:258", via=316)
+def flashinfer_megamoe_model(view: ResolvingView) -> Violation | None:
+    """Flag the `flashinfer_megamoe` a2a backend for a model architecture it is not validated on.
+
+    ## What it does
+    Checks, with `--moe-a2a-backend flashinfer_megamoe`, that the model's
+    architecture (`model.architecture`) is one of the MoE families
+    FlashInfer's MegaMoE is validated on (DeepSeek V2-V4, Qwen2/3-MoE,
+    GLM-4 MoE, Nemotron-H, Kimi-K3, Beam). Needs the model's config: silent
+    without it.
+
+    ## Why SGLang refuses it
+    The fused MegaMoE kernels assume the expert layout of those families.
+    SGLang raises a ValueError while resolving its arguments.
+
+    ## Example (`--gpu b200`, a Llama model)
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    moe-a2a-backend: flashinfer_megamoe
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    moe-a2a-backend: deepep
+    ```
+
+    ## Fix safety
+    Another a2a backend changes the communication path: unsafe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:258` (`validate_flashinfer_megamoe_model`, called at
+    `arg_groups/moe_hook.py:316`)
+    """
+    if view["moe_a2a_backend"] != "flashinfer_megamoe" or not view.fact("model.given"):
+        return None
+    arch = view.fact("model.architecture")
+    if arch in MEGAMOE_ARCHS:
+        return None
+    return Violation(f"the flashinfer_megamoe a2a backend is not validated for {arch}", args=("moe_a2a_backend",))
+
+
+@settings_rule("A2A010", "flashinfer-megamoe-quantization", step="handle_a2a_moe", at="arg_groups/moe_hook.py:275",
+               via=316)
+def flashinfer_megamoe_quantization(view: ResolvingView) -> Violation | None:
+    """Flag the `flashinfer_megamoe` a2a backend for MoE weights it does not run.
+
+    ## What it does
+    Checks, with `--moe-a2a-backend flashinfer_megamoe`, that the
+    quantization is `mxfp8` or `modelopt_fp4` (or `nvfp4_online` with
+    `SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16`), or that the checkpoint has FP4
+    experts or hybrid NVFP4 MoE layers (`model.is_fp4_experts`,
+    `model.nvfp4_moe_meta`: needs the model's config, silent without it).
+
+    ## Why SGLang refuses it
+    FlashInfer's MegaMoE kernels take MXFP8 or NVFP4 expert weights only;
+    standard FP8 and BF16 checkpoints are not supported. SGLang raises a
+    ValueError while resolving its arguments.
+
+    ## Example (`--gpu b200`)
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    moe-a2a-backend: flashinfer_megamoe
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    attn-dp-size: 8
+    moe-a2a-backend: deepep
+    ```
+
+    ## Fix safety
+    Another a2a backend changes the communication path: unsafe. The other
+    way is an FP4 or MXFP8 checkpoint, which autofix cannot choose.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/moe_hook.py:275` (`validate_flashinfer_megamoe_model`, called at
+    `arg_groups/moe_hook.py:316`)
+    """
+    if view["moe_a2a_backend"] != "flashinfer_megamoe":
+        return None
+    quantization = view["quantization"]
+    if quantization in ("mxfp8", "modelopt_fp4"):
+        return None
+    if quantization == "nvfp4_online" and view.fact("env.SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16"):
+        return None
+    if view.fact("model.is_fp4_experts") or view.fact("model.nvfp4_moe_meta") is not None:
+        return None
+    return Violation(f"the flashinfer_megamoe a2a backend needs MXFP8 or NVFP4 MoE weights, not {quantization}",
+                     args=("moe_a2a_backend", "quantization"))
+
+
 @settings_rule("A2A015", "flashinfer-megamoe-needs-attn-dp-tp", step="handle_a2a_moe", at="arg_groups/moe_hook.py:325")
 def flashinfer_megamoe_needs_attn_dp_tp(view: ResolvingView) -> Violation | None:
     """Flag the `flashinfer_megamoe` a2a backend without attention data parallelism over the whole TP group.
@@ -310,6 +413,8 @@ flashinfer_megamoe_needs_attn_dp_tp.fix(_attn_dp_tp_size)
 
 
 flashinfer_megamoe_needs_attn_dp_tp.fix(_leave_flashinfer_megamoe)
+flashinfer_megamoe_model.fix(_leave_flashinfer_megamoe)
+flashinfer_megamoe_quantization.fix(_leave_flashinfer_megamoe)
 
 
 @derivation(step="handle_a2a_moe", at="arg_groups/moe_hook.py:329", writes=("moe_runner_backend",))

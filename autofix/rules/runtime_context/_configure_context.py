@@ -21,12 +21,12 @@ def parallel_topology(view: ResolvingView) -> Violation | None:
     """Flag parallel sizes whose derived widths do not multiply back to the TP size.
 
     ## What it does
-    Checks, on the resolved sizes, that without MoE DP `--ep-size` divides
-    `--tp-size` (SGLang derives the MoE TP width as TP // EP, and EP times
-    that must give TP back), and the same of the attention widths for a
-    negative `--attn-cp-size` (TP // attention DP // attention CP). The
-    other cases are checked earlier (DP006, CP010, CP011, CP013-CP015),
-    which report them. With decode CP (`--dcp-size` above 1)
+    Checks, on the resolved sizes, that without MoE DP (or with a negative
+    EP) `--ep-size` divides `--tp-size` (SGLang derives the MoE TP width as
+    TP // EP // MoE DP, and the product must give TP back), and the same of
+    the attention widths for a negative `--attn-cp-size` (TP // attention DP
+    // attention CP). The other cases are checked earlier (DP006, CP010,
+    CP011, CP013-CP015), which report them. With decode CP (`--dcp-size` above 1)
     the check runs only in the scheduler processes, which the oracle does
     not start: autofix stays silent there.
 
@@ -56,16 +56,20 @@ def parallel_topology(view: ResolvingView) -> Violation | None:
     `sglang/srt/runtime_context.py:347` (`_validate_parallel`, called by `_configure_context` at
     `runtime_context.py:1596`)
     """
-    if view["dcp_size"] > 1 or view["moe_dp_size"] != 1:
-        return None  # validated only where ranks are placed (runtime_context.py:1567, 1596); MoE DP: CP013-CP015
+    if view["dcp_size"] > 1:
+        return None  # validated only where ranks are placed (runtime_context.py:1567, 1596)
     tp, ep, attn_dp, attn_cp = view["tp_size"], view["ep_size"], view["attn_dp_size"], view["attn_cp_size"]
     problems, args = [], ["tp_size"]
     if attn_cp < 0 and attn_dp >= 1 and tp != (tp // attn_dp // attn_cp) * attn_dp * attn_cp:
         problems.append(f"the attention TP width {tp} // {attn_dp} // {attn_cp} times attention DP {attn_dp} and "
                         f"CP {attn_cp} is not --tp-size {tp}")
         args.append("attn_cp_size")
-    if ep != 0 and tp != ep * (tp // ep):  # EP 0 divides by zero first (runtime_context.py:154: no rule yet)
-        problems.append(f"--ep-size {ep} must divide --tp-size {tp} (the MoE TP width is {tp} // {ep})")
+    moe_dp = view["moe_dp_size"]
+    # with MoE DP and a positive EP, CP013-CP015 refuse it first; EP 0 divides by zero first (runtime_context.py:154)
+    if (moe_dp == 1 or ep < 0) and ep != 0 and tp != ep * moe_dp * (tp // ep // moe_dp):
+        problems.append(f"--ep-size {ep} x --moe-dp-size {moe_dp} must divide --tp-size {tp} (the MoE TP width is "
+                        f"{tp} // {ep} // {moe_dp})" if moe_dp != 1 else
+                        f"--ep-size {ep} must divide --tp-size {tp} (the MoE TP width is {tp} // {ep})")
         args.append("ep_size")
     if not problems:
         return None
