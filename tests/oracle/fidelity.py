@@ -18,9 +18,10 @@ For one drawn config (``dest -> value``), SGLang's verdict (via
 
 For every ``agree`` config that autofix flags, the config after all fixes
 (safe and unsafe) goes back to SGLang: accepted; ``blocked later`` when
-SGLang now gets past the rules' checks and stops at an uncovered check that
-runs after them (the fix did its job; the config has another problem no rule
-knows yet); or refused (a bad fix: a covered or earlier check refuses it). Resolved values of the args the rules read are
+SGLang now gets past the check it refused the config at and stops at an
+uncovered check that runs after it (the fix did its job; the config has
+another problem no rule knows yet); or refused (a bad fix: a covered check,
+or one at or before the first refusal, refuses it). Resolved values of the args the rules read are
 compared too (``resolution_mismatch``), where SGLang accepted.
 """
 
@@ -332,8 +333,8 @@ def fixed_outcome(v: Verdict) -> str:
     if v.fixed_sglang in PARTLY_COVERED:
         return "blocked later"  # the fixed config passes every rule: a reason the rule there does not cover
     pos = position(v.fixed_answer or {})
-    last_rule = max(rule_position(c) for c in v.codes)
-    if v.fixed_sglang not in statements() and pos is not None and pos > last_rule:
+    first_rule = min(rule_position(c) for c in v.codes)  # where SGLang refused the config (the verdict agreed)
+    if v.fixed_sglang not in statements() and pos is not None and pos > first_rule:
         return "blocked later"
     return "refused"
 

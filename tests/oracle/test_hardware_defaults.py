@@ -84,6 +84,7 @@ with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.St
         "platform.is_gfx95": common.is_gfx95_supported(), "platform.is_gfx942": common.is_gfx942_supported(),
         "platform.is_cpu": common.is_cpu(), "platform.is_out_of_tree": current_platform.is_out_of_tree(),
         "platform.is_mnnvl_fabric": common.is_mnnvl_fabric_device(),
+        "platform.is_host_cpu_arm64": common.is_host_cpu_arm64(),
         "gpu.memory_mib": common.get_device_memory_capacity(), "gpu.name": common.get_device_name(),
         "gpu.count": torch.cuda.device_count(),
     })

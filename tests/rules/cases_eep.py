@@ -112,7 +112,7 @@ CASES += [
     case("EEP043-attn-cp-2", [*DP4, "--max-ep-size", "16", "--attn-cp-size", "2", "--moe-dense-tp-size", "1"],
          ["EEP043"], at("EEP043")),
     case("EEP043-attn-cp-2-moe-dp-2", [*DP4, "--max-ep-size", "16", "--attn-cp-size", "2", "--moe-dp-size", "2",
-                                       "--moe-dense-tp-size", "1"], ["EEP043"], at("EEP043")),
+                                       "--moe-dense-tp-size", "1"], ["EEP043", "PAR007"], at("EEP043")),
     case("EEP045-a2a-none", [*NO_DP, "--attn-dp-size", "8", "--cuda-graph-backend-prefill", "disabled"],
          ["EEP045", "EEP046"], at("EEP045")),
     case("EEP046-deepep", [*SCALE[:6], "--moe-a2a-backend", "deepep", *SCALE[8:], "--cuda-graph-backend-prefill",

@@ -17,5 +17,8 @@ CASES = [
     case("PAR007-ok-attn-cp-minus-1", ["--attn-cp-size", "-1"], [], "ok"),  # 1 == (1 // 1 // -1) * 1 * -1
     case("PAR007-negative-ep-moe-dp", ["--tp-size", "8", "--moe-dp-size", "2", "--attn-cp-size", "2", "--ep-size", "-3"],
          ["PAR007"], PAR007),  # the CP checks only look at a positive EP
+    # the a2a backend widens EP to TP after the CP checks ran: EP x MoE DP is then twice TP
+    case("PAR007-a2a-widens-ep", ["--tp-size", "2", "--moe-dp-size", "2", "--attn-cp-size", "2", "--moe-a2a-backend",
+                                  "mooncake"], ["PAR007"], PAR007),
     case("PAR007-ok-ep-minus-2", ["--tp-size", "8", "--ep-size", "-2"], [], "ok"),  # 8 == -2 * (8 // -2)
 ]

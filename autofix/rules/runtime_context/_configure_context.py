@@ -22,8 +22,10 @@ def parallel_topology(view: ResolvingView) -> Violation | None:
 
     ## What it does
     Checks, on the resolved sizes, that without MoE DP (or with a negative
-    EP) `--ep-size` divides `--tp-size` (SGLang derives the MoE TP width as
-    TP // EP // MoE DP, and the product must give TP back), and the same of
+    EP, or an EP an a2a backend widened to TP after the CP checks ran)
+    `--ep-size` times `--moe-dp-size` divides `--tp-size` (SGLang derives
+    the MoE TP width as TP // EP // MoE DP, and the product must give TP
+    back), and the same of
     the attention widths for a negative `--attn-cp-size` (TP // attention DP
     // attention CP). The other cases are checked earlier (DP006, CP010,
     CP011, CP013-CP015), which report them. With decode CP (`--dcp-size` above 1)
@@ -65,8 +67,10 @@ def parallel_topology(view: ResolvingView) -> Violation | None:
                         f"CP {attn_cp} is not --tp-size {tp}")
         args.append("attn_cp_size")
     moe_dp = view["moe_dp_size"]
-    # with MoE DP and a positive EP, CP013-CP015 refuse it first; EP 0 divides by zero first (runtime_context.py:154)
-    if (moe_dp == 1 or ep < 0) and ep != 0 and tp != ep * moe_dp * (tp // ep // moe_dp):
+    # with MoE DP and a positive EP, CP013-CP015 refuse it first, unless an a2a backend widened EP to TP after them
+    # (handle_a2a_moe runs after handle_context_parallelism); EP 0 divides by zero first (runtime_context.py:154)
+    widened = moe_dp > 1 and ep == tp and view["moe_a2a_backend"] != "none"
+    if (moe_dp == 1 or ep < 0 or widened) and ep != 0 and tp != ep * moe_dp * (tp // ep // moe_dp):
         problems.append(f"--ep-size {ep} x --moe-dp-size {moe_dp} must divide --tp-size {tp} (the MoE TP width is "
                         f"{tp} // {ep} // {moe_dp})" if moe_dp != 1 else
                         f"--ep-size {ep} must divide --tp-size {tp} (the MoE TP width is {tp} // {ep})")
@@ -97,3 +101,10 @@ def _no_attn_cp_size(view: ResolvingView) -> Fix | None:
     if view["attn_cp_size"] >= 0 or not view.is_explicit("attn_cp_size"):
         return None
     return Fix.unsafe(Unset("attn_cp_size"), title="Remove --attn-cp-size")
+
+
+@parallel_topology.fix
+def _no_moe_dp_size(view: ResolvingView) -> Fix | None:
+    if view["moe_dp_size"] <= 1 or not view.is_explicit("moe_dp_size"):
+        return None
+    return Fix.unsafe(Unset("moe_dp_size"), title="Remove --moe-dp-size")
