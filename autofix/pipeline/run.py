@@ -417,14 +417,14 @@ def _pin(explicit: Mapping[str, Any], values: dict, schema: Schema) -> list:
 
 def _pin_also(explicit: Mapping[str, Any], ops: list, final: Resolution, schema: Schema, items: tuple[Item, ...],
               facts: Facts) -> list:
-    """``ops`` and the ops that pin every other value they change back to ``final``'s (settable dests only)."""
+    """``ops`` and the ops that pin every other value they change back to ``final``'s."""
     if not ops:
         return []
     pinned = applied(explicit, ops)
     after = resolve(pinned, schema, items, facts, fixes=False).view
     dests = set(after.declared()) | set(final.view.declared())
     changed = {x: final.view.value(x) for x in sorted(dests - {getattr(op, "dest", None) for op in ops})
-               if after.value(x) != final.view.value(x) and schema[x].flag}
+               if after.value(x) != final.view.value(x)}
     more = _pin(pinned, changed, schema)
     return ops + more if more else []
 

@@ -9,20 +9,27 @@ from __future__ import annotations
 
 from autofix.pipeline.items import derivation
 from autofix.pipeline.view import ResolvingView, Unknown
-from autofix.rules.cuda_graph_hook import PREFILL, compatible_prefill, prefill_locked, supports_prefill_cp_bcg
+from autofix.rules.cuda_graph_hook import (
+    PREFILL,
+    compatible_prefill,
+    prefill_attention_backend,
+    prefill_locked,
+    supports_prefill_cp_bcg,
+)
 from autofix.rules.cuda_graph_hook.disable_prefill_cuda_graph_for_deepseek_trtllm_mla import (
     deepseek_v3_prefill_attention,
 )
 
 
-def _resolved_prefill_attention(view: ResolvingView) -> str | None:
-    written = view["prefill_attention_backend"] or view["attention_backend"]
-    if written is not None:
-        return written
+def _resolved_prefill_attention(view: ResolvingView) -> str:
+    """The prefill attention backend by this step: the one written, or DeepSeek-V3's SM100 default."""
     if view.fact("model.given") and view.fact("model.architecture") == "DeepseekV3ForCausalLM":
-        if deepseek_v3_prefill_attention(view) == "trtllm_mla":
-            return "trtllm_mla"
-    raise Unknown("attention_backend")  # SGLang's default fill is not modelled
+        backend = deepseek_v3_prefill_attention(view)
+    else:
+        backend = prefill_attention_backend(view)
+    if backend is None:
+        raise Unknown("attention_backend")  # SGLang's default fill is not modelled
+    return backend
 
 
 @derivation(step="apply_prefill_cp_cuda_graph_default", at="arg_groups/cuda_graph_hook.py:114", writes=(PREFILL,))

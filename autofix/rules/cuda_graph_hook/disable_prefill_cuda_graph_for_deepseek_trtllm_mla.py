@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from autofix.pipeline.items import derivation
 from autofix.pipeline.view import ResolvingView, Unknown
-from autofix.rules.cuda_graph_hook import PREFILL, prefill_locked
+from autofix.rules.cuda_graph_hook import PREFILL, prefill_attention_backend, prefill_locked
 
 
 def deepseek_v3_prefill_attention(view: ResolvingView) -> str | None:
     """DeepSeek-V3's prefill attention backend after the model overrides: the one written, else `trtllm_mla` on
     SM100 (model_overrides/deepseek_v2.py:185); elsewhere SGLang's default fill, which is not `trtllm_mla`."""
-    written = view["prefill_attention_backend"] or view["attention_backend"]
+    written = prefill_attention_backend(view)
     if written is not None:
         return written
     if view["decode_attention_backend"] is not None:

@@ -3,8 +3,8 @@
 SGLang projects the resolved arguments into its runtime context and
 validates the parallel topology there (``_validate_parallel``), after
 ``check_server_args``: the attention and MoE widths it derives must
-multiply back to the TP size. Earlier checks cover all of it but an EP
-size that does not divide TP without MoE DP.
+multiply back to the TP size. Earlier checks cover most of it; PAR007 is
+what they leave (see its docstring).
 """
 
 from __future__ import annotations

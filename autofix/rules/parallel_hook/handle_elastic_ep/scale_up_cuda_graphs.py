@@ -14,16 +14,6 @@ from autofix.rules.parallel_hook.handle_elastic_ep.elastic import STEP, _scaling
 # CUDA graphs under scale-up (parallel_hook.py:691-719): the backends each phase runs by this step
 # (declared from handle_cuda_graph_config on, see autofix.rules.cuda_graph_hook).
 
-def _decode_backend(view: ResolvingView) -> str:
-    """The decode CUDA graph backend at this step."""
-    return view[DECODE]
-
-
-def _prefill_backend(view: ResolvingView) -> str:
-    """The prefill CUDA graph backend at this step."""
-    return view[PREFILL]
-
-
 def _no_decode_graph(view: ResolvingView) -> Fix:
     return Fix.unsafe(Set("cuda_graph_backend_decode", "disabled"), title="Set --cuda-graph-backend-decode to disabled")
 
@@ -75,7 +65,7 @@ def elastic_scale_up_decode_graph(view: ResolvingView) -> Violation | None:
     """
     if not _scaling_active(view):
         return None
-    backend = _decode_backend(view)
+    backend = view[DECODE]
     if backend in ("disabled", "full"):
         return None
     return Violation(f"runtime elastic EP scale-up needs the decode CUDA graph backend full or disabled, not {backend}",
@@ -138,7 +128,7 @@ def elastic_scale_up_prefill_graph(view: ResolvingView) -> Violation | None:
     """
     if not _scaling_active(view):
         return None
-    backend = _prefill_backend(view)
+    backend = view[PREFILL]
     if backend == "disabled":
         return None
     return Violation(f"runtime elastic EP scale-up needs the prefill CUDA graph disabled, not {backend}",
@@ -192,7 +182,7 @@ def _full_graph_check(view: ResolvingView, code: str) -> Violation | None:
     """EEP034-EEP040: a feature full decode-graph recapture does not support."""
     if not _scaling_active(view) or not _full_graph_blocker(view, code):
         return None
-    if _decode_backend(view) != "full":
+    if view[DECODE] != "full":
         return None
     dest, what = FULL_GRAPH_BLOCKERS[code]
     return Violation(f"runtime elastic EP scale-up with the full decode CUDA graph does not support {what}",
