@@ -191,6 +191,14 @@ class FileSet:
 
     def __init__(self) -> None:
         self.snapshots: dict[str, Snapshot] = {}
+        self._real: dict[str, str] = {}
+
+    def real(self, path: str) -> str:
+        """``os.path.realpath(path)``, found once per run (a run asks it of each path three times)."""
+        found = self._real.get(path)
+        if found is None:
+            found = self._real[path] = os.path.realpath(path)
+        return found
 
     def read(self, path: str) -> str:
         """The text of ``path`` (``-``: stdin). Raises ``InputError`` (``ReadError`` for I/O)."""
@@ -198,7 +206,7 @@ class FileSet:
             return read_text(path)
         data, snap = read_bytes(path)
         text = decode(data, path)
-        self.snapshots[os.path.realpath(path)] = snap
+        self.snapshots[self.real(path)] = snap
         return text
 
     def read_config(self, path: str) -> str | None:

@@ -33,6 +33,7 @@ import enum
 import os
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO, TextIO
 
@@ -161,14 +162,14 @@ def run(
     # (merged with their flags) before a walk reaches it alone, whatever the order of the paths
     items = list(files.expand(paths, note=lambda line: err.write(line + "\n")))
     ordered = [i for i in items if not files.is_yaml(i[0])] + [i for i in items if files.is_yaml(i[0])]
-    ordered = _once_each(ordered)
+    ordered = _once_each(ordered, disk.real)
     shared = _shared_configs([p for p, _ in ordered if not files.is_yaml(p)], schema)
     once = _Once()
     run_one = _One(rep, mode, schema, disk, once, through_launch, shared, out, err, unsafe=unsafe,
                    show_fixes=show_fixes, stdin_filename=stdin_filename, stdin_format=stdin_format, stdin=stdin,
                    facts=facts)
     for path, named in ordered:
-        if path != "-" and os.path.realpath(path) in through_launch:
+        if path != "-" and disk.real(path) in through_launch:
             continue
         try:
             run_one(path, named)
@@ -360,17 +361,18 @@ class _One:
                 err.write(f"Fixed {fixed} violation{'s' * (fixed != 1)} in {result.path}\n")
 
 
-def _once_each(items: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
-    """Each file once, under the first name it was given by (``a.yaml ./a.yaml``, a symlink to it)."""
+def _once_each(items: list[tuple[str, bool]], real: Callable[[str], str]) -> list[tuple[str, bool]]:
+    """Each file once, under the first name it was given by (``a.yaml ./a.yaml``, a symlink to it); ``real``
+    gives a path's real path."""
     seen: dict[str, int] = {}
     out: list[tuple[str, bool]] = []
     for path, named in items:
-        real = path if path == "-" else os.path.realpath(path)
-        if real in seen:
+        real_path = path if path == "-" else real(path)
+        if real_path in seen:
             if named:  # named again: it stays a named file (its errors are errors)
-                out[seen[real]] = (out[seen[real]][0], True)
+                out[seen[real_path]] = (out[seen[real_path]][0], True)
             continue
-        seen[real] = len(out)
+        seen[real_path] = len(out)
         out.append((path, named))
     return out
 

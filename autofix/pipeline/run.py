@@ -89,8 +89,9 @@ def resolve(explicit: Mapping[str, Any], schema: Schema, items: tuple[Item, ...]
     silenced = 0
     agenda = _agenda(items, schema)
     steps = agenda.steps
-    due, pending = agenda.start(view)
-    touched: set[int] = set()  # due steps a declaration reached: what they read has changed since the start
+    # touched: the due steps to look up when their turn comes (those a declaration reached, and those start
+    # did not look up); early: what start found for the rest
+    due, pending, touched, early = agenda.start(view)
     while due:
         rank = heappop(due)
         pending.discard(rank)
@@ -110,7 +111,7 @@ def resolve(explicit: Mapping[str, Any], schema: Schema, items: tuple[Item, ...]
             else:
                 agenda.learn(rank, view, reads, None)
             continue
-        out = agenda.recall(rank, view)
+        out = agenda.recall(rank, view) if rank in touched else early.get(rank, _MISS)
         if out is _MISS:
             reads = view.reads = []
             out = _derived(item, view)
@@ -153,19 +154,27 @@ class _Agenda:
         self.unsure: set[int] = set(range(len(steps)))  # not known to find nothing for the defaults
         self.defaults = schema.defaults
 
-    def start(self, view: ResolvingView) -> tuple[list[int], set[int]]:
+    def start(self, view: ResolvingView) -> tuple[list[int], set[int], set[int], dict[int, Any]]:
         """The ranks due for the launch as written, as a heap and a set: the unsure ones and those that
         read a dest it sets, less those known to find nothing for the values as written (``declared`` adds
-        those each declaration reaches)."""
-        due = set(self.unsure)
+        those each declaration reaches). Then the due ranks not looked up (the unsure ones: most read a
+        dest an earlier step declares, so a look-up now would be wasted), and what the rest found."""
+        unsure = self.unsure
+        readers: set[int] = set()
         for dest in self.by_dest.keys() & view.explicit.keys():
-            due.update(self.by_dest[dest])
+            readers.update(self.by_dest[dest])
         # nothing is declared yet: what a step finds for the values as written holds at its position unless
         # a declaration reaches one of its dests first, and ``declared`` makes it due again then
-        due = {r for r in due if self.recall(r, view) not in _NOTHING}
+        early = {}
+        for r in readers - unsure:
+            found = self.recall(r, view)
+            if found is not None and found != {}:
+                early[r] = found
+        due = set(unsure)
+        due.update(early)
         heap = list(due)
         heapify(heap)
-        return heap, due
+        return heap, due, set(unsure), early
 
     def declared(self, rank: int, out: Mapping[str, Any], due: list[int], pending: set[int],
                  touched: set[int]) -> None:
@@ -203,9 +212,7 @@ class _Agenda:
         ``reads`` (in order) of ``view``."""
         if self.size.get(rank, 0) >= self.KEEP:
             return
-        values = [_read(view, name) for name in reads]
-        if any(v is UNKNOWN for v in values):
-            return
+        values = [_read(view, name) for name in reads]  # UNKNOWN too: a step that reads one finds the same
         node = self.trees.get(rank)
         if node is None:
             node = self.trees[rank] = _Node()

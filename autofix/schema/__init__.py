@@ -111,6 +111,7 @@ class Schema:
         self.defaults: dict[str, Any] = {dest: o.default for dest, o in self.by_dest.items()}
         self._long_flags = tuple(f for f in self.by_flag if f.startswith("--"))
         self._prefixes: dict[str, tuple[str, ...]] = {}  # abbreviation -> the long flags it starts
+        self._exact: dict[str, Match] = {}  # flag -> its exact match
 
     def __getitem__(self, dest: str) -> Option:
         return self.by_dest[dest]
@@ -126,8 +127,12 @@ class Schema:
         prefixes of long flags (``--tp`` -> ``--tp-size``), ambiguous when more
         than one flag starts with the prefix.
         """
-        if word in self.by_flag:
-            return Match("exact", self.by_flag[word], word, None)
+        found = self._exact.get(word)
+        if found is not None:
+            return found
+        if word in self.by_flag:  # kept: each key of a file is matched by four readers
+            found = self._exact[word] = Match("exact", self.by_flag[word], word, None)
+            return found
         written, explicit = word, None
         if "=" in word:
             written, explicit = word.split("=", 1)
