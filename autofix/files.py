@@ -194,7 +194,8 @@ class FileSet:
         self._real: dict[str, str] = {}
 
     def real(self, path: str) -> str:
-        """``os.path.realpath(path)``, found once per run (a run asks it of each path three times)."""
+        """``os.path.realpath(path)``, found once per run (a run asks it of each path three times); ``check``
+        looks again before a write, so a symlink moved during the run is never written through."""
         found = self._real.get(path)
         if found is None:
             found = self._real[path] = os.path.realpath(path)

@@ -279,15 +279,16 @@ class _One:
     def _report(self, path: str, result: FixResult) -> None:
         rep, once, err = self.rep, self.once, self.err
         for error in result.errors:  # --config files SGLang would refuse to read
-            self.through_launch.add(os.path.realpath(error.path))
-            if once.first(("error", os.path.realpath(error.path))):  # one error per file, whoever reads it
+            real = self.disk.real(error.path)
+            self.through_launch.add(real)
+            if once.first(("error", real)):  # one error per file, whoever reads it
                 err.write(f"{error}\n")
                 rep.errors += 1
         result = replace(result, others=tuple(once.config(o) for o in result.others))
         for other in result.others:
-            self.through_launch.add(os.path.realpath(other.path))
+            self.through_launch.add(self.disk.real(other.path))
         merged = bool(result.others)
-        group = [(o, once.first(("diff", os.path.realpath(o.path), o.source, o.output))) for o in result.others]
+        group = [(o, once.first(("diff", self.disk.real(o.path), o.source, o.output))) for o in result.others]
         group.append((result, True))
         if self.mode is Mode.WRITE and path != "-":
             group = self._write(group)

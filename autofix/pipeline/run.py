@@ -168,7 +168,7 @@ class _Agenda:
         early = {}
         for r in readers - unsure:
             found = self.recall(r, view)
-            if found is not None and found != {}:
+            if found not in _NOTHING:
                 early[r] = found
         due = set(unsure)
         due.update(early)

@@ -32,7 +32,7 @@ def test_the_memo_changes_no_violation_fix_or_value(config, gpu, data):
     facts = NO_FACTS if gpu is None else Facts(GPUS[gpu])
     # values only known at launch (``--tp $TP``): the memo keeps runs that read one, as it keeps the rest
     shell = data.draw(st.sets(st.sampled_from(sorted(config))) if config else st.just(set()))
-    config = {k: UNKNOWN if k in shell and k != "model_path" else v for k, v in config.items()}
+    config = {k: UNKNOWN if k in shell else v for k, v in config.items()}
     shared = run.resolve(config, SCHEMA, SETTINGS, facts)
     with mock.patch.object(run, "_agenda", _fresh):
         every = run.resolve(config, SCHEMA, SETTINGS, facts)
