@@ -44,6 +44,7 @@ class Location:
 class Applicability(enum.IntEnum):
     """How sure a fix is (ordered as in ruff: a bigger value is safer)."""
 
+    DISPLAY_ONLY = 0  # shown, never applied (a rule the project marks unfixable)
     UNSAFE = 1  # changes what the user asked for; applied only with --unsafe-fixes
     SAFE = 2  # keeps every choice the user made; applied by --write
 

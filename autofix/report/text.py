@@ -1,4 +1,4 @@
-"""Turn results into text. Reporters return strings; the CLI decides where they go."""
+"""The human formats: a diagnostic line (`full`, `concise`), its fixes, the closing summary."""
 
 from __future__ import annotations
 

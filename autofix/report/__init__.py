@@ -1,0 +1,26 @@
+"""Turn results into text. Reporters return strings; the runner decides where they go.
+
+``text`` holds the human formats (``full``, ``concise``) and the summary line; each machine format is a
+module with ``render(records, ctx) -> str`` (``records``: ``autofix.report.records``), imported only when a
+run asks for it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from autofix.report.text import diagnostic_line, fix_lines, fixed_in, summary
+
+__all__ = ["FORMATS", "MACHINE", "diagnostic_line", "fix_lines", "fixed_in", "machine", "summary"]
+
+# --output-format values, the default first
+FORMATS = ("full", "concise", "json", "json-lines", "sarif", "github", "rdjson", "gitlab")
+_MODULES = {"json": "json_format", "json-lines": "json_lines", "sarif": "sarif", "github": "github",
+            "rdjson": "rdjson", "gitlab": "gitlab"}
+MACHINE = frozenset(_MODULES)
+
+
+def machine(name: str) -> ModuleType:
+    """The renderer module of machine format ``name`` (one of ``MACHINE``); raises KeyError."""
+    return importlib.import_module(f"autofix.report.{_MODULES[name]}")
