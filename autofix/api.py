@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from types import ModuleType
 
-from autofix import engine, merge
+from autofix import engine, fix_edits as placing, merge
 from autofix.arguments import parse_words
 from autofix.edits import Change, Edit, apply_edits, compose, line_col, map_back, offset_of
 from autofix.errors import CannotEdit, InputError, InternalError
@@ -28,7 +28,10 @@ from autofix.formats import yaml_config
 from autofix.formats.launch import Launch
 from autofix.model import Applicability, Diagnostic, Location, Respell, Rewrite, Set, Unset
 from autofix.pipeline.facts import NO_FACTS, Facts
+from autofix.policy import DEFAULT, Policy
+from autofix.rules import suppression
 from autofix.schema import Schema, load, others_of
+from autofix.screen import FileScreen
 from autofix.written import Written
 
 
@@ -84,6 +87,8 @@ def fix_source(
     read_config: Callable[[str], str | None] | None = None,
     shared_configs: frozenset[str] = frozenset(),
     facts: Facts = NO_FACTS,
+    policy: Policy = DEFAULT,
+    fix_edits: bool = False,
 ) -> FixResult:
     """Check every launch in ``text`` and apply the fixes at the requested level.
 
@@ -113,15 +118,29 @@ def fix_source(
     each command line (a removal there cannot be, and is reported as not
     applied). ``facts`` are the hardware and model facts the launches run
     with (default: none known; the checks that need one stay silent).
+
+    ``policy`` says which rules are reported and how safe their fixes are
+    (``--select``, ``--unfixable``, ...); a finding that a suppression
+    comment of its file covers (``autofix.suppressions``) is neither
+    reported nor fixed, and a comment that covers nothing is reported
+    (SUP001, with a fix that removes it). ``fix_edits``: also place the
+    edits of each fix on its own (``Diagnostic.fix_edits``, for the machine
+    formats).
+
     Raises ``InputError`` for
     unreadable input and ``InternalError`` when an edited text does not read
     back as intended.
     """
     schema = schema or load()
     level = Applicability.UNSAFE if unsafe else Applicability.SAFE
-    written = _arg_stage(text, fmt, path, schema, others_of(schema) if others is None else others, level)
+    screen = FileScreen(policy)
+    screen.read(path, text)
+    command = fmt.SOURCE == "command"
+    written = _arg_stage(text, fmt, path, schema, others_of(schema) if others is None else others, level,
+                         screen=screen, command=command, fix_edits=fix_edits)
     current, launches = written.text, written.launches
-    configs = _Configs(read_config, schema, others_of(schema) if others is None else others, level, path)
+    configs = _Configs(read_config, schema, others_of(schema) if others is None else others, level, path,
+                       screen=screen, fix_edits=fix_edits)
     lookup = configs.launch
     plain = launches
     launches = [_as_launched(launch, fmt, path, schema, lookup) for launch in launches]
@@ -134,10 +153,14 @@ def fix_source(
     outcomes = []
     unfixed: set[int] = set()  # launches whose fixes could not be written
     proposals = _Proposals(launches)
+    back = configs.locator(written.locator(text))
+    screens = [_launch_screen(screen, path, launch, back, command) for launch in launches]
     for index, launch in enumerate(launches):
-        outcome = _settings_stage(index, launch, current, fmt, schema, level, facts, configs, shared, proposals)
+        outcome = _settings_stage(index, launch, current, fmt, schema, level, facts, configs, shared, proposals,
+                                  screens[index])
         if index in opened:  # SGLang reads the file only once an argparse-stage fix says --config right
-            alone = {(v.code, v.message) for v in engine.check(plain[index].parsed.explicit_for(schema), schema, facts)}
+            alone = {(v.code, v.message) for v in engine.check(plain[index].parsed.explicit_for(schema), schema, facts,
+                                                               screen=screens[index])}
             outcome = replace(outcome, findings=tuple(
                 f if f.after or (f.violation.code, f.violation.message) in alone else replace(f, after=opened[index])
                 for f in outcome.findings))
@@ -149,7 +172,7 @@ def fix_source(
     for index, why in proposals.refused.items():  # report the violations, unfixed, and say why
         unfixed.add(index)
         before = launches[index].parsed.explicit_for(schema)
-        found = tuple(engine.check(before, schema, facts))
+        found = tuple(engine.check(before, schema, facts, screen=screens[index]))
         outcomes[index] = engine.Outcome(tuple(engine.Finding(v, 1, (), None) for v in found), before, found,
                                          f"fixes not applied: {why}")
     output = apply_edits(current, edits)
@@ -158,11 +181,12 @@ def fix_source(
         _verify(output, fmt, path, schema, [o.explicit for o in outcomes], outputs)
     diagnostics, remaining = list(written.diagnostics), list(written.remaining)
     conflicts = list(written.conflicts)
-    back = configs.locator(written.locator(text))
     for index, (launch, outcome) in enumerate(zip(launches, outcomes)):
         editable = index not in unfixed
         for f in outcome.findings:
-            diagnostics.append(_diagnostic(path, launch, f.violation, level, f.after, editable, back))
+            alone = _settings_fix_edits(f.violation, index, launch, text, written, fmt, schema, configs, shared,
+                                        path) if fix_edits and not f.after else ()
+            diagnostics.append(_diagnostic(path, launch, f.violation, level, f.after, editable, back, alone))
         remaining.extend(_diagnostic(path, launch, v, level, (), editable, back) for v in outcome.remaining)
         if outcome.conflict:
             loc = back(proposals.where.get(index, launch.start))
@@ -174,21 +198,105 @@ def fix_source(
             continue
         found = _unique(c.written.diagnostics + [d for d in diagnostics if d.path == p])
         left = _unique(c.written.remaining + [d for d in remaining if d.path == p])
-        files.append(FixResult(p, yaml_config.NAME, c.source, outputs[p], tuple(sorted(found, key=order)),
-                               tuple(sorted(left, key=order)), 0, tuple(c.written.conflicts),
-                               changes=_changes(c.written.chain, c.edits)))
+        config = FixResult(p, yaml_config.NAME, c.source, outputs[p], tuple(sorted(found, key=order)),
+                           tuple(sorted(left, key=order)), 0, tuple(c.written.conflicts),
+                           changes=_changes(c.written.chain, c.edits))
+        files.append(_settle_comments(config, screen, level, yaml_config, schema))
     # launches that read the same text (a sweep's variants) find the same things there: say each once
     diagnostics = _unique([d for d in diagnostics if d.path == path])
     remaining = _unique([d for d in remaining if d.path == path])
-    return FixResult(path, fmt.NAME, text, output, tuple(sorted(diagnostics, key=order)),
-                     tuple(sorted(remaining, key=order)), len(launches), tuple(dict.fromkeys(conflicts)),
-                     getattr(fmt, "looks_like_config", lambda _: True)(launches), tuple(files),
-                     tuple(configs.errors.values()), _changes(written.chain, edits))
+    result = FixResult(path, fmt.NAME, text, output, tuple(sorted(diagnostics, key=order)),
+                       tuple(sorted(remaining, key=order)), len(launches), tuple(dict.fromkeys(conflicts)),
+                       getattr(fmt, "looks_like_config", lambda _: True)(launches), tuple(files),
+                       tuple(configs.errors.values()), _changes(written.chain, edits))
+    return _settle_comments(result, screen, level, fmt, schema)
+
+
+def _settle_comments(result: FixResult, screen: FileScreen, level: Applicability, fmt: ModuleType,
+                     schema: Schema) -> FixResult:
+    """``result`` with its file's suppression comments judged (SUP001, SUP002; ``rules.suppression.settle``)."""
+    comments = screen.files.get(result.path)
+    if not comments:
+        return result
+    from autofix.rules import BY_CODE
+
+    policy = screen.policy
+
+    def known(code: str) -> bool | None:
+        return None if code not in BY_CODE else policy.reports(code)
+
+    def reads_alike(a: str, b: str) -> bool:
+        try:
+            return [x.parsed.explicit for x in fmt.read(a, result.path, schema)] == \
+                [x.parsed.explicit for x in fmt.read(b, result.path, schema)]
+        except Exception:  # noqa: BLE001 - a text that no longer reads is not alike
+            return False
+
+    where = Location(1, 1)
+    return suppression.settle(result, comments, level, lambda v: screen(result.path, v, where, None), known,
+                              reads_alike)
+
+
+def _launch_screen(screen: FileScreen, path: str, launch: Launch, back: Callable[[Location], Location],
+                   command: bool) -> engine.Screen:
+    """``screen`` for the violations of one launch: each placed where its diagnostic points (``back``: in the
+    original text); ``command``: the launch is a command, so a comment above its first line covers it all."""
+    start = back(launch.start) if command else None
+    marks = tuple((loc.line, loc.col) for loc in (back(Location(a.line, a.col)) for a in launch.suppress))
+    return lambda v: screen(path, v, back(launch.locate(v)), start, marks)
+
+
+def _settings_fix_edits(v, index: int, launch: Launch, text: str, written: _ArgStage, fmt: ModuleType,
+                        schema: Schema, configs: _Configs, shared: set[str], path: str) -> tuple:
+    """Each of ``v``'s fixes on its own, as text edits of ``text`` (and of a merged launch's ``--config``
+    file), or None where it cannot be written alone (``fix_edits``).
+
+    The fixes are rendered on the text the argparse stage corrected; where that stage changed the text, a
+    fix's edits count as its own only if, applied alone to ``text``, they give launch ``index`` exactly the
+    fix's ops (a fix on a setting written twice needs the repeat's fix first).
+    """
+
+    def render(fix):
+        script, in_file = _edit(written.text, fmt, launch, list(fix.ops), schema, configs, shared)
+        _keeps_the_other_words(launch, list(fix.ops), schema)
+        out = placing.placed(script, text, written.chain, path)
+        if out is None:
+            return None
+        if in_file is not None:
+            name, edits = in_file
+            config = configs.files[name]
+            if config.written.chain:
+                return None
+            out += placing.placed(edits, config.source, (), name)
+        if written.chain and not _alone_makes(text, [e for e in out if e.path == path], fmt, path, schema, index,
+                                              fix.ops):
+            return None
+        return out
+
+    return placing.of_fixes(v.fixes, render)
+
+
+def _alone_makes(text: str, edits, fmt: ModuleType, path: str, schema: Schema, index: int, ops) -> bool:
+    """Whether ``edits`` (``TextEdit``s of ``text``) give launch ``index`` of ``text`` exactly ``ops``, the
+    other launches nothing."""
+    from autofix.model import applied
+
+    try:
+        before = [x.parsed.explicit for x in fmt.read(text, path, schema)]
+        after = [x.parsed.explicit for x in fmt.read(apply_edits(text, [
+            Edit(offset_of(text, e.start.line, e.start.col), offset_of(text, e.end.line, e.end.col), e.content)
+            for e in edits]), path, schema)]
+    except Exception:  # noqa: BLE001 - edits that do not read back are not the fix's own
+        return False
+    if len(before) != len(after) or not 0 <= index < len(before):
+        return False
+    wanted = [applied(b, ops) if i == index else b for i, b in enumerate(before)]
+    return after == wanted
 
 
 def _settings_stage(index: int, launch: Launch, current: str, fmt: ModuleType, schema: Schema,
                     level: Applicability, facts: Facts, configs: _Configs, shared: set[str],
-                    proposals: _Proposals) -> engine.Outcome:
+                    proposals: _Proposals, screen: engine.Screen | None = None) -> engine.Outcome:
     """The settings stage of launch ``index``: its settings through SGLang's pipeline to a fixpoint
     (``engine.run``), and the edits of the fixes proposed for ``current`` (``proposals``; an edit the
     text cannot take is refused there, with why).
@@ -199,12 +307,15 @@ def _settings_stage(index: int, launch: Launch, current: str, fmt: ModuleType, s
     before = launch.parsed.explicit_for(schema)
     if launch.parsed.help_index >= 0 or launch.host is not None:
         return engine.Outcome((), before, (), None)
-    outcome = engine.run(before, schema, level, facts)
+    outcome = engine.run(before, schema, level, facts, screen=screen)
     ops = engine.net_ops(before, outcome.explicit)
     if ops:
         try:
             _keeps_the_other_words(launch, ops, schema)
-            proposals.add(index, _edit(current, fmt, launch, ops, schema, configs, shared))
+            script, in_file = _edit(current, fmt, launch, ops, schema, configs, shared)
+            if in_file is not None:
+                configs.files[in_file[0]].edits = in_file[1]
+            proposals.add(index, script)
         except CannotEdit as exc:
             proposals.refuse(index, str(exc), getattr(exc, "location", None))
     return outcome
@@ -343,8 +454,10 @@ class _Configs:
     """
 
     def __init__(self, read: Callable[[str], str | None] | None, schema: Schema, others: tuple[Schema, ...],
-                 level: Applicability, script: str = "-") -> None:
+                 level: Applicability, script: str = "-", *, screen: FileScreen | None = None,
+                 fix_edits: bool = False) -> None:
         self.read, self.schema, self.others, self.level, self.script = read, schema, others, level, script
+        self.screen, self.fix_edits = screen, fix_edits
         self.files: dict[str, _Config | None] = {}
         self.errors: dict[str, InputError] = {}  # name -> why SGLang would not read the file
         self.names: dict[str, str] = {}  # real path -> name
@@ -360,9 +473,11 @@ class _Configs:
             text = self.read(path) if self.read is not None else None
             config = None
             if text is not None:
+                if self.screen is not None:
+                    self.screen.read(path, text)
                 try:
                     config = _Config(text, _arg_stage(text, yaml_config, path, self.schema, self.others,
-                                                         self.level))
+                                                      self.level, screen=self.screen, fix_edits=self.fix_edits))
                 except InputError as exc:  # there, but SGLang refuses it at start-up: unknown, and an error
                     self.errors[path] = InputError(exc.path, exc.line, exc.col, f"{exc.message} (the --config "
                                                    f"file of {self.script}: SGLang refuses to start)")
@@ -462,27 +577,28 @@ def _adds_before_the_end_of_options(launch: Launch, ops: list, schema: Schema) -
 
 
 def _edit(text: str, fmt: ModuleType, launch: Launch, ops: list, schema: Schema, configs: _Configs,
-          shared_files: set[str]) -> list[Edit]:
-    """The script's edits for ``ops``; a merged launch's config-file edits go to its ``_Config``.
+          shared_files: set[str]) -> tuple[list[Edit], tuple[str, list[Edit]] | None]:
+    """The script's edits for ``ops``, and a merged launch's config-file edits: (the file's name in
+    ``configs``, edits on its corrected text), or None.
 
     ``shared_files``: the names (in ``configs``) of the files other launches read too.
-    Raises ``CannotEdit`` (and changes nothing) when either file cannot take them.
+    Raises ``CannotEdit`` when either file cannot take them.
     """
     ctx = launch.ctx
     if not isinstance(ctx, merge.Merged):
         _adds_before_the_end_of_options(launch, ops, schema)
-        return fmt.edit(text, launch, ops, schema)
+        return fmt.edit(text, launch, ops, schema), None
     shared = ctx.path in shared_files
     command, in_file = merge.route(launch, ops, shared)
     if shared and in_file:
         raise CannotEdit(f"{ctx.path} is read by several launches: remove its settings by hand")
     _adds_before_the_end_of_options(ctx.launch, command, schema)
     out = fmt.edit(text, ctx.launch, command, schema) if command else []
-    if in_file:
-        config = configs.get(ctx.path)
-        assert config is not None
-        config.edits = yaml_config.edit(config.written.text, ctx.config, in_file, schema)
-    return out
+    if not in_file:
+        return out, None
+    config = configs.get(ctx.path)
+    assert config is not None
+    return out, (configs.name(ctx.path), yaml_config.edit(config.written.text, ctx.config, in_file, schema))
 
 
 @dataclass(slots=True)
@@ -517,11 +633,15 @@ def _locator(original: str, current: str, chain: list[list[Edit]]) -> Callable[[
 
 
 def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tuple[Schema, ...],
-                 level: Applicability) -> _ArgStage:
+               level: Applicability, *, screen: FileScreen | None = None, command: bool = False,
+               fix_edits: bool = False) -> _ArgStage:
     """Check how each launch's settings are written; fix in place and re-read, up to ``MAX_PASSES``.
 
     A pass whose edits would not read back (a layout the adapter cannot
     edit that way) is not applied: its fixes are reported as not applied.
+    ``screen`` is what the run keeps of each finding (``fix_source``);
+    ``command``: the launches are commands (a comment above one covers it);
+    ``fix_edits``: place each fix of the first pass on its own.
     """
     current, chain = text, []
     diagnostics: list[Diagnostic] = []
@@ -530,6 +650,8 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
     conflicts: list[str] = []
     texts = {text}
     launches = fmt.read(current, path, schema)
+    if screen is not None:
+        screen.annotate(path, launches)
     born: list[tuple[str, ...]] = [()] * len(launches)
     checked: list[tuple[Launch, list, bool]] = []  # the last pass's findings on ``current``, and if editable
     for _ in range(engine.MAX_PASSES):
@@ -541,7 +663,7 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
         proposals = _Proposals(launches)
         found_by, chosen_by = [], []
         for index, launch in enumerate(launches):
-            found = engine.check_args(_written(launch, schema, others, fmt))
+            found = _screened_args(launch, schema, others, fmt, screen, path, back, command)
             chosen = engine.choose_entry_fixes(found, level)
             found_by.append(found)
             chosen_by.append(chosen)
@@ -580,7 +702,11 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
                 after = _causes(fixed, dests)
                 if born[index]:  # a launch a host-stage fix made: all it shows appears once that is fixed
                     after = tuple(dict.fromkeys(born[index] + _causes([f for f in fixed if f[1] & dests], dests)))
-                d = _diagnostic(path, launch, v, level, after, fixed_here[k] or (editable and not chosen[k]), back)
+                alone = placing.of_fixes(v.fixes, lambda fix: placing.placed(
+                    fmt.edit_entries(current, launch, list(fix.ops), schema), text, (), path)) \
+                    if fix_edits and not chain and not after else ()
+                d = _diagnostic(path, launch, v, level, after, fixed_here[k] or (editable and not chosen[k]), back,
+                                alone)
                 key = (v.code, v.message, d.location)
                 if key not in seen:
                     seen.add(key)
@@ -608,11 +734,24 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
             break
         texts.add(current)
     if not checked:  # stopped with fixes still coming: what is there now remains, unfixed
-        checked = [(launch, engine.check_args(_written(launch, schema, others, fmt)), False) for launch in launches]
+        back = _locator(text, current, chain)
+        checked = [(launch, _screened_args(launch, schema, others, fmt, screen, path, back, command), False)
+                   for launch in launches]
     back = _locator(text, current, chain)
     remaining = [_diagnostic(path, launch, v, level, (), editable, back)
                  for launch, found, editable in checked for v in found]
     return _ArgStage(current, launches, diagnostics, remaining, conflicts, chain, born)
+
+
+def _screened_args(launch: Launch, schema: Schema, others: tuple[Schema, ...], fmt: ModuleType,
+                   screen: FileScreen | None, path: str, back: Callable[[Location], Location],
+                   command: bool) -> list:
+    """The argparse-stage violations of ``launch`` that ``screen`` keeps (``back`` places them in the original
+    text)."""
+    found = engine.check_args(_written(launch, schema, others, fmt))
+    if screen is None or not found:
+        return found
+    return engine.screened(found, _launch_screen(screen, path, launch, back, command))
 
 
 def _written(launch: Launch, schema: Schema, others: tuple[Schema, ...], fmt: ModuleType) -> Written:
@@ -669,7 +808,7 @@ def _causes(fixed: list[tuple[str, frozenset]], dests: frozenset) -> tuple[str, 
 
 
 def _diagnostic(path: str, launch: Launch, violation, level, after=(), editable=True,
-                back: Callable[[Location], Location] = lambda loc: loc) -> Diagnostic:
+                back: Callable[[Location], Location] = lambda loc: loc, edits: tuple = ()) -> Diagnostic:
     location = back(launch.locate(violation))
     return Diagnostic(
         path=location.path or path,
@@ -678,6 +817,7 @@ def _diagnostic(path: str, launch: Launch, violation, level, after=(), editable=
         fixable=editable and violation.best_fix(level) is not None,
         fix_available=editable and bool(violation.fixes),
         after=tuple(after),
+        fix_edits=edits if editable else tuple(None for _ in edits),
     )
 
 

@@ -306,3 +306,38 @@ def line_col(text: str, offset: int) -> tuple[int, int]:
 def _line_starts(text: str) -> tuple[int, ...]:
     """The index of each line's first character: one pass, then a lookup per position (not a count from 0)."""
     return (0, *(m.end() for m in re.finditer("\n", text)))
+
+
+def _overlaps(start: int, end: int, a: int, b: int) -> bool:
+    """Whether span ``start:end`` overlaps ``a:b``; an empty span (an insertion point) overlaps what it touches."""
+    if start == end or a == b:
+        return a <= end and start <= b
+    return start < b and end > a
+
+
+def range_before(edits: Iterable[Edit], start: int, end: int) -> tuple[int, int] | None:
+    """The span ``start:end`` of the text after ``edits`` as a span of the text before them, or None when it
+    overlaps what an edit wrote (an insertion point touching written text counts as inside it)."""
+    delta = 0
+    for e in sorted(edits, key=lambda e: (e.start, e.end)):
+        new_start = e.start + delta
+        new_end = new_start + len(e.text)
+        if _overlaps(start, end, new_start, new_end):
+            return None
+        if new_start >= end:
+            break
+        delta += len(e.text) - (e.end - e.start)
+    return start - delta, end - delta
+
+
+def range_after(changes: Iterable[Change], start: int, end: int) -> tuple[int, int] | None:
+    """The span ``start:end`` of a text as a span of the text ``changes`` made from it (``Change``: before ->
+    after), or None when it overlaps a changed region (an insertion point touching one counts as inside)."""
+    delta = 0
+    for c in sorted(changes):
+        if _overlaps(start, end, c.start, c.end):
+            return None
+        if c.start >= end:
+            break
+        delta = c.new_end - c.end
+    return start + delta, end + delta

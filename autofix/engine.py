@@ -9,7 +9,7 @@ is written.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,9 +22,21 @@ from autofix.rules.base import HostRule, WrittenRule
 from autofix.schema import Schema
 from autofix.written import Written
 
-__all__ = ["Applicability", "Finding", "Outcome", "check", "check_args", "choose_entry_fixes", "net_ops", "run"]
+__all__ = ["Applicability", "Finding", "Outcome", "Screen", "check", "check_args", "choose_entry_fixes", "net_ops",
+           "run", "screened"]
 
 MAX_PASSES = 10
+
+# What the caller makes of each violation found: the same, adjusted (its fixes' safety), or None to leave it
+# out (a rule the run does not select, a finding a comment suppresses): neither reported nor fixed.
+Screen = Callable[[Violation], Violation | None]
+
+
+def screened(found: Sequence[Violation], screen: Screen | None) -> list[Violation]:
+    """``found`` through ``screen`` (None: as found), in order, without the ones it leaves out."""
+    if screen is None:
+        return list(found)
+    return [v for v in map(screen, found) if v is not None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,17 +69,18 @@ class Outcome:
 
 
 def check(explicit: Mapping[str, Any], schema: Schema, facts: Facts = NO_FACTS,
-          items: tuple[Item, ...] | None = None) -> list[Violation]:
+          items: tuple[Item, ...] | None = None, screen: Screen | None = None) -> list[Violation]:
     """Every settings violation of ``explicit`` (``dest -> value``), in SGLang's pipeline order.
 
     Errors (SGLang refuses) and warnings (a value the user set is replaced).
     A check that reads a value nobody knows (``UNKNOWN``, or a fact not in
     ``facts``) is silent: autofix reports nothing it cannot back. ``items``:
-    the derivations and rules to run (default: ``autofix.rules.SETTINGS``).
+    the derivations and rules to run (default: ``autofix.rules.SETTINGS``);
+    ``screen``: what the caller keeps of each violation (see ``Screen``).
     """
     if not schema.steps:
         return []  # a release without a step list: no settings rule is written for it
-    return list(resolve(explicit, schema, _rules.SETTINGS if items is None else items, facts).violations)
+    return screened(resolve(explicit, schema, _rules.SETTINGS if items is None else items, facts).violations, screen)
 
 
 def check_args(written: Written, rules: Sequence[WrittenRule] = WRITTEN) -> list[Violation]:
@@ -132,6 +145,7 @@ def run(
     level: Applicability = Applicability.SAFE,
     facts: Facts = NO_FACTS,
     items: tuple[Item, ...] | None = None,
+    screen: Screen | None = None,
 ) -> Outcome:
     """Detect, apply the best fix at ``level`` for each violation, repeat.
 
@@ -139,6 +153,8 @@ def run(
     touched waits for the next pass (it is re-checked on the new state).
     Stops when a pass applies nothing; a state seen before is a conflict
     (fixes undoing each other), as is ``MAX_PASSES`` passes without a fixpoint.
+    A violation ``screen`` leaves out is neither fixed nor reported, and
+    takes no part in a pass (it holds back no other fix).
     """
     state = dict(explicit)
     seen = {_freeze(state)}
@@ -148,7 +164,7 @@ def run(
     for pass_no in range(1, MAX_PASSES + 1):
         after = tuple(fixed) if pass_no > 1 else ()
         touched: set[str] = set()
-        found = check(state, schema, facts, items)
+        found = check(state, schema, facts, items, screen)
         for v in found:
             fix = v.best_fix(level)
             dests = {op.dest for op in fix.ops} if fix else set()
@@ -168,7 +184,7 @@ def run(
     else:
         conflict = f"no fixpoint after {MAX_PASSES} passes"
     # a pass that applied nothing checked the final state already (a clean launch is resolved once)
-    remaining = tuple(found) if not touched else tuple(check(state, schema, facts, items))
+    remaining = tuple(found) if not touched else tuple(check(state, schema, facts, items, screen))
     return Outcome(tuple(findings.found.values()), state, remaining, conflict if remaining else None)
 
 

@@ -190,8 +190,28 @@ class Violation:
 
 
 @dataclass(frozen=True, slots=True)
+class TextEdit:
+    """Replace the text from ``start`` to ``end`` (exclusive) of file ``path`` with ``content``.
+
+    Positions are 1-based lines and columns (characters) of the file as it was read; ``start == end``
+    inserts, ``content == ""`` deletes. ``path`` is the file's name as reported.
+    """
+
+    path: str
+    start: Location
+    end: Location
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
-    """A violation placed in a file: what the reporters print."""
+    """A violation placed in a file: what the reporters print.
+
+    ``fix_edits``, when the caller asked for them (``fix_source(..., fix_edits=True)``), holds for each fix
+    of ``violation.fixes`` the text edits that make that fix alone on the file as read, or None when it
+    cannot be written alone (the file's layout refuses it, or it only exists after other fixes); empty when
+    not asked for.
+    """
 
     path: str
     location: Location
@@ -199,6 +219,7 @@ class Diagnostic:
     fixable: bool  # a fix at the requested applicability exists
     fix_available: bool  # any fix exists (e.g. only with --unsafe-fixes)
     after: tuple[str, ...] = field(default=())  # codes whose fix made this one appear
+    fix_edits: tuple[tuple[TextEdit, ...] | None, ...] = field(default=())
 
     @property
     def code(self) -> str:

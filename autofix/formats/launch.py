@@ -20,6 +20,8 @@ class Launch:
     written, for the argparse-stage rules. ``host`` is set for a command
     its file does not run as written (a Dockerfile exec form that is not
     JSON): SGLang never reads its words, and it has none here.
+    ``suppress`` holds the ``autofix.io/ignore`` annotations of the
+    Kubernetes object it is written in (``autofix.suppressions``).
     """
 
     parsed: ParsedArgs
@@ -27,6 +29,7 @@ class Launch:
     ctx: Any = None
     entries: tuple[Entry, ...] = ()
     host: NotJson | None = None
+    suppress: tuple = ()
 
     def locate(self, violation: Violation) -> Location:
         """Where a diagnostic for ``violation`` points: its entry, or its first written arg."""

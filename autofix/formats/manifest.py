@@ -48,6 +48,7 @@ from autofix.formats.view import View, read_only, within
 from autofix.formats.yaml_nodes import Composed, Merge
 from autofix.model import Location
 from autofix.schema import Schema
+from autofix.suppressions import ANNOTATION, annotation
 
 NAME = "manifest"
 SOURCE = "command"
@@ -73,27 +74,43 @@ def _alias_at(doc: Composed, offset: int, mapping, key: str) -> int | None:
     return offset + m.start(1) if m else None
 
 
-def _k8s_containers(doc: Composed, root):
-    """Every mapping with ``command`` or ``args``, in document order: (mapping, command, args) nodes.
+def _k8s_containers(doc: Composed, root, offset: int):
+    """Every mapping with ``command`` or ``args``, in document order: (mapping, command, args, the
+    ``autofix.io/ignore`` annotations of the objects it is in).
 
     A walk in file order without recursion (one iterator per collection
-    being read); a node reached through several aliases is visited each
-    time, which the node limit bounds.
+    being read, with the annotations in scope there); a node reached through
+    several aliases is visited each time, which the node limit bounds.
     """
-    todo = [iter([root])]
+    todo = [(iter([root]), ())]
     while todo:
-        for node in todo[-1]:
+        scope = todo[-1][1]
+        for node in todo[-1][0]:
             if isinstance(node, yaml.MappingNode):
                 command, args = doc.value(node, "command"), doc.value(node, "args")
+                inner = scope + _ignore_annotation(doc, node, offset)
                 if command is not None or args is not None:
-                    yield node, command, args
-                todo.append(iter([v for _, v in doc.effective(node)]))
+                    yield node, command, args, inner
+                todo.append((iter([v for _, v in doc.effective(node)]), inner))
                 break
             if isinstance(node, yaml.SequenceNode):
-                todo.append(iter(node.value))
+                todo.append((iter(node.value), scope))
                 break
         else:
             todo.pop()
+
+
+def _ignore_annotation(doc: Composed, node, offset: int) -> tuple:
+    """The ``autofix.io/ignore`` annotation in ``node``'s ``metadata.annotations``, as a one-item tuple of a
+    ``Suppression`` (or ``Malformed``), or ()."""
+    meta = doc.value(node, "metadata")
+    annotations = doc.value(meta, "annotations") if isinstance(meta, yaml.MappingNode) else None
+    value = doc.value(annotations, ANNOTATION) if isinstance(annotations, yaml.MappingNode) else None
+    if not isinstance(value, yaml.ScalarNode):
+        return ()
+    start, end = offset + value.start_mark.index, offset + value.end_mark.index
+    return (annotation(value.value, value.start_mark.line + 1, value.start_mark.column + 1, start,
+                       doc.text[value.start_mark.index:value.end_mark.index]),)
 
 
 def _compose_services(doc: Composed, root):
@@ -383,11 +400,14 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
                 launches.extend(_launches_of(text, offset, [entrypoint, command], True, path, schema, locate,
                                              _reasons(doc, service, keys, shared), aliases))
             continue
-        for container, command, args in _k8s_containers(doc, root):
+        for container, command, args, ignores in _k8s_containers(doc, root, offset):
             keys = ("command", "args")
             aliases = [_alias_at(doc, offset, container, k) for k in keys]
-            launches.extend(_launches_of(text, offset, [command, args], False, path, schema, locate,
-                                         _reasons(doc, container, keys, shared), aliases))
+            found = _launches_of(text, offset, [command, args], False, path, schema, locate,
+                                 _reasons(doc, container, keys, shared), aliases)
+            for launch in found:
+                launch.suppress = ignores
+            launches.extend(found)
     return launches
 
 

@@ -15,21 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from autofix.model import Applicability, Location
-
-
-@dataclass(frozen=True, slots=True)
-class TextEdit:
-    """Replace the text from ``start`` to ``end`` (exclusive) of file ``path`` with ``content``.
-
-    ``start == end`` inserts; ``content == ""`` deletes. ``path`` is as reported (the diagnostic's file, or
-    the ``--config`` file a script's fix also edits).
-    """
-
-    path: str
-    start: Location
-    end: Location
-    content: str
+from autofix.model import Applicability, Location, TextEdit  # noqa: F401 - TextEdit is part of this interface
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,8 +18,8 @@ from autofix.pipeline.run import order
 import importlib
 import pkgutil
 
-from autofix.rules import config_file, deprecated, dockerfile, options, repeats, values, versions
-from autofix.rules.base import WrittenRule
+from autofix.rules import config_file, deprecated, dockerfile, options, repeats, suppression, values, versions
+from autofix.rules.base import CommentRule, WrittenRule
 from autofix.schema import load
 
 WRITTEN: tuple[WrittenRule, ...] = tuple(
@@ -53,9 +53,11 @@ SETTINGS: tuple[Derivation | SettingsRule, ...] = _items()
 # What a user can look up by code: every rule, and every derivation that warns (its override code), the
 # settings ones in pipeline order
 Rule = WrittenRule | SettingsRule | Derivation
+# The checks of autofix's own suppression comments (run by api.fix_source once the others have run)
+COMMENTS: tuple[CommentRule, ...] = suppression.RULES
 # (an override made by several declarations of one step, DWDP008, is documented by the first)
 BY_CODE: dict[str, Rule] = {}
-for _r in (*WRITTEN, *(it for it in order(SETTINGS, load()) if isinstance(it, SettingsRule) or it.code)):
+for _r in (*WRITTEN, *(it for it in order(SETTINGS, load()) if isinstance(it, SettingsRule) or it.code), *COMMENTS):
     BY_CODE.setdefault(_r.code, _r)
 RULES: tuple[Rule, ...] = tuple(BY_CODE.values())
 BY_NAME: dict[str, Rule] = {r.name: r for r in RULES}

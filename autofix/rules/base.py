@@ -102,3 +102,26 @@ def host_rule(code: str, name: str, *, source: str) -> Callable[[Find], HostRule
         return HostRule(code, name, source, fn, fn.__doc__)
 
     return wrap
+
+
+class CommentRule(WrittenRule):
+    """A check of autofix's own suppression comments in a file (``autofix.rules.suppression``).
+
+    It reads the comments, not a launch: ``check(comments, known)`` yields ``(comment, codes to remove,
+    violation)``; the engine never runs it (``WRITTEN`` does not hold it), ``api.fix_source`` does, once the
+    other rules have run. Never an error: SGLang does not read the comments.
+    """
+
+    __slots__ = ()
+
+
+def comment_rule(code: str, name: str, *, source: str) -> Callable[[Find], CommentRule]:
+    """Decorator: turn a documented check of suppression comments into a ``CommentRule``; ``source`` names
+    autofix's module that reads the comments. Raises ``TypeError`` without a docstring."""
+
+    def wrap(fn: Find) -> CommentRule:
+        if not fn.__doc__:
+            raise TypeError(f"rule {code} has no docstring")
+        return CommentRule(code, name, source, fn, fn.__doc__, refuses=False)
+
+    return wrap

@@ -1,0 +1,168 @@
+"""The rules of autofix's own suppression comments (``autofix.suppressions``): SUP001, SUP002.
+
+They read the comments of a file, not its launches: after the other rules have run, a comment that
+suppressed nothing is reported, with a safe fix that removes it (as ruff's RUF100 removes an unused
+``noqa``). ``settle`` adds their findings to a ``FixResult`` and, at a level that applies the fix, removes
+the comments from its output.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+
+from autofix.edits import Edit, apply_edits, compose, line_col, range_after
+from autofix.model import Applicability, Diagnostic, Fix, Location, TextEdit, Violation
+from autofix.rules.base import CommentRule, comment_rule
+from autofix.suppressions import ANNOTATION, Malformed, Suppression, Suppressions
+
+SOURCE = "autofix/suppressions.py"
+# a comment, the codes the fix removes from it, the violation
+Found = tuple[Suppression | Malformed, tuple[str, ...], Violation]
+
+
+@comment_rule("SUP001", "unused-suppression", source=SOURCE)
+def unused_suppression(comments: Suppressions, known: Callable[[str], bool | None]) -> Iterator[Found]:
+    """Flag a suppression comment, or a code in one, that suppressed no finding.
+
+    ## What it does
+    Checks every `# autofix: ignore[...]` and `# autofix: ignore-file[...]` comment for codes that covered no
+    finding in this run: the finding was fixed, the rule no longer fires there, or the code names no rule.
+    A code of a rule the run does not select (`--select`, `--ignore`) is not judged.
+
+    ## Why it matters
+    SGLang never reads these comments. A stale one hides the next real finding of that rule on that line,
+    and a misspelled code hides nothing while looking as if it did.
+
+    ## Example
+    ```yaml
+    tp-size: 8  # autofix: ignore[EP003] single node
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 8
+    ```
+
+    ## Fix safety
+    Removing the unused codes (the whole comment when none is left) changes no setting: safe.
+
+    ## SGLang source
+    None: the comments are autofix's own (`autofix/suppressions.py`).
+    """
+    for s, codes in comments.unused():
+        judged = tuple(c for c in codes if known(c) is not False)
+        if not judged:
+            continue
+        unknown = [c for c in judged if known(c) is None]
+        what = ", ".join(judged)
+        why = f" ({', '.join(unknown)}: no such rule)" if unknown else ""
+        left = tuple(c for c in s.codes if c not in judged)
+        title = f"Remove {what} from the comment" if left else "Remove the suppression comment"
+        yield s, judged, Violation(f"suppression of {what} covers no finding{why}", (), (Fix.safe(title=title),))
+
+
+@comment_rule("SUP002", "malformed-suppression", source=SOURCE)
+def malformed_suppression(comments: Suppressions, known: Callable[[str], bool | None]) -> Iterator[Found]:
+    """Flag a comment that starts like a suppression but does not read as one.
+
+    ## What it does
+    Checks every comment that starts with `# autofix:` for the form `# autofix: ignore[CODES] reason` or
+    `# autofix: ignore-file[CODES] reason`, CODES being rule codes separated by commas.
+
+    ## Why it matters
+    A comment autofix cannot read suppresses nothing: the finding it was written for is still reported,
+    and the next reader cannot tell what it meant to hide.
+
+    ## Example
+    ```yaml
+    ep-dispatch-algorithm: static  # autofix: ignore EP003
+    ```
+    Use instead:
+    ```yaml
+    ep-dispatch-algorithm: dynamic
+    ```
+
+    ## Fix safety
+    No fix: only the author knows which codes were meant.
+
+    ## SGLang source
+    None: the comments are autofix's own (`autofix/suppressions.py`).
+    """
+    for m in comments.malformed:
+        yield m, (), Violation("cannot read this suppression comment: write `# autofix: ignore[CODE] reason`", ())
+
+
+RULES: tuple[CommentRule, ...] = (unused_suppression, malformed_suppression)
+
+
+def _removal(text: str, s: Suppression, keep: tuple[str, ...]) -> Edit | None:
+    """The edit that removes suppression ``s`` from ``text``, or keeps only the codes ``keep`` in it; None
+    when that cannot be done in place (an annotation that shares its line)."""
+    if s.annotation:
+        if keep:
+            return Edit(s.start, s.end, ", ".join(keep))
+        start = text.rfind("\n", 0, s.start) + 1
+        nl = text.find("\n", s.start)
+        line = text[start:len(text) if nl < 0 else nl]
+        if not re.match(rf"[ \t]*(['\"]?){re.escape(ANNOTATION)}\1[ \t]*:", line):
+            return None
+        return Edit(start, len(text) if nl < 0 else nl + 1, "")
+    if keep:
+        open_ = text.index("[", s.start)
+        close = text.index("]", open_)
+        return Edit(open_ + 1, close, ", ".join(keep))
+    if s.alone:  # the whole line, with its line break
+        start = text.rfind("\n", 0, s.start) + 1
+        nl = text.find("\n", s.end)
+        return Edit(start, len(text) if nl < 0 else nl + 1, "")
+    start = s.start
+    while start > 0 and text[start - 1] in " \t":
+        start -= 1
+    return Edit(start, s.end, "")
+
+
+def settle(result, comments: Suppressions | None, level: Applicability, screen: Callable[[Violation], Violation | None],
+           known: Callable[[str], bool | None], reads_alike: Callable[[str, str], bool]):
+    """``result`` (an ``api.FixResult``) with the findings of SUP001/SUP002 on ``comments`` added, and the
+    unused suppressions removed from its output where the fix applies at ``level``.
+
+    ``screen`` is the run's policy for these rules (selection, fix safety); ``known(code)`` is True for a
+    code the run reports, False for one it does not select, None for no rule; ``reads_alike(a, b)`` tells
+    whether two versions of the text mean the same launches (a removal that would change one is not made).
+    A comment inside text a fix rewrote is left as it is (reported, not fixed).
+    """
+    if not comments:
+        return result
+    text = result.source
+    found: list[tuple[Diagnostic, Edit | None]] = []  # each finding, and the edit on ``text`` that fixes it
+    for rule in RULES:
+        for where, drop, v in rule.check(comments, known):
+            v = screen(Violation(v.message, v.args, v.fixes, rule.code, rule.name, None, False))
+            if v is None:
+                continue
+            edit = _removal(text, where, tuple(c for c in where.codes if c not in drop)) if drop else None
+            if edit is None and v.fixes:
+                v = replace(v, fixes=())
+            placed = (_placed(result.path, text, edit),) if edit is not None else ()
+            d = Diagnostic(result.path, Location(where.line, where.col), v, False, bool(v.fixes), (), placed)
+            found.append((d, edit if v.best_fix(level) is not None else None))
+    if not found:
+        return result
+    moved = [(d, range_after(result.changes, e.start, e.end) if e is not None else None) for d, e in found]
+    applied = [Edit(*span, e.text) for (d, span), (_, e) in zip(moved, found) if span is not None]
+    output, changes = result.output, result.changes
+    if applied and reads_alike(output, candidate := apply_edits(output, applied)):
+        output, changes = candidate, tuple(compose(changes, applied))
+    else:
+        moved = [(d, None) for d, _ in moved]
+    shown = [replace(d, fixable=span is not None) for d, span in moved]
+    left = [d for d in shown if not d.fixable]
+    order = lambda d: (d.location, d.code)  # noqa: E731
+    return replace(result, output=output, changes=changes,
+                   diagnostics=tuple(sorted([*result.diagnostics, *shown], key=order)),
+                   remaining=tuple(sorted([*result.remaining, *left], key=order)))
+
+
+def _placed(path: str, text: str, edit: Edit) -> tuple[TextEdit, ...]:
+    return (TextEdit(path, Location(*line_col(text, edit.start)), Location(*line_col(text, edit.end)), edit.text),)

@@ -1,0 +1,182 @@
+"""Suppression comments: ``# autofix: ignore[EP003] <reason>`` and ``# autofix: ignore-file[EP003] <reason>``.
+
+Every format autofix reads writes comments with ``#`` (YAML, shell, Dockerfile), so one reader serves them
+all: a comment is a ``#`` at the start of a line or after a blank, then ``autofix:``. A ``#`` inside a quoted
+word is read the same way (a script inside a YAML string is a script: its comments are comments); text that
+merely mentions the marker inside quotes is the only thing read otherwise than its file does, and it is
+never written by accident.
+
+What a comment covers:
+
+* ``ignore[CODES]`` at the end of a line: the findings reported on that line;
+* ``ignore[CODES]`` alone on its line: the findings on the next line that is not a comment line, and, when a
+  launch written as a command (a shell command, a Dockerfile instruction, a container's command) starts on
+  that line, every finding of that launch: a command continued over several lines cannot hold a comment
+  inside, so the comment above it stands for all of it;
+* ``ignore-file[CODES]`` anywhere (alone on its line): the whole file.
+
+CODES are rule codes separated by commas or blanks. A Kubernetes object may say the same in its own
+metadata, where comments do not survive ``kubectl apply``: the annotation ``autofix.io/ignore: "EP003,
+A2A005: reason"`` (codes before the first colon) covers every launch of the containers under that
+``metadata`` (the manifest adapter reads it: ``annotation``).
+
+Pure: ``Suppressions.read(text)`` finds the comments, ``covers`` answers for a finding and remembers which
+codes were used, so ``unused`` can report the rest (SUP001).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# `#` at a line start or after a blank, then `autofix:` (the rest is parsed by _DIRECTIVE)
+_MARK = re.compile(r"(?:^|(?<=[ \t]))#[ \t]*autofix[ \t]*:", re.MULTILINE)
+_DIRECTIVE = re.compile(r"[ \t]*(ignore-file|ignore)[ \t]*\[([^\]\n]*)\][ \t]*([^\r\n]*)")
+_CODE = re.compile(r"^[A-Za-z][A-Za-z0-9]*\d$")
+
+
+@dataclass(frozen=True, slots=True)
+class Suppression:
+    """One suppression comment.
+
+    ``start``/``end``: the comment's offsets in the text (from ``#`` to the end of its line, line break
+    excluded); ``line``/``col``: where the ``#`` is (1-based). ``target``: the line it covers (its own, or the
+    next code line for a comment alone on its line; 0 for ``ignore-file``). ``codes`` as written, upper-cased.
+    """
+
+    line: int
+    col: int
+    start: int
+    end: int
+    codes: tuple[str, ...]
+    reason: str
+    whole_file: bool
+    alone: bool
+    target: int
+    annotation: bool = False  # a Kubernetes annotation: ``start``/``end`` span its value's codes
+
+
+@dataclass(frozen=True, slots=True)
+class Malformed:
+    """A comment that starts like a suppression but does not read as one (``# autofix: ignore EP003``)."""
+
+    line: int
+    col: int
+    text: str
+
+
+ANNOTATION = "autofix.io/ignore"
+_ANNOTATION_CODES = re.compile(r"[ \t]*([A-Za-z0-9][A-Za-z0-9, \t]*?)[ \t]*(?::[ \t]*(.*))?$", re.S)
+
+
+def annotation(value: str, line: int, col: int, start: int, raw: str) -> Suppression | Malformed:
+    """The suppression an ``autofix.io/ignore`` annotation's ``value`` holds (written at ``line``:``col``,
+    offset ``start``, as ``raw`` in the file), or ``Malformed``.
+
+    ``start``/``end`` of the result span the codes as written in ``raw`` when they can be found there (a
+    plain or quoted scalar), else the whole value.
+    """
+    m = _ANNOTATION_CODES.match(value)
+    codes = tuple(c.upper() for c in re.split(r"[,\s]+", m.group(1)) if c) if m else ()
+    if not codes or not all(_CODE.match(c) for c in codes):
+        return Malformed(line, col, raw)
+    at = raw.find(m.group(1))
+    span = (start + at, start + at + len(m.group(1))) if at >= 0 else (start, start + len(raw))
+    return Suppression(line, col, *span, codes, (m.group(2) or "").strip(), False, False, 0, True)
+
+
+@dataclass(slots=True)
+class Suppressions:
+    """The suppression comments of one text, and which of their codes have suppressed a finding."""
+
+    items: tuple[Suppression, ...] = ()
+    malformed: tuple[Malformed, ...] = ()
+    used: set[tuple[int, str]] = field(default_factory=set)  # (index in items, code)
+
+    @classmethod
+    def read(cls, text: str) -> Suppressions:
+        """Every suppression comment in ``text`` (cheap when there is none: one substring search)."""
+        if "autofix" not in text:
+            return cls()
+        items: list[Suppression] = []
+        bad: list[Malformed] = []
+        for m in _MARK.finditer(text):
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            line_end = _line_end(text, m.start())
+            line = text.count("\n", 0, m.start()) + 1
+            col = m.start() - line_start + 1
+            d = _DIRECTIVE.match(text, m.end(), line_end)
+            codes = tuple(c.upper() for c in re.split(r"[,\s]+", d.group(2).strip()) if c) if d else ()
+            if d is None or not codes or not all(_CODE.match(c) for c in codes):
+                bad.append(Malformed(line, col, text[m.start():line_end]))
+                continue
+            alone = not text[line_start:m.start()].strip()
+            whole = d.group(1) == "ignore-file"
+            target = 0 if whole else _next_code_line(text, line_end, line) if alone else line
+            items.append(Suppression(line, col, m.start(), line_end, codes, d.group(3).strip(), whole, alone, target))
+        return cls(tuple(items), tuple(bad))
+
+    def __bool__(self) -> bool:
+        return bool(self.items or self.malformed)
+
+    def annotate(self, found: tuple[Suppression | Malformed, ...]) -> None:
+        """Add the annotations a launch's object carries (``Launch.suppress``), each once."""
+        for s in found:
+            if isinstance(s, Malformed):
+                if s not in self.malformed:
+                    self.malformed += (s,)
+            elif s not in self.items:
+                self.items += (s,)
+
+    def covers(self, code: str, line: int, launch_line: int | None = None,
+               annotations: tuple[tuple[int, int], ...] = ()) -> bool:
+        """Whether a finding of ``code`` reported on ``line`` is suppressed (and remember the code as used).
+
+        ``launch_line``: the line the finding's launch starts on, for a launch written as a command (None
+        otherwise): a comment alone above that line covers the whole launch. ``annotations``: where (line,
+        column) the annotations of the launch's Kubernetes object are written (added with ``annotate``).
+        """
+        hit = False
+        for i, s in enumerate(self.items):
+            if code not in s.codes:
+                continue
+            if s.annotation:
+                covered = (s.line, s.col) in annotations
+            else:
+                covered = s.whole_file or s.target == line or (s.alone and launch_line is not None
+                                                               and s.target == launch_line)
+            if covered:
+                self.used.add((i, code))
+                hit = True
+        return hit
+
+    def unused(self) -> list[tuple[Suppression, tuple[str, ...]]]:
+        """Each suppression with the codes it holds that suppressed nothing (those with none left out)."""
+        out = []
+        for i, s in enumerate(self.items):
+            left = tuple(c for c in s.codes if (i, c) not in self.used)
+            if left:
+                out.append((s, left))
+        return out
+
+
+def _line_end(text: str, pos: int) -> int:
+    """The offset of the line break (``\\r\\n`` or ``\\n``) ending the line ``pos`` is on, or the text's end."""
+    end = text.find("\n", pos)
+    if end < 0:
+        return len(text)
+    return end - 1 if end > pos and text[end - 1] == "\r" else end
+
+
+def _next_code_line(text: str, pos: int, line: int) -> int:
+    """The number of the first line after line ``line`` (ending at ``pos``) that is not a comment line."""
+    while True:
+        nl = text.find("\n", pos)
+        if nl < 0:
+            return line + 1
+        line += 1
+        end = text.find("\n", nl + 1)
+        body = text[nl + 1:end if end >= 0 else len(text)].strip()
+        if not body.startswith("#"):
+            return line
+        pos = nl + 1

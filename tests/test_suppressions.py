@@ -1,0 +1,113 @@
+"""Suppression comments and annotations: what each covers, what an unused one reports, what the fix removes.
+
+One table: the text, the findings ``fix_source`` reports (code, line), and the text ``--write`` writes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from autofix.api import fix_source
+from autofix.formats import argv, dockerfile, manifest, yaml_config
+from autofix.policy import Policy, RuleId
+from autofix.rules import RULES
+
+STATIC = "tp-size: 8\nmoe-a2a-backend: none\nep-dispatch-algorithm: static\n"
+LAUNCH = "python3 -m sglang.launch_server --model-path m --tp 8 --moe-a2a-backend none"
+
+CASES = [
+    # (id, adapter, text, findings as (code, line), the text --write writes (None: unchanged))
+    ("yaml-trailing", yaml_config, STATIC.replace("static\n", "static  # autofix: ignore[EP003] one node\n"),
+     [], None),
+    ("yaml-above", yaml_config, STATIC.replace("ep-", "# autofix: ignore[EP003] one node\nep-"), [], None),
+    ("yaml-above-a-comment-block", yaml_config,
+     STATIC.replace("ep-", "# autofix: ignore[EP003] one node\n# the reason, at length\nep-"), [], None),
+    ("yaml-above-a-blank-line-covers-nothing", yaml_config,
+     STATIC.replace("ep-", "# autofix: ignore[EP003]\n\nep-"), [("SUP001", 3), ("EP003", 5)],
+     STATIC.replace("static", "dynamic").replace("ep-", "\nep-")),
+    ("yaml-file-level", yaml_config, "# autofix: ignore-file[EP003] one node\n" + STATIC, [], None),
+    ("yaml-other-code-does-not-cover", yaml_config, STATIC.replace("static\n", "static  # autofix: ignore[A2A005]\n"),
+     [("EP003", 3), ("SUP001", 3)], STATIC.replace("static", "dynamic")),
+    ("yaml-unused-code-of-two", yaml_config,
+     STATIC.replace("static\n", "static  # autofix: ignore[EP003, A2A005] why\n"), [("SUP001", 3)],
+     STATIC.replace("static\n", "static  # autofix: ignore[EP003] why\n")),
+    ("yaml-unknown-code", yaml_config, "tp-size: 8  # autofix: ignore[XX999]\n", [("SUP001", 1)], "tp-size: 8\n"),
+    ("yaml-malformed", yaml_config, "tp-size: 8  # autofix: ignore EP003\n", [("SUP002", 1)], None),
+    ("yaml-unused-alone-removes-the-line", yaml_config, "# autofix: ignore[EP003]\ntp-size: 8\n",
+     [("SUP001", 1)], "tp-size: 8\n"),
+    ("yaml-crlf", yaml_config, "tp-size: 8  # autofix: ignore[EP003]\r\nep-size: 1\r\n", [("SUP001", 1)],
+     "tp-size: 8\r\nep-size: 1\r\n"),
+    ("shell-trailing", argv, f"{LAUNCH} --ep-dispatch-algorithm static  # autofix: ignore[EP003] one node\n",
+     [], None),
+    ("shell-above-a-continued-command", argv,
+     "# autofix: ignore[EP003] one node\npython3 -m sglang.launch_server --model-path m \\\n  --tp 8 \\\n"
+     "  --moe-a2a-backend none \\\n  --ep-dispatch-algorithm static\n", [], None),
+    ("shell-covers-only-its-command", argv,
+     f"# autofix: ignore[EP003]\n{LAUNCH} --ep-dispatch-algorithm static\n{LAUNCH} --ep-dispatch-algorithm lp\n",
+     [("EP003", 3)], f"# autofix: ignore[EP003]\n{LAUNCH} --ep-dispatch-algorithm static\n"
+                     f"{LAUNCH} --ep-dispatch-algorithm dynamic\n"),
+    ("dockerfile-above-the-instruction", dockerfile,
+     f"FROM lmsysorg/sglang\n# autofix: ignore[EP003] one node\nCMD {LAUNCH} \\\n    --ep-dispatch-algorithm static\n",
+     [], None),
+]
+
+
+@pytest.mark.parametrize("fmt, text, found, fixed", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_suppression(fmt, text, found, fixed):
+    result = fix_source(text, fmt, path="f")
+    assert [(d.code, d.location.line) for d in result.diagnostics] == found
+    assert result.output == (text if fixed is None else fixed)
+    assert fix_source(result.output, fmt, path="f").output == result.output  # the removal is final
+
+
+def test_a_suppressed_finding_holds_back_no_other_fix():
+    """EP003 is suppressed and stays as written; ARG001's respelling on the same launch is still made."""
+    text = f"{LAUNCH} --ep-dispatch-algorithm static --enable_metrics  # autofix: ignore[EP003]\n"
+    result = fix_source(text, argv, path="f")
+    assert [d.code for d in result.diagnostics] == ["ARG001"]
+    assert result.output == text.replace("--enable_metrics", "--enable-metrics")
+
+
+def test_a_code_the_run_does_not_select_is_not_judged_unused():
+    policy = Policy.build([RuleId(r.code, r.name) for r in RULES], ignore=["EP"])
+    text = "tp-size: 8  # autofix: ignore[EP003]\n"
+    assert fix_source(text, yaml_config, path="f", policy=policy).diagnostics == ()
+
+
+KUBE = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: sglang
+  annotations:
+    team: serving
+    autofix.io/ignore: "{codes}: one node on purpose"
+spec:
+  template:
+    spec:
+      containers:
+        - name: server
+          command: ["python3", "-m", "sglang.launch_server"]
+          args: [--model-path, m, --tp, "8", --moe-a2a-backend, none, --ep-dispatch-algorithm, static]
+"""
+
+
+@pytest.mark.parametrize("codes, found, fixed", [
+    ("EP003", [], None),
+    ("EP003, A2A005", [("SUP001", 7)], KUBE.format(codes="EP003")),
+    ("A2A005", [("SUP001", 7), ("EP003", 14)],
+     KUBE.format(codes="A2A005").replace('    autofix.io/ignore: "A2A005: one node on purpose"\n', "")
+     .replace("static]", "dynamic]")),
+], ids=["covers", "one-code-unused", "unused-removes-the-annotation"])
+def test_kubernetes_annotation(codes, found, fixed):
+    text = KUBE.format(codes=codes)
+    result = fix_source(text, manifest, path="k.yaml")
+    assert [(d.code, d.location.line) for d in result.diagnostics] == found
+    assert result.output == (text if fixed is None else fixed)
+
+
+def test_a_comment_in_a_config_file_covers_its_own_findings(tmp_path):
+    config = tmp_path / "c.yaml"
+    config.write_text("moe-a2a-backend: none\nep-dispatch-algorithm: static  # autofix: ignore[EP003]\n")
+    script = f"python3 -m sglang.launch_server --model-path m --tp 8 --config {config}\n"
+    result = fix_source(script, argv, path=str(tmp_path / "s.sh"), read_config=lambda p: open(p).read())
+    assert [d.code for r in (result, *result.others) for d in r.diagnostics] == []
