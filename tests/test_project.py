@@ -616,5 +616,14 @@ def test_run_settings_come_from_cwd(tmp_path):
 # --- the key table and its documentation ----------------------------------------------------------------------
 
 
+def test_every_key_is_kebab_case_and_documented():
+    doc = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    assert project.render_keys() in doc, "docs/configuration.md's key table is out of date: paste render_keys()"
+    for key in KEYS:
+        assert key.name == key.name.lower() and "_" not in key.name and key.help.endswith(".")
+        if key.default is not None and key.check is not None:
+            key.check(key.default)  # a default is stored as a file's value is, and is one autofix can use
+
+
 def test_settings_hold_every_key(tmp_path):
     assert set(Resolver(cwd=str(tmp_path)).settings("x.yaml").values) == {k.name for k in KEYS}
