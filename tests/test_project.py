@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import os
 import re
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from autofix import globs, project
 from autofix.errors import InputError
 from autofix.project import KEYS, ConfigError, OptionError, Resolver
-from autofix.toml_positions import locate
+from autofix.toml_positions import locate, scan
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -332,6 +335,54 @@ def test_locate_never_raises(text):
     assert line >= 1 and col >= 1
 
 
+# strings whose text looks like TOML syntax, each written in one of the four string forms
+TRICKY = st.sampled_from(["EP", "a = 1", "[tool.autofix]", "# not a comment", 'x\\"y', "'", "{a, b}", "]", ""])
+SPACE = st.sampled_from(["", " ", "  ", "\t"])
+GAP = st.sampled_from([",", ", ", ",\n  ", ", # c, ] = [\n ", " ,"])  # between two items of an array
+
+
+def toml_string(form: str, text: str) -> str:
+    if form == "literal" and "'" not in text:
+        return f"'{text}'"
+    if form == "multi-literal" and "'" not in text:
+        return f"'''{text}'''"
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"""{escaped}"""' if form == "multi" else f'"{escaped}"'
+
+
+@st.composite
+def toml_documents(draw):
+    """A TOML document of string arrays under plain, quoted and dotted keys, in inline tables and under table
+    headers, with the offset of each array and of each of its items (what ``scan`` must find)."""
+    text, offsets, table = "", {}, ()
+    for n in range(draw(st.integers(1, 6))):
+        if draw(st.booleans()):
+            table = (f"t{n}",)
+            text += f"\n[{draw(SPACE)}t{n}{draw(SPACE)}]{draw(SPACE)}# header\n"
+        key = draw(st.sampled_from([(f"k{n}",), (f"a{n}", f"b{n}"), (f"q.{n}",)]))
+        inline = draw(st.booleans())
+        text += ".".join(f'"{k}"' if "." in k else k for k in key) + f"{draw(SPACE)}={draw(SPACE)}"
+        text += "{ v = " if inline else ""
+        path = (*table, *key, *(("v",) if inline else ()))
+        offsets[path] = len(text)
+        text += "[" + draw(st.sampled_from(["", " ", "\n"]))
+        for i, item in enumerate(draw(st.lists(TRICKY, max_size=4))):
+            text += draw(GAP) if i else ""
+            offsets[(*path, i)] = len(text)
+            text += toml_string(draw(st.sampled_from(["basic", "literal", "multi", "multi-literal"])), item)
+        text += "]" + (" }" if inline else "") + draw(st.sampled_from(["\n", "  # done\n", "\r\n"]))
+    return text, offsets
+
+
+@given(toml_documents())
+def test_scan_finds_every_value(document):
+    text, offsets = document
+    tomllib.loads(text)  # what the generator writes is TOML
+    values = scan(text)[1]
+    for path, offset in offsets.items():
+        assert values.get(path) == offset, (path, text)
+
+
 # --- globs -----------------------------------------------------------------------------------------------------
 
 
@@ -605,6 +656,13 @@ def test_command_line_globs_are_relative_to_cwd(tmp_path):
     assert not resolver.settings("b/x.yaml").policy.reports("EP003")
     resolver = Resolver({"per_file_ignores": {"b/*.yaml": ["EP"]}}, cwd=str(tmp_path))
     assert resolver.settings("a/b/x.yaml").policy.reports("EP003")
+
+
+def test_config_file_globs_are_relative_to_its_directory(tmp_path):
+    build(tmp_path, {"cfg/ci.toml": '[per-file-ignores]\n"a/*.yaml" = ["EP"]\n'})
+    resolver = Resolver(cwd=str(tmp_path), config_file="cfg/ci.toml")
+    assert not resolver.settings("cfg/a/x.yaml").policy.reports("EP003")
+    assert resolver.settings("a/x.yaml").policy.reports("EP003")
 
 
 def test_run_settings_come_from_cwd(tmp_path):
