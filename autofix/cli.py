@@ -12,10 +12,11 @@ import signal
 import sys
 from typing import Annotated
 
+import click
 import typer
 from typer.core import TyperGroup
 
-from autofix.errors import OutputError
+from autofix.errors import ConfigError, OutputError, UsageError
 
 
 class _DefaultToCheck(TyperGroup):
@@ -25,8 +26,9 @@ class _DefaultToCheck(TyperGroup):
     """
 
     def parse_args(self, ctx, args):
-        """Prepend ``check`` unless the first word is a sub-command or help."""
-        if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
+        """Prepend ``check`` unless the first word is a sub-command; ``autofix --help`` is ``check``'s help,
+        which lists the other commands."""
+        if args and args[0] not in self.commands:
             args = ["check", *args]
         return super().parse_args(ctx, args)
 
@@ -44,59 +46,108 @@ app = typer.Typer(
 )
 
 
-@app.command("check")
+def _codes(values: list[str] | None) -> list[str] | None:
+    """Selector options as given: repeatable, each comma-separated (``--select EP,A2A005``); None when unset."""
+    if values is None:
+        return None
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+
+
+_MODES = "Modes (default: report, and print the diff --write would apply)"
+_RULES = "Rule selection (codes, prefixes such as EP, rule names, or ALL; comma-separated, repeatable)"
+_OUT = "Output"
+_CONF = "Configuration"
+_LAUNCH = "What the launches run on"
+_FORMATS = ("full", "concise", "json", "json-lines", "sarif", "github", "rdjson", "gitlab")
+
+
+@app.command("check", epilog="Other commands: `autofix rules` lists the rules; `autofix explain TEXT` explains a "
+                             "rule code or name, or a pasted SGLang error message or log.")
 def check(
     paths: Annotated[list[str], typer.Argument(help="Files or directories to check; - reads stdin.")],
-    write: Annotated[bool, typer.Option("--write", help="Apply the safe fixes in place (stdin: print the fixed text).")] = False,
-    unsafe_fixes: Annotated[bool, typer.Option("--unsafe-fixes", help="Also offer and apply fixes that change behaviour.")] = False,
-    show_fixes: Annotated[bool, typer.Option("--show-fixes", help="List every fix under each violation.")] = False,
-    stdin_filename: Annotated[str | None, typer.Option(help="Name to report for stdin.")] = None,
-    stdin_format: Annotated[str | None, typer.Option(help="Format of stdin: yaml, shell, manifest, dockerfile or srt-slurm (default: from the content).")] = None,
-    target_version: Annotated[str, typer.Option(
-        help="The SGLang release the configs must start on; an unknown one lists the releases autofix has tables for.",
-    )] = "0.5.23",
+    write: Annotated[bool, typer.Option("--write", help="Apply the safe fixes in place (stdin: print the fixed "
+                                        "text).", rich_help_panel=_MODES)] = False,
+    check_only: Annotated[bool, typer.Option("--check", help="Report only, no diff.", rich_help_panel=_MODES)] = False,
+    diff: Annotated[bool, typer.Option("--diff", help="Print only the diff --write would apply; exit 1 when a file "
+                                       "would change.", rich_help_panel=_MODES)] = False,
+    unsafe_fixes: Annotated[bool | None, typer.Option("--unsafe-fixes/--no-unsafe-fixes", help="Also offer and "
+                            "apply fixes that change behaviour.", rich_help_panel=_MODES, show_default=False)] = None,
+    add_ignores: Annotated[bool, typer.Option("--add-ignores", help="Write a suppression comment for every current "
+                           "finding (adopting autofix on a large repository).", rich_help_panel=_MODES)] = False,
+    exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even when violations are found (errors "
+                         "still exit 2).", rich_help_panel=_MODES)] = False,
+    exit_non_zero_on_fix: Annotated[bool, typer.Option("--exit-non-zero-on-fix", help="With --write, exit 1 when "
+                                    "a file was fixed, even if nothing remains.", rich_help_panel=_MODES)] = False,
+    select: Annotated[list[str] | None, typer.Option(help="Report only these rules.", rich_help_panel=_RULES,
+                                                     show_default=False)] = None,
+    extend_select: Annotated[list[str] | None, typer.Option(help="Report these rules too.", rich_help_panel=_RULES,
+                                                            show_default=False)] = None,
+    ignore: Annotated[list[str] | None, typer.Option(help="Do not report these rules.", rich_help_panel=_RULES,
+                                                     show_default=False)] = None,
+    fixable: Annotated[list[str] | None, typer.Option(help="Fix only these rules.", rich_help_panel=_RULES,
+                                                      show_default=False)] = None,
+    unfixable: Annotated[list[str] | None, typer.Option(help="Report these rules' fixes, never apply them.",
+                                                        rich_help_panel=_RULES, show_default=False)] = None,
+    extend_safe_fixes: Annotated[list[str] | None, typer.Option(help="Treat these rules' fixes as safe.",
+                                                                rich_help_panel=_RULES, show_default=False)] = None,
+    extend_unsafe_fixes: Annotated[list[str] | None, typer.Option(help="Treat these rules' fixes as unsafe.",
+                                                                  rich_help_panel=_RULES, show_default=False)] = None,
+    output_format: Annotated[str | None, typer.Option("--output-format", envvar="AUTOFIX_OUTPUT_FORMAT",
+                             metavar="[" + "|".join(_FORMATS) + "]", help="full: lines and the diff; concise: "
+                             "lines; json, json-lines, sarif, rdjson (reviewdog), gitlab (Code Quality), github "
+                             "(workflow annotations).", rich_help_panel=_OUT, show_default=False)] = None,
+    show_fixes: Annotated[bool | None, typer.Option("--show-fixes/--no-show-fixes", help="List every fix under "
+                          "each violation.", rich_help_panel=_OUT, show_default=False)] = None,
+    statistics: Annotated[bool, typer.Option("--statistics", help="Count the violations per rule instead of "
+                          "listing them.", rich_help_panel=_OUT)] = False,
+    stdin_filename: Annotated[str | None, typer.Option(help="Name to report for stdin.", rich_help_panel=_OUT)] = None,
+    stdin_format: Annotated[str | None, typer.Option(help="Format of stdin: yaml, shell, manifest, dockerfile or "
+                            "srt-slurm (default: from the content).", rich_help_panel=_OUT)] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", help="Print the traceback of an internal error.",
+                                          rich_help_panel=_OUT)] = False,
+    config_file: Annotated[str | None, typer.Option("--config-file", metavar="PATH", help="Use this configuration "
+                           "file for every path ([tool.autofix] in pyproject.toml, or autofix.toml).",
+                           rich_help_panel=_CONF)] = None,
+    isolated: Annotated[bool, typer.Option("--isolated", help="Read no configuration file.",
+                                           rich_help_panel=_CONF)] = False,
+    target_version: Annotated[str | None, typer.Option(
+        help="The SGLang release the configs must start on (default: 0.5.23); an unknown one lists the releases "
+        "autofix has tables for.", rich_help_panel=_LAUNCH, show_default=False)] = None,
     gpu: Annotated[str | None, typer.Option(
         "--gpu", metavar="[COUNTx]NAME",
         help="The GPUs the launches run on (h200, 8xh200; one of a100, h100, h200, b200, gb200, mi300x, mi355x): "
         "decides the checks and defaults that depend on the hardware. Unset, those checks stay silent.",
-    )] = None,
+        rich_help_panel=_LAUNCH)] = None,
     gpus_per_node: Annotated[int | None, typer.Option(
         "--gpus-per-node", metavar="N", help="GPUs per node (the COUNT of --gpu COUNTxNAME, which it must match).",
-    )] = None,
-    verbose: Annotated[bool, typer.Option("--verbose", help="Print the traceback of an internal error.")] = False,
+        rich_help_panel=_LAUNCH)] = None,
 ) -> None:
-    """Check PATHs (the default command: `autofix PATH...`). Exit 1 on violations, 2 on bad input."""
-    from autofix.formats import NAMES
-    from autofix.runner import Mode, run
+    """Check PATHs: report what SGLang would refuse and print the fix (the default command: `autofix PATH...`).
 
-    if stdin_format not in (None, *NAMES):
-        raise typer.BadParameter(f"must be one of {', '.join(NAMES)}", param_hint="--stdin-format")
-    from autofix.schema import versions
-
-    if target_version not in versions():
-        raise typer.BadParameter(f"no argument table for {target_version}; one of: {', '.join(versions())}",
-                                 param_hint="--target-version")
-    from autofix.pipeline.facts import HardwareError, hardware
+    Exit 0: nothing to report; 1: violations (with --write: some remain; with --diff: a file would change);
+    2: bad input or usage, or a fix that could not be written.
+    """
+    from autofix.checking import Request, prepare
 
     try:
-        facts = hardware(gpu, gpus_per_node)
-    except HardwareError as exc:
-        raise typer.BadParameter(str(exc), param_hint=exc.param) from None
-    report = run(
-        paths,
-        Mode.from_flags(write=write),
-        unsafe=unsafe_fixes,
-        out=sys.stdout,
-        err=sys.stderr,
-        stdin_filename=stdin_filename,
-        stdin_format=stdin_format,
-        show_fixes=show_fixes,
-        target_version=target_version,
-        verbose=verbose,
-        stdin=sys.stdin.buffer,
-        facts=facts,
-    )
-    raise typer.Exit(report.exit_code)
+        request = Request(
+            paths=paths, write=write, check=check_only, diff=diff, unsafe_fixes=unsafe_fixes,
+            add_ignores=add_ignores, exit_zero=exit_zero, exit_non_zero_on_fix=exit_non_zero_on_fix,
+            select=_codes(select), extend_select=_codes(extend_select), ignore=_codes(ignore),
+            fixable=_codes(fixable), unfixable=_codes(unfixable), extend_safe_fixes=_codes(extend_safe_fixes),
+            extend_unsafe_fixes=_codes(extend_unsafe_fixes), output_format=output_format, show_fixes=show_fixes,
+            statistics=statistics, stdin_filename=stdin_filename, stdin_format=stdin_format, verbose=verbose,
+            config_file=config_file, isolated=isolated, target_version=target_version, gpu=gpu,
+            gpus_per_node=gpus_per_node)
+        job = prepare(request, env=os.environ, stdout=sys.stdout, stderr=sys.stderr)
+    except UsageError as exc:
+        if exc.param:
+            raise typer.BadParameter(exc.message, param_hint=exc.param) from None
+        raise click.UsageError(exc.message) from None
+    except ConfigError as exc:  # the project's configuration file: nothing is checked with it
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(2) from None
+    raise typer.Exit(job.run(stdin=sys.stdin.buffer))
 
 
 @app.command("rules")

@@ -25,6 +25,11 @@ class InputError(AutofixError):
         return f"{self.path}:{self.line}:{self.col}: error: {self.message}"
 
 
+class ConfigError(InputError):
+    """A project configuration file autofix cannot use (``autofix.project``): the message names the key;
+    ``line``/``col`` point at it. It stops the run (exit 2): no file is checked with settings it cannot read."""
+
+
 class WriteError(AutofixError):
     """A fixed text could not be written: the file is left as it was. Exit code 2.
 
@@ -59,3 +64,13 @@ class UnknownRule(AutofixError, LookupError):
 
 class OutputError(Exception):
     """The report cannot be written: stdout or stderr is closed, or its disk is full. The run stops there."""
+
+
+class UsageError(AutofixError):
+    """The command line asks for something that cannot be done (two modes at once, an unknown rule
+    selector): exit 2, nothing checked. ``param`` names the option (``--select``), or None."""
+
+    def __init__(self, message: str, param: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.param = param

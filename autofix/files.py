@@ -391,27 +391,48 @@ def _fsync_dir(path: str) -> None:
         os.close(fd)
 
 
-def expand(paths: list[str], note: Callable[[str], None] = lambda _: None) -> Iterator[tuple[str, bool]]:
+def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
+           excluded: Callable[[str, bool], bool] | None = None) -> Iterator[tuple[str, bool]]:
     """(path, named) for each input: named paths as given, directories walked in sorted order.
 
     A walk does not follow symlinked directories, nor enter ``_SKIP_DIRS``
     (``.git``, ``venv``, ...); a directory it cannot list, or one without a
     file to check, is passed to ``note`` as a ``path:1:1: warning: ...`` line.
+    ``excluded(path, named)``, when given, decides instead which directories
+    the walk skips and which files are left out (``named``: a path given on
+    the command line, checked unless ``excluded`` says so; project
+    configuration, ``autofix.project``).
     """
     def unlisted(exc: OSError) -> None:
         note(f"{exc.filename}:1:1: warning: cannot list the directory: {_strerror(exc)} (skipped)")
+
+    def skip(path: str, named: bool = False) -> bool:
+        return excluded(path, named) if excluded is not None else not named and os.path.basename(path) in _SKIP_DIRS
 
     for p in paths:
         if p != "-" and os.path.isdir(p):
             found = 0
             for root, dirs, names in os.walk(p, onerror=unlisted):
-                dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
+                dirs[:] = sorted(d for d in dirs if not skip(os.path.join(root, d)))
                 for name in sorted(names):
                     if name.lower().endswith(WALK_SUFFIXES) or is_dockerfile(name):
+                        path = os.path.normpath(os.path.join(root, name))
+                        if skip(path):
+                            continue
                         found += 1
-                        yield os.path.normpath(os.path.join(root, name)), False
+                        yield path, False
             if not found:
                 note(f"{p}:1:1: warning: no file to check in this directory (*.yaml, *.yml, *.sh, *.bash, "
                      "Dockerfiles)")
-        else:
+        elif p == "-" or not skip(p, True):
             yield p, True
+
+
+def append_text(path: str, text: str) -> None:
+    """Append ``text`` (UTF-8) to the file at ``path``, created when missing: GitHub's
+    ``$GITHUB_STEP_SUMMARY``, which the runner appends to and never rewrites. Raises ``WriteError``."""
+    try:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as exc:
+        raise WriteError(path, _strerror(exc)) from None

@@ -54,17 +54,13 @@ from types import MappingProxyType
 from typing import Any
 
 from autofix import files, globs, toml_positions
-from autofix.errors import InputError
+from autofix.errors import ConfigError, InputError
 from autofix.pipeline.facts import Facts, HardwareError, hardware, parse_gpu
 from autofix.policy import ALL, Policy, RuleId, SelectorError, validate
 from autofix.schema import DEFAULT_VERSION
 
 NAMES = (".autofix.toml", "autofix.toml", "pyproject.toml")  # precedence within one directory, highest first
 TABLE = ("tool", "autofix")  # where pyproject.toml holds the keys
-
-
-class ConfigError(InputError):
-    """A configuration file autofix cannot use: the message names the key; ``line``/``col`` point at it."""
 
 
 class OptionError(ValueError):
@@ -699,19 +695,18 @@ class Resolver:
         parent = os.path.dirname(path)
         if parent != path and not _contains(path, self.cwd):
             resolved = self._resolve(self._config_for_dir(parent))
-            below = globs.below(path, resolved.root)
-            if below is not None or is_dir is None:  # outside the root: only the path asked about, by name
-                name = os.path.basename(path)
-                checked = lambda: os.path.isdir(path) if is_dir is None else is_dir  # noqa: E731 - asked if need be
-                rel = {resolved.root: below}
-                for glob, root in resolved.exclude:
-                    if root not in rel:
-                        rel[root] = globs.below(path, root)
-                    if globs.hit(glob, rel[root], name, checked):
-                        found = True
-                        break
-                if below is not None and not found:
-                    found = self._excluded(parent, True)
+            below = globs.below(path, resolved.root)  # None outside the root: judged by its name alone
+            name = os.path.basename(path)
+            checked = lambda: os.path.isdir(path) if is_dir is None else is_dir  # noqa: E731 - asked if need be
+            rel = {resolved.root: below}
+            for glob, root in resolved.exclude:
+                if root not in rel:
+                    rel[root] = globs.below(path, root)
+                if globs.hit(glob, rel[root], name, checked):
+                    found = True
+                    break
+            if below is not None and not found:
+                found = self._excluded(parent, True)
         if is_dir:
             self._excluded_dirs[path] = found
         return found

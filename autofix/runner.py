@@ -39,23 +39,63 @@ from typing import BinaryIO, TextIO
 
 from autofix import files, report
 from autofix.api import FixResult, config_files, fix_source
+from autofix.model import Location
+from autofix.policy import DEFAULT as DEFAULT_POLICY, Policy
+from autofix.report.records import ErrorRecord, Record, RenderContext
 from autofix.edits import unified_diff
-from autofix.errors import InputError, InternalError, OutputError, WriteError
+from autofix.errors import ConfigError, InputError, InternalError, OutputError, WriteError
 from autofix.formats import DOCKERFILE, LAUNCH, by_name, detect
 from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.schema import DEFAULT_VERSION, load
 
+PROGRESS_FROM = 50  # files: a shorter run finishes before a bar is worth reading
+
 
 class Mode(enum.Enum):
-    """What to do with the fixes, decided once from the flags."""
+    """What to do with the fixes, decided once from the flags (black's ``WriteBack``)."""
 
-    DIFF = "diff"  # report, print the diff --write would apply (the default)
+    DIFF = "diff"  # report, and print the diff --write would apply (the default)
+    CHECK = "check"  # report only (--check)
+    DIFF_ONLY = "diff-only"  # print only the diff (--diff)
     WRITE = "write"  # apply the fixes in place (stdin: print the fixed text)
 
     @classmethod
-    def from_flags(cls, *, write: bool) -> Mode:
-        """The mode the command-line flags ask for."""
-        return cls.WRITE if write else cls.DIFF
+    def from_flags(cls, *, write: bool = False, check: bool = False, diff: bool = False) -> Mode:
+        """The mode the command-line flags ask for. Raises ``ValueError`` for two of them at once."""
+        if write + check + diff > 1:
+            raise ValueError("--write, --check and --diff exclude each other")
+        return cls.WRITE if write else cls.CHECK if check else cls.DIFF_ONLY if diff else cls.DIFF
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """How a run reports: the format (``report.FORMATS``), and what else it prints.
+
+    ``statistics``: one line per rule with its count instead of each
+    diagnostic; ``color``: ANSI colours in the human formats; ``progress``:
+    a progress bar on stderr for long runs.
+    """
+
+    format: str = "full"
+    show_fixes: bool = False
+    statistics: bool = False
+    color: bool = False
+    progress: bool = False
+
+    @property
+    def machine(self) -> bool:
+        """Whether the format is one a program reads (the whole document is printed at the end)."""
+        return self.format in report.MACHINE
+
+
+@dataclass(frozen=True, slots=True)
+class FileOptions:
+    """What a file is checked with (the command line over its project configuration, ``autofix.project``)."""
+
+    policy: Policy = DEFAULT_POLICY
+    unsafe: bool = False
+    target_version: str = DEFAULT_VERSION
+    facts: Facts = NO_FACTS
 
 
 class _Output:
@@ -93,31 +133,43 @@ class Report:
     """Counters of one run.
 
     Exit code: 2 if any input could not be checked or any fix could not be
-    written; otherwise, in DIFF mode 1
-    when a violation was found, in WRITE mode 1 when a violation remains
-    after fixing; else 0.
+    written; otherwise 1 when a violation was found (DIFF and CHECK), when a
+    file would change (DIFF_ONLY, ruff's ``--diff``), when a violation
+    remains after fixing or, with ``exit_non_zero_on_fix``, a file was
+    fixed (WRITE); else 0. ``exit_zero`` turns every 1 into 0.
     """
 
     mode: Mode
     results: list[FixResult] = field(default_factory=list)
     errors: int = 0  # inputs that could not be checked
     unwritten: int = 0  # files whose fixes could not be written
+    exit_zero: bool = False  # --exit-zero: violations do not fail the run
+    exit_non_zero_on_fix: bool = False  # --exit-non-zero-on-fix: a file written fails it
+    records: list[Record] = field(default_factory=list)  # the machine formats' diagnostics
+    error_records: list[ErrorRecord] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)  # path -> text as read, of every result
+    step_summary: str | None = None  # the github format's Markdown for $GITHUB_STEP_SUMMARY
 
     @property
     def exit_code(self) -> int:
-        """0, 1 or 2, as the class docstring says."""
+        """0, 1 or 2, as the class docstring says (``--exit-zero`` makes 1 a 0; errors stay 2)."""
         if self.errors or self.unwritten:
             return 2
         if self.mode is Mode.WRITE:
-            return 1 if any(r.remaining for r in self.results) else 0
-        return 1 if any(r.found for r in self.results) else 0
+            failed = any(r.remaining for r in self.results) or (
+                self.exit_non_zero_on_fix and any(r.changed for r in self.results))
+        elif self.mode is Mode.DIFF_ONLY:
+            failed = any(r.changed for r in self.results)
+        else:
+            failed = any(r.found for r in self.results)
+        return 1 if failed and not self.exit_zero else 0
 
 
 def run(
     paths: list[str],
     mode: Mode,
     *,
-    unsafe: bool,
+    unsafe: bool = False,
     out: TextIO,
     err: TextIO,
     stdin_filename: str | None = None,
@@ -127,6 +179,11 @@ def run(
     verbose: bool = False,
     stdin: BinaryIO | None = None,
     facts: Facts = NO_FACTS,
+    output: Output | None = None,
+    options: Callable[[str], FileOptions] | None = None,
+    excluded: Callable[[str], bool] | None = None,
+    exit_zero: bool = False,
+    exit_non_zero_on_fix: bool = False,
 ) -> Report:
     """Check (and, in WRITE mode, fix) every path; write reports to ``out``/``err``.
 
@@ -136,6 +193,8 @@ def run(
     that launch's flags and not again on its own, whatever the order of the
     paths. A walked file that cannot be read, or that launches SGLang but
     cannot be parsed, gets a note on stderr; a named one is an error (exit 2).
+    ``excluded(path)`` leaves a walked file (or a named one, when the
+    project says ``force-exclude``) out of the run.
 
     Each file is checked inside one guard: whatever goes wrong with it (an
     ``InternalError``, or any exception, a ``MemoryError`` or
@@ -145,45 +204,58 @@ def run(
     disk) raises ``OutputError`` at once. A fix is written only if the file is still what was read
     (``files.FileSet``); the summary counts only what was written.
 
-    Parsable lines and diffs go to ``out``; status and error lines to
-    ``err``. For stdin, ``out`` carries only the diff or, in WRITE mode,
+    ``output`` says how to report (default: the ``full`` format, with
+    ``show_fixes``). The human formats print parsable lines and diffs on
+    ``out`` as each file is done, status and error lines on ``err``; a
+    machine format prints one document on ``out`` at the end (errors are in
+    it too, and on ``err``). For stdin, ``out`` carries only the diff or, in WRITE mode,
     always the whole text: fixed, or as it came when there is nothing to fix
     or it could not be checked. ``stdin`` is the stream ``-`` reads (default:
-    the process's). ``target_version`` picks the SGLang argument table to
-    check against; ``facts`` are the hardware every launch of every file runs on (``--gpu``; default:
+    the process's). ``options(path)`` gives what each file is checked with
+    (policy, fix level, SGLang release, hardware); without it every file is
+    checked with ``unsafe``, ``target_version`` (the SGLang argument table)
+    and ``facts`` (the hardware every launch runs on, ``--gpu``; default:
     none known, and the checks that need it stay silent).
     """
+    raw_err = err
     out, err = _Output(out, "stdout"), _Output(err, "stderr")
-    rep = Report(mode)
+    output = output or Output(show_fixes=show_fixes)
+    if options is None:
+        fixed_options = FileOptions(DEFAULT_POLICY, unsafe, target_version, facts)
+        options = lambda _path: fixed_options  # noqa: E731
+    rep = Report(mode, exit_zero=exit_zero, exit_non_zero_on_fix=exit_non_zero_on_fix)
     schema = load(target_version)
     disk = files.FileSet()
     through_launch: set[str] = set()  # real paths of config files a launch has handled
     # scripts before YAML: a --config file is then checked through the launches that read it
     # (merged with their flags) before a walk reaches it alone, whatever the order of the paths
-    items = list(files.expand(paths, note=lambda line: err.write(line + "\n")))
+    items = list(files.expand(paths, note=lambda line: err.write(line + "\n"), excluded=excluded))
     ordered = [i for i in items if not files.is_yaml(i[0])] + [i for i in items if files.is_yaml(i[0])]
     ordered = _once_each(ordered, disk.real)
     shared = _shared_configs([p for p, _ in ordered if not files.is_yaml(p)], schema)
     once = _Once()
-    run_one = _One(rep, mode, schema, disk, once, through_launch, shared, out, err, unsafe=unsafe,
-                   show_fixes=show_fixes, stdin_filename=stdin_filename, stdin_format=stdin_format, stdin=stdin,
-                   facts=facts)
-    for path, named in ordered:
+    run_one = _One(rep, mode, disk, once, through_launch, shared, out, err, output, options,
+                   stdin_filename=stdin_filename, stdin_format=stdin_format, stdin=stdin)
+    for path, named in _progress(ordered, output, raw_err):
         if path != "-" and disk.real(path) in through_launch:
             continue
         try:
             run_one(path, named)
-        except (BrokenPipeError, OutputError):
+        except (BrokenPipeError, OutputError, ConfigError):
             raise
         except Exception as exc:  # noqa: BLE001 - the guard: one file never stops the run
-            rep.errors += 1
             what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
             how = "" if verbose else "; --verbose shows the traceback"
-            err.write(f"{run_one.shown(path)}:1:1: error: internal error, nothing written: {what[:300]} "
-                      f"(please report this{how})\n")
+            rep.errors += 1
+            run_one.failed(run_one.shown(path), 1, 1, f"internal error, nothing written: {what[:300]} "
+                           f"(please report this{how})")
             if verbose:
                 traceback.print_exc(file=err)
             run_one.pass_through()
+    if output.statistics:
+        out.write(report.statistics(rep.results, write=mode is Mode.WRITE, machine=output.machine))
+    elif output.machine:
+        _render(rep, output.format, target_version, out)
     err.write(report.summary(rep.results, write=mode is Mode.WRITE, unsafe=unsafe, errors=rep.errors,
                              unwritten=rep.unwritten) + "\n")
     out.flush()  # a full disk shows here, as one error, not at exit
@@ -191,23 +263,63 @@ def run(
     return rep
 
 
+def _progress(items: list, output: Output, stream):
+    """``items``, with a progress bar on ``stream`` when ``output`` asks for one and the run is long."""
+    if not output.progress or len(items) < PROGRESS_FROM:
+        return items
+    import click
+
+    return _ProgressItems(items, click, stream)
+
+
+class _ProgressItems:
+    """Iterate ``items`` inside click's progress bar (cleared when done)."""
+
+    def __init__(self, items: list, click, stream) -> None:
+        self.items, self.click, self.stream = items, click, stream
+
+    def __iter__(self):
+        with self.click.progressbar(self.items, label="autofix", file=self.stream, show_pos=True,
+                                    item_show_func=lambda item: item[0] if item else None) as bar:
+            yield from bar
+
+
+def _render(rep: Report, fmt: str, target_version: str, out: TextIO) -> None:
+    """Print the machine format ``fmt``'s document of ``rep``; keep the github format's step summary."""
+    import autofix
+    from autofix.report.build import rule_info
+
+    infos = {code: info for code in dict.fromkeys(r.code for r in rep.records)
+             if (info := rule_info(code)) is not None}
+    ctx = RenderContext(rep.sources, infos, os.getcwd(), autofix.__version__, target_version,
+                        tuple(rep.error_records))
+    module = report.machine(fmt)
+    out.write(module.render(rep.records, ctx))
+    if hasattr(module, "step_summary"):
+        rep.step_summary = module.step_summary(rep.records, ctx)
+
+
 class _One:
     """Check one path of a run (the body of ``run``'s loop): read, check, report, write."""
 
-    def __init__(self, rep: Report, mode: Mode, schema, disk: files.FileSet, once: _Once, through_launch: set[str],
-                 shared: frozenset[str], out: TextIO, err: TextIO, *, unsafe: bool, show_fixes: bool,
-                 stdin_filename: str | None, stdin_format: str | None, stdin: BinaryIO | None,
-                 facts: Facts = NO_FACTS) -> None:
-        self.rep, self.mode, self.schema, self.disk, self.once = rep, mode, schema, disk, once
-        self.facts = facts
+    def __init__(self, rep: Report, mode: Mode, disk: files.FileSet, once: _Once, through_launch: set[str],
+                 shared: frozenset[str], out: TextIO, err: TextIO, output: Output,
+                 options: Callable[[str], FileOptions], *, stdin_filename: str | None, stdin_format: str | None,
+                 stdin: BinaryIO | None) -> None:
+        self.rep, self.mode, self.disk, self.once = rep, mode, disk, once
         self.through_launch, self.shared, self.out, self.err = through_launch, shared, out, err
-        self.unsafe, self.show_fixes = unsafe, show_fixes
+        self.output, self.options = output, options
         self.stdin_filename, self.stdin_format, self.stdin = stdin_filename, stdin_format, stdin
         self.stdin_data: bytes | None = None  # what stdin held, while it still has to be printed
 
     def shown(self, path: str) -> str:
         """The name ``path`` is reported by."""
         return (self.stdin_filename or "-") if path == "-" else path
+
+    def failed(self, path: str, line: int, col: int, message: str) -> None:
+        """An input that could not be checked, or a fix that could not be written: one error line (exit 2)."""
+        self.err.write(f"{path}:{line}:{col}: error: {message}\n")
+        self.rep.error_records.append(ErrorRecord(path, Location(line, col), message))
 
     def pass_through(self) -> None:
         """In WRITE mode, print stdin as it came, if nothing has been printed for it yet."""
@@ -241,12 +353,16 @@ class _One:
                     raise InputError(shown, 1, 1, "not an SGLang config (.yaml/.yml) and runs no SGLang launch")
                 self.pass_through()
                 return
-            result = fix_source(text, fmt, path=shown, unsafe=self.unsafe, schema=self.schema,
+            opts = self.options(shown)
+            result = fix_source(text, fmt, path=shown, unsafe=opts.unsafe, schema=load(opts.target_version),
                                 read_config=None if path == "-" else self.disk.read_config,
-                                shared_configs=self.shared, facts=self.facts)
+                                shared_configs=self.shared, facts=opts.facts, policy=opts.policy,
+                                fix_edits=self.output.machine)
+        except ConfigError:
+            raise  # the project's configuration, not this file: it stops the run
         except InputError as exc:
             if named:
-                err.write(f"{exc}\n")
+                self.failed(exc.path, exc.line, exc.col, exc.message)
                 self.rep.errors += 1
             elif isinstance(exc, files.ReadError) or text is None and path != "-" and _launches_bytes(path):
                 err.write(_skipped(exc))  # a walked file we cannot read: say so
@@ -255,7 +371,7 @@ class _One:
             self.pass_through()
             return
         except InternalError as exc:
-            err.write(f"{shown}:1:1: error: internal error, nothing written: {exc} (please report this)\n")
+            self.failed(shown, 1, 1, f"internal error, nothing written: {exc} (please report this)")
             self.rep.errors += 1
             self.pass_through()
             return
@@ -282,7 +398,7 @@ class _One:
             real = self.disk.real(error.path)
             self.through_launch.add(real)
             if once.first(("error", real)):  # one error per file, whoever reads it
-                err.write(f"{error}\n")
+                self.failed(error.path, error.line, error.col, error.message)
                 rep.errors += 1
         result = replace(result, others=tuple(once.config(o) for o in result.others))
         for other in result.others:
@@ -329,6 +445,7 @@ class _One:
     def _not_written(self, group: list[tuple[FixResult, bool]], exc: WriteError) -> list[tuple[FixResult, bool]]:
         """``group`` as it stands on disk after ``exc``: nothing written (the script still holds its configs)."""
         self.err.write(f"{exc}\n")
+        self.rep.error_records.append(ErrorRecord(exc.path, Location(1, 1), exc.message))
         self.rep.unwritten += 1
         others = [(unwritten(o), show) for o, show in group[:-1]]
         script, show = group[-1]
@@ -340,17 +457,27 @@ class _One:
         ``merged``: a script or config of a merged launch; ``show_diff``:
         False when the same diff was already printed.
         """
-        out, err, mode = self.out, self.err, self.mode
+        out, err, mode, output = self.out, self.err, self.mode, self.output
         lines_to = err if stdin else out
         shown = result.remaining if mode is Mode.WRITE else result.diagnostics
-        for d in shown:
-            lines_to.write(report.diagnostic_line(d) + "\n")
-            if self.show_fixes:
-                lines_to.write("".join(line + "\n" for line in report.fix_lines(d)))
+        self.rep.sources[result.path] = result.source
+        for other in result.others:
+            self.rep.sources.setdefault(other.path, other.source)
+        if output.machine:
+            from autofix.report.build import record
+
+            self.rep.records.extend(record(d, result.source) for d in shown)
+        elif not output.statistics and mode is not Mode.DIFF_ONLY:
+            for d in shown:
+                lines_to.write(report.diagnostic_line(d, color=output.color) + "\n")
+                if output.show_fixes and output.format == "full":
+                    lines_to.write("".join(line + "\n" for line in report.fix_lines(d)))
         err.writelines(f"{c}\n" for c in result.conflicts)
-        if mode is Mode.DIFF:
-            if result.changed and show_diff:
-                out.write(unified_diff(result.source, result.output, result.path, result.changes))
+        if mode in (Mode.DIFF, Mode.DIFF_ONLY, Mode.CHECK):
+            diff = mode is Mode.DIFF_ONLY or (mode is Mode.DIFF and output.format == "full" and not output.statistics)
+            if diff and result.changed and show_diff:
+                out.write(report.colored_diff(unified_diff(result.source, result.output, result.path,
+                                                           result.changes), output.color))
             return
         if stdin:
             out.write(result.output)

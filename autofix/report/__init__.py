@@ -10,9 +10,10 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from autofix.report.text import diagnostic_line, fix_lines, fixed_in, summary
+from autofix.report.text import colored_diff, diagnostic_line, fix_lines, fixed_in, statistics, summary
 
-__all__ = ["FORMATS", "MACHINE", "diagnostic_line", "fix_lines", "fixed_in", "machine", "summary"]
+__all__ = ["FORMATS", "MACHINE", "colored_diff", "diagnostic_line", "fix_lines", "fixed_in", "machine", "statistics",
+           "summary"]
 
 # --output-format values, the default first
 FORMATS = ("full", "concise", "json", "json-lines", "sarif", "github", "rdjson", "gitlab")

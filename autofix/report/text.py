@@ -6,17 +6,66 @@ from autofix.api import FixResult
 from autofix.model import Diagnostic
 
 
-def diagnostic_line(d: Diagnostic) -> str:
-    """``path:line:col: severity: CODE [*] message`` (``[*]``: fixed by the requested mode)."""
+_SEVERITY_COLOR = {"error": "red", "warning": "yellow"}
+_DIFF_COLOR = {"+": "green", "-": "red", "@": "cyan"}
+
+
+def _style(text: str, color: bool, **how) -> str:
+    if not color:
+        return text
+    import click  # already loaded with typer; only asked for on a terminal
+
+    return click.style(text, **how)
+
+
+def diagnostic_line(d: Diagnostic, *, color: bool = False) -> str:
+    """``path:line:col: severity: CODE [*] message`` (``[*]``: fixed by the requested mode); ``color``: ANSI
+    colours for a terminal (the text is the same)."""
     mark = " [*]" if d.fixable else ""
     after = f" (appears once {', '.join(d.after)} {'is' if len(d.after) == 1 else 'are'} fixed)" if d.after else ""
-    return (f"{d.path}:{d.location.line}:{d.location.col}: {d.violation.severity}: {d.code}{mark} "
-            f"{d.violation.message}{after}")
+    severity = d.violation.severity
+    return (f"{_style(f'{d.path}:{d.location.line}:{d.location.col}:', color, bold=True)} "
+            f"{_style(severity + ':', color, fg=_SEVERITY_COLOR[severity], bold=True)} "
+            f"{_style(d.code, color, bold=True)}{_style(mark, color, fg='cyan')} {d.violation.message}{after}")
+
+
+def colored_diff(diff: str, color: bool) -> str:
+    """``diff`` (unified) with its added, removed and hunk lines coloured when ``color``."""
+    if not color or not diff:
+        return diff
+    out = []
+    for line in diff.splitlines(keepends=True):
+        head = line[:1] if not line.startswith(("+++", "---")) else ""
+        out.append(_style(line.rstrip("\n"), True, fg=_DIFF_COLOR[head]) + "\n" if head in _DIFF_COLOR
+                   else _style(line.rstrip("\n"), True, bold=True) + "\n" if line.startswith(("+++", "---"))
+                   else line)
+    return "".join(out)
 
 
 def fix_lines(d: Diagnostic, indent: str = "  ") -> list[str]:
     """The fixes a diagnostic offers, best first, with their safety."""
-    return [f"{indent}{'fix' if f.applicability == 2 else 'unsafe fix'}: {f.title}" for f in d.violation.fixes]
+    names = {2: "fix", 1: "unsafe fix"}
+    return [f"{indent}{names.get(f.applicability, 'fix (display only)')}: {f.title}" for f in d.violation.fixes]
+
+
+def statistics(results: list[FixResult], *, write: bool, machine: bool = False) -> str:
+    """One line per rule, most frequent first (ruff's ``--statistics``): count, code, ``[*]`` when the requested
+    mode fixes every one, name; a JSON array of the same with ``machine``. ``write``: count what remains."""
+    import json
+
+    counts: dict[str, list] = {}
+    for r in results:
+        for d in (r.remaining if write else [d for d in r.diagnostics if not d.after]):
+            entry = counts.setdefault(d.code, [0, 0, d.violation.name, d.violation.severity])
+            entry[0] += 1
+            entry[1] += d.fixable
+    rows = sorted(counts.items(), key=lambda kv: (-kv[1][0], kv[0]))
+    if machine:
+        return json.dumps([{"code": code, "name": name, "severity": sev, "count": n, "fixable": fixable}
+                           for code, (n, fixable, name, sev) in rows], indent=2) + "\n"
+    width = max((len(str(n)) for _, (n, *_r) in rows), default=1)
+    return "".join(f"{n:>{width}}\t{code}\t{'[*]' if fixable == n else '[ ]'}\t{name}\n"
+                   for code, (n, fixable, name, _sev) in rows)
 
 
 def fixed_in(result: FixResult) -> list[Diagnostic]:

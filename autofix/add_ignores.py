@@ -1,0 +1,157 @@
+"""``autofix --add-ignores``: a suppression comment for every current finding (ruff's ``--add-noqa``).
+
+For a team adopting autofix on a large repository: the findings of today are marked, in each file's own
+comment syntax, so that CI reports only new ones. Where each comment goes:
+
+* a settings file (a ``--config`` file, an srt-slurm recipe): at the end of the finding's line, or alone on
+  the line above it when that line already ends in a comment;
+* a launch written as a command (a shell command, a Dockerfile instruction, a container's command): alone on
+  the line above the line the launch starts on (a command continued over several lines cannot hold a
+  comment inside); failing that, at the end of the finding's line, or alone above it.
+
+A line that already ends in a suppression comment gets the new codes in it. Each comment is checked before
+it is kept: the file must read as the same launches, and the findings it is for must be covered; a place that
+fails is given up for the next, and a finding no place can take is reported (exit 1). Files are written as
+``--write`` writes them (``files.FileSet``: atomically, only if unchanged since read).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TextIO
+
+from autofix import files
+from autofix.api import fix_source
+from autofix.errors import InputError, WriteError
+from autofix.formats import by_name, detect
+from autofix.model import Diagnostic
+
+_SUPPRESSION = re.compile(r"(#[ \t]*autofix[ \t]*:[ \t]*ignore[ \t]*\[)([^\]\n]*)(\])")
+_COMMENT = re.compile(r"(?:^|[ \t])#")
+
+
+def add_ignores(paths: list[str], *, options: Callable, out: TextIO, err: TextIO,
+                excluded: Callable[[str, bool], bool] | None = None, verbose: bool = False) -> int:
+    """Add suppression comments for every finding in ``paths`` (files or directories; not stdin).
+
+    ``options(path)`` gives each file's ``runner.FileOptions`` (its policy decides which rules count).
+    Returns the exit code: 0 when every finding got a comment, 1 when some could not, 2 when a file could
+    not be read or written.
+    """
+    disk = files.FileSet()
+    added = changed = left = errors = 0
+    for path, named in files.expand(paths, note=lambda line: err.write(line + "\n"), excluded=excluded):
+        if path == "-":
+            err.write("-:1:1: error: --add-ignores writes files: give paths, not stdin\n")
+            errors += 1
+            continue
+        try:
+            text = disk.read(path)
+            fmt = detect(path, text)
+            if fmt is None:
+                continue
+            opts = options(path)
+            from autofix.schema import load
+
+            schema = load(opts.target_version)
+            check = lambda t: fix_source(t, fmt, path=path, schema=schema, facts=opts.facts,  # noqa: E731
+                                         policy=opts.policy)
+            result = check(text)
+            findings = [d for d in result.diagnostics if not d.after and d.path == path
+                        and not d.code.startswith("SUP")]
+            if not findings:
+                continue
+            new, missed = _suppress(text, fmt, path, schema, findings, check)
+        except InputError as exc:
+            if named:
+                err.write(f"{exc}\n")
+                errors += 1
+            continue
+        for d in missed:
+            err.write(f"{d.path}:{d.location.line}:{d.location.col}: warning: {d.code} could not be suppressed "
+                      "here: no comment place keeps the launch as it is\n")
+        left += len(missed)
+        if new != text:
+            try:
+                disk.check(path)
+                disk.write(path, new)
+            except WriteError as exc:
+                err.write(f"{exc}\n")
+                errors += 1
+                continue
+            added += len(findings) - len(missed)
+            changed += 1
+            err.write(f"Added suppressions for {len(findings) - len(missed)} finding"
+                      f"{'s' * (len(findings) - len(missed) != 1)} in {path}\n")
+    err.write(f"Added suppressions for {added} finding{'s' * (added != 1)} in {changed} file{'s' * (changed != 1)}"
+              f"{f'; {left} could not be suppressed' if left else ''}.\n")
+    return 2 if errors else 1 if left else 0
+
+
+def _suppress(text: str, fmt, path: str, schema, findings: list[Diagnostic],
+              check: Callable) -> tuple[str, list[Diagnostic]]:
+    """``text`` with a comment for every finding, and the findings no place could take."""
+    command = fmt.SOURCE == "command"
+    read = lambda t: [x.parsed.explicit for x in fmt.read(t, path, schema)]  # noqa: E731
+    before = read(text)
+    starts = sorted({launch.start.line for launch in fmt.read(text, path, schema)}) if command else []
+    groups: dict[tuple[str, int], list[Diagnostic]] = {}
+    for d in findings:
+        line = d.location.line
+        if command:
+            launch = max((s for s in starts if s <= line), default=line)
+            groups.setdefault(("launch", launch), []).append(d)
+        else:
+            groups.setdefault(("line", line), []).append(d)
+    missed: list[Diagnostic] = []
+    for (kind, line), ds in sorted(groups.items(), key=lambda kv: -kv[0][1]):  # bottom up: lines above stay put
+        codes = tuple(dict.fromkeys(d.code for d in ds))
+        places = [("above", line)] if kind == "launch" else []
+        places += [("end", d.location.line) for d in ds[:1]] + [("above", d.location.line) for d in ds[:1]]
+        for how, at in places:
+            candidate = _commented(text, how, at, codes)
+            if candidate is not None and _covers(check, read, candidate, before, ds):
+                text = candidate
+                break
+        else:
+            missed.extend(ds)
+    return text, missed
+
+
+def _covers(check: Callable, read: Callable, text: str, before: list, ds: list[Diagnostic]) -> bool:
+    """Whether ``text`` still reads as the launches ``before`` and no longer reports the findings ``ds``."""
+    try:
+        if read(text) != before:
+            return False
+        result = check(text)
+    except Exception:  # noqa: BLE001 - a comment that breaks the file is no place for it
+        return False
+    wanted = {(d.code, d.violation.message) for d in ds}
+    return not any((d.code, d.violation.message) in wanted or d.code == "SUP002" for d in result.diagnostics)
+
+
+def _commented(text: str, how: str, line: int, codes: tuple[str, ...]) -> str | None:
+    """``text`` with ``# autofix: ignore[codes]`` at the end of line ``line`` (``how == "end"``) or alone above
+    it, in its indentation; None when that line cannot take one."""
+    lines = text.splitlines(keepends=True)
+    if not 1 <= line <= len(lines):
+        return None
+    body = lines[line - 1]
+    content = body.rstrip("\r\n")
+    ending = body[len(content):] or ("\r\n" if "\r\n" in text else "\n")
+    existing = _SUPPRESSION.search(content)
+    if existing and how == "end":
+        have = [c.strip() for c in existing.group(2).split(",") if c.strip()]
+        merged = ", ".join(dict.fromkeys([*have, *codes]))
+        lines[line - 1] = content[:existing.start(2)] + merged + content[existing.end(2):] + body[len(content):]
+        return "".join(lines)
+    comment = f"# autofix: ignore[{', '.join(codes)}]"
+    if how == "end":
+        if _COMMENT.search(content) or content.rstrip().endswith("\\"):
+            return None
+        lines[line - 1] = content.rstrip() + "  " + comment + body[len(content):]
+    else:
+        indent = content[:len(content) - len(content.lstrip())]
+        lines.insert(line - 1, indent + comment + ending)
+    return "".join(lines)
