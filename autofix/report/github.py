@@ -2,7 +2,7 @@
 
 One ``::error`` or ``::warning`` command per finding: ``file`` (relative to the root), ``line``,
 ``endLine``, ``col`` and ``endColumn`` (1-based, in characters, the end exclusive; the columns only for a
-span on one line, which is all GitHub takes), ``title`` (code and name) and the message, then the fixes
+span on one line, which is all GitHub takes; a span that takes a line break ends on that line), ``title`` (code and name) and the message, then the fixes
 one per line. Values are escaped as ``@actions/core`` escapes them: ``%``, ``\\r`` and ``\\n`` in the
 message; those and ``:`` and ``,`` in a property.
 
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from autofix.report.records import Record, RenderContext
-from autofix.report.shared import display_path, full_message, level
+from autofix.report.shared import display_path, full_message, level, shown_end
 
 PER_STEP = 10  # annotations GitHub shows per step and level
 SUMMARY_BUDGET = 512 * 1024  # bytes of step summary we write; GitHub refuses more than 1 MiB per step
@@ -91,12 +91,13 @@ def _findings(records: Sequence[Record], ctx: RenderContext) -> list[_Finding]:
     unchecked = [_Finding("error", display_path(e.path, ctx.root), e.start.line, e.start.col, e.start.line,
                           e.start.col, "", "autofix: could not check", e.message, ()) for e in ctx.errors]
     ordered = sorted(records, key=lambda r: (r.path, r.start, r.end))
+    ends = [shown_end(ctx.sources.get(r.path), r.start, r.end) for r in ordered]
     return unchecked + [
-        _Finding(level(r.severity), display_path(r.path, ctx.root), r.start.line, r.start.col, r.end.line,
-                 r.end.col, r.code, f"{r.code} {r.name}", full_message(r),
+        _Finding(level(r.severity), display_path(r.path, ctx.root), r.start.line, r.start.col, end.line,
+                 end.col, r.code, f"{r.code} {r.name}", full_message(r),
                  tuple(f"{'fix' if f.applicability_name == 'safe' else f.applicability_name + ' fix'}: {f.title}"
                        for f in r.fixes))
-        for r in ordered]
+        for r, end in zip(ordered, ends)]
 
 
 def _plan(findings: list[_Finding]) -> tuple[list[_Finding], list[_Finding]]:

@@ -2,7 +2,8 @@
 
 A JSON array of issues with the fields GitLab reads: ``description`` (code and message), ``check_name``
 (the code), ``fingerprint``, ``severity`` and ``location`` (``path`` relative to the root, without ``./``,
-or as given for a file outside it; ``lines.begin``/``lines.end``, 1-based and both included). GitLab shows issues of one fingerprint once, so
+or as given for a file outside it; ``lines.begin``/``lines.end``, 1-based and both included, a span that
+takes a line break ending on that line). GitLab shows issues of one fingerprint once, so
 each gets its own (``shared.identities``: stable across line moves, never shared).
 
 Severity (GitLab's scale is ``info``, ``minor``, ``major``, ``critical``, ``blocker``): a launch SGLang
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 
 from autofix.model import Location
 from autofix.report.records import Record, RenderContext
-from autofix.report.shared import display_path, full_message, identities
+from autofix.report.shared import display_path, full_message, identities, shown_end
 
 SEVERITY = {"error": "major", "warning": "minor"}
 UNCHECKED = "critical"
@@ -30,15 +31,11 @@ def render(records: Sequence[Record], ctx: RenderContext) -> str:
     found += [("", e.path, e.start.line, e.start.col) for e in ctx.errors]
     prints = iter(identities(found, ctx.sources, ctx.root))
     issues = [_issue(f"{r.code}: {full_message(r)}", r.code, next(prints), SEVERITY.get(r.severity, "minor"),
-                     display_path(r.path, ctx.root), r.start, _last_line(r.start, r.end)) for r in records]
+                     display_path(r.path, ctx.root), r.start, shown_end(ctx.sources.get(r.path), r.start, r.end).line)
+              for r in records]
     issues += [_issue(f"could not check: {e.message}", "could-not-check", next(prints), UNCHECKED,
                       display_path(e.path, ctx.root), e.start, e.start.line) for e in ctx.errors]
     return json.dumps(issues, indent=2, sort_keys=True) + "\n"
-
-
-def _last_line(start: Location, end: Location) -> int:
-    """The last line a span covers: a span that ends just after a line break ends on the line before."""
-    return end.line - 1 if end.col == 1 and end.line > start.line else end.line
 
 
 def _issue(description: str, check: str, fingerprint: str, severity: str, path: str, start: Location,

@@ -1,7 +1,9 @@
 """``--output-format rdjson``: reviewdog's Diagnostic Format, one ``DiagnosticResult`` as JSON.
 
 Positions follow ``reviewdog.proto``: lines and columns start at 1, a column counts UTF-8 bytes, an end is
-exclusive, and a range whose positions have no column is line-wise (it takes its end line whole).
+exclusive, and a range whose positions have no column is line-wise (it takes its end line whole). A
+diagnostic that takes a line break ends on that line (``shared.shown_end``): reviewdog comments on the
+lines a range names.
 
 Each diagnostic gets at most one suggestion, for its best safe fix with edits (``Record.best_safe_fix``),
 written line-wise, because reviewdog's GitHub reviewer places the comment on the first suggestion's lines
@@ -25,7 +27,7 @@ from autofix.edits import Edit, apply_edits, offset_of
 from autofix.model import Location
 from autofix.report.records import Record, RenderContext
 from autofix.report.shared import (INFORMATION_URI, TOOL, byte_column, display_path, full_message, level,
-                                   line_starts)
+                                   line_starts, shown_end)
 
 
 def render(records: Sequence[Record], ctx: RenderContext) -> str:
@@ -110,7 +112,7 @@ def _diagnostic(r: Record, ctx: RenderContext) -> dict:
     path, message = display_path(r.path, ctx.root), full_message(r)
     return {"message": message + note,
             "location": {"path": path, "range": {"start": _position(source, r.start),
-                                                 "end": _position(source, r.end)}},
+                                                 "end": _position(source, shown_end(source, r.start, r.end))}},
             "severity": level(r.severity).upper(), "source": _source(), "code": {"value": r.code},
             "suggestions": suggestions,
             "original_output": f"{path}:{r.start.line}:{r.start.col}: {r.severity}: {r.code} {message}"}

@@ -9,8 +9,10 @@ of a description: each is clipped to that.
 Each result has ``ruleId``/``ruleIndex``, ``level`` (``error``/``warning``), ``message.text``, one location
 (a URI relative to ``%SRCROOT%``, the root, for a file under it, else an absolute ``file://`` URI; the
 region in 1-based lines and code-point columns, the end exclusive: ``run.columnKind`` is
-``unicodeCodePoints``), ``partialFingerprints["autofix/v1"]`` (``shared.identities``: it survives line
-moves; ``primaryLocationLineHash`` is GitHub's own hash, which ``upload-sarif`` adds from the sources) and
+``unicodeCodePoints``; a span that takes a line break ends on that line, ``shared.shown_end``, as GitHub
+shows an alert in a pull request only when all its lines are in the diff),
+``partialFingerprints["autofix/v1"]`` (``shared.identities``: it survives line moves;
+``primaryLocationLineHash`` is GitHub's own hash, which ``upload-sarif`` adds from the sources) and
 ``fixes``: each safe or unsafe fix with edits, best first, as ``artifactChanges`` of ``replacements`` in
 the file as read (``properties.applicability`` says which; display-only fixes are left out).
 
@@ -28,7 +30,7 @@ from collections.abc import Sequence
 from autofix.model import Applicability, Location
 from autofix.report.records import FixRecord, Record, RenderContext, RuleInfo
 from autofix.report.shared import (INFORMATION_URI, SRCROOT, TOOL, artifact, full_message, identities, level,
-                                   root_uri)
+                                   root_uri, shown_end)
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 MAX_RESULTS = 25_000  # GitHub rejects a run with more
@@ -57,7 +59,7 @@ def render(records: Sequence[Record], ctx: RenderContext) -> str:
     if _SEMVER.match(ctx.version):
         driver["semanticVersion"] = ctx.version
     run = {"tool": {"driver": driver}, "invocations": [invocation], "columnKind": "unicodeCodePoints",
-           "results": [_result(r, index[r.code], fp, ctx.root) for r, fp in zip(kept, prints)],
+           "results": [_result(r, index[r.code], fp, ctx) for r, fp in zip(kept, prints)],
            "properties": {"sglangVersion": ctx.target_version}}
     if base := root_uri(ctx.root):
         run["originalUriBaseIds"] = {SRCROOT: {"uri": base}}
@@ -117,13 +119,13 @@ def _fix(fix: FixRecord, root: str) -> dict:
             "properties": {"applicability": fix.applicability_name}}
 
 
-def _result(r: Record, rule_index: int, fingerprint: str, root: str) -> dict:
+def _result(r: Record, rule_index: int, fingerprint: str, ctx: RenderContext) -> dict:
+    region = _region(r.start, shown_end(ctx.sources.get(r.path), r.start, r.end))
     result = {"ruleId": r.code, "ruleIndex": rule_index, "level": level(r.severity),
               "message": {"text": full_message(r)},
-              "locations": [{"physicalLocation": {"artifactLocation": artifact(r.path, root),
-                                                  "region": _region(r.start, r.end)}}],
+              "locations": [{"physicalLocation": {"artifactLocation": artifact(r.path, ctx.root), "region": region}}],
               "partialFingerprints": {FINGERPRINT: fingerprint}}
-    fixes = [_fix(f, root) for f in r.fixes if f.edits and f.applicability >= Applicability.UNSAFE]
+    fixes = [_fix(f, ctx.root) for f in r.fixes if f.edits and f.applicability >= Applicability.UNSAFE]
     if fixes:
         result["fixes"] = fixes
     return result

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePath
 from urllib.parse import quote
 
+from autofix.model import Location
 from autofix.report.records import Record
 
 SRCROOT = "%SRCROOT%"  # the uriBaseId of paths under RenderContext.root (SARIF)
@@ -86,6 +87,15 @@ def byte_column(source: str, line: int, col: int) -> int:
     text = line_text(source, line)
     head = text[: col - 1]
     return len(head.encode("utf-8")) + 1 + max(0, col - 1 - len(text))
+
+
+def shown_end(source: str | None, start: Location, end: Location) -> Location:
+    """Where a report shows a span ending: an end at column 1 of a later line (the span takes the line break
+    before it) moves to the end of that line, so the span names no line it does not touch. Without the
+    source, ``end`` as it is."""
+    if source is None or end.col != 1 or end.line <= start.line:
+        return end
+    return Location(end.line - 1, len(line_text(source, end.line - 1)) + 1)
 
 
 def full_message(record: Record) -> str:

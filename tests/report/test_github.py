@@ -118,6 +118,13 @@ def test_span_over_lines_has_no_columns():
     assert props == {"file": "c.yaml", "line": "1", "endLine": "2", "title": "EP003 demo-rule-ep003"}
 
 
+def test_span_that_takes_a_line_break_ends_on_its_line():
+    src = "a: 1\nb: 2\n"
+    r = record("c.yaml", src, "a: 1\n")
+    (level, props, _), *_ = [parse(line) for line in github.render([r], context({"c.yaml": src}, [r])).splitlines()]
+    assert (props["line"], props["endLine"], props["col"], props["endColumn"]) == ("1", "1", "1", "5")
+
+
 def test_fix_lines_and_log_line_on_one_line():
     src, records = _findings(11, 0)
     early = record("c.yaml", src, "key0:", message="first\nsecond", fixes=(

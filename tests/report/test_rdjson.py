@@ -179,6 +179,11 @@ def test_byte_columns():
     assert line[span["start"]["column"] - 1:span["end"]["column"] - 1].decode() == "ünïcode"
 
 
+def test_a_span_that_takes_a_line_break_ends_on_its_line():
+    (d,) = render([record("c.yaml", ABC, "b: 2\n")], {"c.yaml": ABC})["diagnostics"]
+    assert d["location"]["range"] == {"start": {"line": 2, "column": 1}, "end": {"line": 2, "column": 5}}
+
+
 def test_diagnostic_fields():
     src = ABC
     r = record("/repo/sub/c.yaml", src, "2", code="W001", severity="warning", after=("EP003",))

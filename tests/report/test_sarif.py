@@ -111,6 +111,12 @@ def test_results():
     assert outside["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "file:///elsewhere/shared.yaml"}
 
 
+def test_a_span_that_takes_a_line_break_ends_on_its_line():
+    whole = record("my dir/c.yaml", CONFIG, "tp-size: 8\n")
+    region = log_of([whole], context(SOURCES, [whole]))["runs"][0]["results"][0]["locations"][0]
+    assert region["physicalLocation"]["region"] == {"startLine": 1, "startColumn": 1, "endLine": 1, "endColumn": 11}
+
+
 def test_fixes_apply_to_the_files_as_read():
     (ep003,) = log_of([EP003])["runs"][0]["results"]
     # the display-only fix and the one without edits are left out; the rest keep their order
