@@ -90,7 +90,7 @@ def _findings(records: Sequence[Record], ctx: RenderContext) -> list[_Finding]:
     """The inputs that could not be checked, then the records in file order."""
     unchecked = [_Finding("error", display_path(e.path, ctx.root), e.start.line, e.start.col, e.start.line,
                           e.start.col, "", "autofix: could not check", e.message, ()) for e in ctx.errors]
-    ordered = sorted(records, key=lambda r: (r.path, r.start, r.end))
+    ordered = sorted(records, key=lambda r: (display_path(r.path, ctx.root), r.start, r.end))
     ends = [shown_end(ctx.sources.get(r.path), r.start, r.end) for r in ordered]
     return unchecked + [
         _Finding(level(r.severity), display_path(r.path, ctx.root), r.start.line, r.start.col, end.line,

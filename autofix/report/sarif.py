@@ -41,10 +41,11 @@ _SEMVER = re.compile(r"^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$"
 
 def render(records: Sequence[Record], ctx: RenderContext) -> str:
     """The SARIF log as indented JSON (sorted keys, non-ASCII escaped), with a final newline."""
-    kept = _kept(records)
+    prints = identities([(r.code, r.path, r.start.line, r.start.col) for r in records], ctx.sources, ctx.root)
+    chosen = _kept(records)
+    kept, prints = [records[i] for i in chosen], [prints[i] for i in chosen]
     codes = sorted({r.code for r in kept})
     index = {code: i for i, code in enumerate(codes)}
-    prints = identities([(r.code, r.path, r.start.line, r.start.col) for r in kept], ctx.sources, ctx.root)
     notes = [_unchecked(e.path, e.start, e.message, ctx.root) for e in ctx.errors]
     if len(kept) < len(records):
         left = len(records) - len(kept)
@@ -67,12 +68,11 @@ def render(records: Sequence[Record], ctx: RenderContext) -> str:
     return json.dumps(log, indent=2, sort_keys=True) + "\n"
 
 
-def _kept(records: Sequence[Record]) -> list[Record]:
-    """The records GitHub takes, in the order given: all, or the first ``MAX_RESULTS`` with errors first."""
+def _kept(records: Sequence[Record]) -> list[int]:
+    """The indexes of the records GitHub takes, in order: all, or ``MAX_RESULTS`` of them, errors first."""
     if len(records) <= MAX_RESULTS:
-        return list(records)
-    chosen = sorted(range(len(records)), key=lambda i: (records[i].severity != "error", i))[:MAX_RESULTS]
-    return [records[i] for i in sorted(chosen)]
+        return list(range(len(records)))
+    return sorted(sorted(range(len(records)), key=lambda i: (records[i].severity != "error", i))[:MAX_RESULTS])
 
 
 def _clip(text: str, fallback: str) -> str:
