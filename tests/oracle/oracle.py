@@ -18,10 +18,11 @@ def available() -> bool:
     return CHECK_PY.exists() and PYTHON.exists()
 
 
-requires_oracle = pytest.mark.skipif(
-    not available(),
-    reason=f"SGLang oracle not set up ({PYTHON} or {CHECK_PY} missing); run: bash ../shared/oracle/setup.sh",
-)
+# Why a test marked `oracle` is skipped: said for a fresh clone, which has neither the oracle nor ../shared.
+SKIP_REASON = (f"compares with SGLang 0.5.23's own argument checks, not set up here ({PYTHON} or {CHECK_PY} "
+               "missing): point ORACLE_PYTHON at a Python with sglang 0.5.23 and ORACLE_CHECK at the oracle's "
+               "check.py, or, beside the project's shared folder, run: bash ../shared/oracle/setup.sh")
+requires_oracle = pytest.mark.skipif(not available(), reason=SKIP_REASON)
 
 
 def run_batch(cases: list[dict], timeout: int = 900, gpu: str = "h200") -> list[dict]:

@@ -40,11 +40,7 @@ NAMES = [ov.rel(p) for p in FILES]
 
 pytestmark = [
     pytest.mark.oracle,
-    pytest.mark.skipif(
-        not (ov.PYTHON.exists() and ov.CHECK_PY.exists()),
-        reason=f"SGLang oracle not set up ({ov.PYTHON} or {ov.CHECK_PY} missing; "
-        "set ORACLE_PYTHON or run: bash ../shared/oracle/setup.sh)",
-    ),
+    pytest.mark.skipif(not ov.available(), reason=ov.SKIP_REASON),
 ]
 
 

@@ -1,0 +1,273 @@
+"""The command line in code review and CI: modes and exit codes, rule selection, fix safety, output formats,
+statistics, colour, project configuration, the GitHub step summary, --add-ignores. In-process (CliRunner)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from autofix.cli import app
+
+BAD = "tp-size: 8\nmoe-a2a-backend: none  # single node\nep-dispatch-algorithm: static\n"
+GOOD = BAD.replace("static", "dynamic")
+# EP003 (safe fix) and RUN019 (only an unsafe fix: drop the a2a backend)
+MARLIN = "tp-size: 8\nep-size: 8\nmoe-runner-backend: experimental_sgl_marlin\nmoe-a2a-backend: deepep\n"
+
+
+def run(*args, input=None, env=None, cwd: Path | None = None):
+    import os
+
+    old = os.getcwd()
+    if cwd is not None:
+        os.chdir(cwd)
+    try:
+        return CliRunner().invoke(app, list(args), input=input, env=env, prog_name="autofix")
+    finally:
+        os.chdir(old)
+
+
+@pytest.fixture
+def bad(tmp_path) -> Path:
+    p = tmp_path / "serve.yaml"
+    p.write_text(BAD)
+    return p
+
+
+# --- modes and exit codes ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("flags, code, lines, diff, written", [
+    ((), 1, True, True, False),
+    (("--check",), 1, True, False, False),
+    (("--diff",), 1, False, True, False),
+    (("--write",), 0, False, False, True),
+    (("--exit-zero",), 0, True, True, False),
+    (("--check", "--exit-zero"), 0, True, False, False),
+    (("--write", "--exit-non-zero-on-fix"), 1, False, False, True),
+], ids=["default", "check", "diff", "write", "exit-zero", "check-exit-zero", "exit-non-zero-on-fix"])
+def test_mode(bad, flags, code, lines, diff, written):
+    r = run(str(bad), *flags)
+    assert r.exit_code == code, r.output
+    assert ("EP003 [*]" in r.stdout) == lines
+    assert ("+ep-dispatch-algorithm: dynamic" in r.stdout) == diff
+    assert bad.read_text() == (GOOD if written else BAD)
+
+
+def test_diff_exits_0_when_nothing_would_change(tmp_path):
+    p = tmp_path / "c.yaml"
+    p.write_text(MARLIN.replace("ep-size: 8\n", ""))  # RUN019 needs EP: clean
+    assert run(str(p), "--diff").exit_code == 0
+
+
+def test_two_modes_at_once_is_a_usage_error(bad):
+    r = run(str(bad), "--write", "--check")
+    assert r.exit_code == 2 and "exclude each other" in r.stderr
+    assert bad.read_text() == BAD
+
+
+def test_help_shows_the_check_options():
+    r = run("--help")
+    assert r.exit_code == 0
+    for option in ("--write", "--check", "--diff", "--output-format", "--select", "--config-file", "--gpu"):
+        assert option in r.stdout
+    assert "autofix explain" in r.stdout
+
+
+# --- rule selection and fix safety ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("flags, codes", [
+    ((), ["ARG001", "EP003"]),
+    (("--select", "EP003"), ["EP003"]),
+    (("--select", "EP"), ["EP003"]),
+    (("--select", "ep-dispatch-needs-a2a"), ["EP003"]),
+    (("--select", "EP003,ARG"), ["ARG001", "EP003"]),
+    (("--select", "EP003", "--extend-select", "ARG001"), ["ARG001", "EP003"]),
+    (("--ignore", "ARG"), ["EP003"]),
+    (("--select", "ALL", "--ignore", "EP003"), ["ARG001"]),
+    (("--select", "EP003", "--ignore", "EP"), ["EP003"]),  # the more specific selector wins
+], ids=["all", "code", "prefix", "name", "comma", "extend-select", "ignore-prefix", "all-but", "specific-wins"])
+def test_selection(tmp_path, flags, codes):
+    p = tmp_path / "c.yaml"
+    p.write_text(BAD + "enable_metrics: true\n")  # EP003, and ARG001 (a key spelt with `_`)
+    r = run(str(p), "--check", "--output-format", "json", *flags)
+    found = sorted({d["code"] for d in json.loads(r.stdout)})
+    assert found == codes, r.stdout + r.stderr
+
+
+def test_an_unknown_selector_is_a_usage_error(bad):
+    r = run(str(bad), "--select", "EPX9")
+    assert r.exit_code == 2 and "EPX9" in r.stderr and "names no rule" in r.stderr
+
+
+@pytest.mark.parametrize("flags, written", [
+    (("--write",), BAD),  # RUN019's only fix is unsafe: held back
+    (("--write", "--unsafe-fixes"), "drop"),
+    (("--write", "--extend-safe-fixes", "RUN019"), "drop"),
+    (("--write", "--unsafe-fixes", "--unfixable", "RUN019"), BAD),
+    (("--write", "--unsafe-fixes", "--fixable", "EP"), BAD),
+], ids=["safe-only", "unsafe-fixes", "extend-safe-fixes", "unfixable", "fixable"])
+def test_fix_safety(tmp_path, flags, written):
+    p = tmp_path / "c.yaml"
+    p.write_text(MARLIN)
+    run(str(p), *flags)
+    after = p.read_text()
+    assert (after == MARLIN) == (written == BAD), after
+
+
+def test_extend_unsafe_fixes_holds_back_a_safe_fix(bad):
+    r = run(str(bad), "--write", "--extend-unsafe-fixes", "EP003")
+    assert r.exit_code == 1 and bad.read_text() == BAD
+    assert "1 more fixable with --unsafe-fixes" in r.stderr
+
+
+def test_show_fixes_lists_each_fix_with_its_safety(tmp_path):
+    p = tmp_path / "c.yaml"
+    p.write_text(MARLIN)
+    r = run(str(p), "--show-fixes", "--check")
+    assert "  unsafe fix: " in r.stdout
+
+
+def test_statistics(tmp_path):
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text(BAD)
+    b.write_text(BAD)
+    r = run(str(a), str(b), "--statistics")
+    assert r.exit_code == 1
+    assert r.stdout == "2\tEP003\t[*]\tep-dispatch-needs-a2a\n"
+    j = run(str(a), str(b), "--statistics", "--output-format", "json")
+    assert json.loads(j.stdout) == [{"code": "EP003", "name": "ep-dispatch-needs-a2a", "severity": "error",
+                                     "count": 2, "fixable": 2}]
+
+
+# --- output formats -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fmt", ["json", "json-lines", "sarif", "rdjson", "gitlab", "github", "concise"])
+def test_format_prints_only_the_format_on_stdout(bad, fmt):
+    r = run(str(bad), "--output-format", fmt)
+    assert r.exit_code == 1
+    assert "---" not in r.stdout  # no diff
+    if fmt == "concise":
+        assert r.stdout == f"{bad}:3:1: error: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend, " \
+                           "but --moe-a2a-backend resolves to none\n"
+    elif fmt == "json-lines":
+        assert [json.loads(line)["code"] for line in r.stdout.splitlines()] == ["EP003"]
+    elif fmt == "github":
+        assert r.stdout.startswith("::error file=")
+    else:
+        json.loads(r.stdout)
+    assert "\x1b[" not in r.stdout
+
+
+def test_output_format_from_the_environment(bad):
+    r = run(str(bad), env={"AUTOFIX_OUTPUT_FORMAT": "json-lines"})
+    assert json.loads(r.stdout.splitlines()[0])["code"] == "EP003"
+
+
+def test_an_unknown_output_format_is_a_usage_error(bad):
+    r = run(str(bad), "--output-format", "xml")
+    assert r.exit_code == 2 and "xml" in r.stderr
+
+
+def test_machine_formats_list_the_files_that_could_not_be_checked(tmp_path):
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("tp-size: [8\n")
+    r = run(str(broken), "--output-format", "json")
+    assert r.exit_code == 2
+    (error,) = json.loads(r.stdout)
+    assert error["code"] is None and error["filename"] == str(broken)
+
+
+def test_write_of_stdin_with_a_machine_format_is_a_usage_error():
+    r = run("-", "--write", "--output-format", "json", input=BAD)
+    assert r.exit_code == 2 and "stdin" in r.stderr
+
+
+def test_github_step_summary_holds_what_the_annotations_could_not(tmp_path):
+    for i in range(12):
+        (tmp_path / f"c{i:02}.yaml").write_text(BAD)
+    summary = tmp_path / "summary.md"
+    r = run(str(tmp_path), "--output-format", "github", env={"GITHUB_STEP_SUMMARY": str(summary)})
+    assert r.exit_code == 1
+    assert r.stdout.count("::error ") == 10
+    assert summary.read_text().count("EP003") == 2  # the two past the cap
+
+
+@pytest.mark.parametrize("env, colored", [
+    ({}, False),  # CliRunner's stdout is no terminal
+    ({"FORCE_COLOR": "1"}, True),
+    ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, True),  # FORCE_COLOR wins, as its convention says
+    ({"NO_COLOR": "1"}, False),
+], ids=["pipe", "force", "force-over-no", "no-color"])
+def test_colour(bad, env, colored):
+    r = run(str(bad), env=env)
+    assert ("\x1b[" in r.stdout) == colored
+    machine = run(str(bad), "--output-format", "json", env=env)
+    assert "\x1b[" not in machine.stdout
+
+
+# --- project configuration ------------------------------------------------------------------------------------
+
+def test_the_closest_configuration_applies(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.autofix]\nignore = ["EP003"]\n')
+    (tmp_path / "strict").mkdir()
+    (tmp_path / "strict" / "autofix.toml").write_text("select = ['ALL']\n")
+    for d in (tmp_path, tmp_path / "strict"):
+        (d / "serve.yaml").write_text(BAD)
+    r = run(".", "--check", "--output-format", "json", cwd=tmp_path)
+    assert [d["filename"] for d in json.loads(r.stdout)] == ["strict/serve.yaml"]
+    isolated = run(".", "--check", "--output-format", "json", "--isolated", cwd=tmp_path)
+    assert len(json.loads(isolated.stdout)) == 2
+
+
+def test_the_command_line_wins_over_the_file(tmp_path):
+    (tmp_path / "autofix.toml").write_text('ignore = ["EP"]\noutput-format = "json"\n')
+    (tmp_path / "serve.yaml").write_text(BAD)
+    assert run("serve.yaml", cwd=tmp_path).exit_code == 0
+    # --select replaces the file's select; its ignore still applies, where it is as specific or more
+    r = run("serve.yaml", "--select", "EP003", "--output-format", "concise", cwd=tmp_path)
+    assert r.exit_code == 1 and r.stdout.startswith("serve.yaml:3:1: error: EP003")
+
+
+def test_a_named_configuration_file(tmp_path):
+    (tmp_path / "ci.toml").write_text('per-file-ignores = {"legacy/*" = ["EP"]}\n')
+    (tmp_path / "legacy").mkdir()
+    (tmp_path / "legacy" / "serve.yaml").write_text(BAD)
+    (tmp_path / "serve.yaml").write_text(BAD)
+    r = run(".", "--check", "--config-file", "ci.toml", "--output-format", "json", cwd=tmp_path)
+    assert [d["filename"] for d in json.loads(r.stdout)] == ["serve.yaml"]
+
+
+def test_exclude_and_force_exclude(tmp_path):
+    (tmp_path / "autofix.toml").write_text('extend-exclude = ["generated"]\n')
+    (tmp_path / "generated").mkdir()
+    (tmp_path / "generated" / "serve.yaml").write_text(BAD)
+    assert run(".", cwd=tmp_path).exit_code == 0  # a walk skips it
+    assert run("generated/serve.yaml", cwd=tmp_path).exit_code == 1  # named: checked
+    (tmp_path / "autofix.toml").write_text('extend-exclude = ["generated"]\nforce-exclude = true\n')
+    assert run("generated/serve.yaml", cwd=tmp_path).exit_code == 0
+
+
+def test_a_bad_configuration_file_stops_the_run_naming_file_key_and_line(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.autofix]\nselct = ["EP"]\n')
+    (tmp_path / "serve.yaml").write_text(BAD)
+    r = run("serve.yaml", "--write", cwd=tmp_path)
+    assert r.exit_code == 2
+    assert "pyproject.toml:5:1: error:" in r.stderr and "selct" in r.stderr and "select" in r.stderr
+    assert (tmp_path / "serve.yaml").read_text() == BAD
+
+
+# --- --add-ignores --------------------------------------------------------------------------------------------
+
+def test_add_ignores_suppresses_every_finding_and_changes_no_setting(tmp_path):
+    (tmp_path / "serve.yaml").write_text(BAD)
+    (tmp_path / "run.sh").write_text("python3 -m sglang.launch_server --model-path m \\\n  --tp 8 \\\n"
+                                     "  --moe-a2a-backend none --ep-dispatch-algorithm static\n")
+    r = run(".", "--add-ignores", cwd=tmp_path)
+    assert r.exit_code == 0, r.stderr
+    assert (tmp_path / "serve.yaml").read_text() == BAD.replace(
+        "static\n", "static  # autofix: ignore[EP003]\n")
+    assert (tmp_path / "run.sh").read_text().startswith("# autofix: ignore[EP003]\npython3 -m sglang")
+    again = run(".", cwd=tmp_path)
+    assert again.exit_code == 0, again.stdout
