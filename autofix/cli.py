@@ -100,10 +100,24 @@ def check(
 
 
 @app.command("rules")
-def list_rules() -> None:
+def list_rules(
+    output_format: Annotated[str, typer.Option(
+        "--output-format", metavar="FORMAT",
+        help="text (one line a rule) or json (an array: code, name, severity, summary, sglang_source, step, "
+        "fix_safety).",
+    )] = "text",
+) -> None:
     """List the rules: code, name, what SGLang refuses."""
+    if output_format not in ("text", "json"):
+        raise typer.BadParameter("must be text or json", param_hint="--output-format")
+    from autofix.docs import rule_record
     from autofix.rules import RULES
 
+    if output_format == "json":
+        import json
+
+        typer.echo(json.dumps([rule_record(r) for r in RULES], indent=2))
+        return
     width = max(len(r.name) for r in RULES)
     for r in RULES:
         typer.echo(f"{r.code:<7} {r.name:<{width}}  {r.summary}")
