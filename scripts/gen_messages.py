@@ -67,14 +67,17 @@ class Module:
         source = path.read_text(encoding="utf-8")
         self.tree = ast.parse(source)
         self.parents: dict[ast.AST, ast.AST] = {}
+        self.statements: list[ast.stmt] = []
         for node in ast.walk(self.tree):
+            if isinstance(node, ast.stmt):
+                self.statements.append(node)
             for child in ast.iter_child_nodes(node):
                 self.parents[child] = node
         self.raise_lines = sorted(_raise_lines(compile(source, str(path), "exec")))
 
     def statement(self, line: int) -> ast.stmt | None:
         """The innermost ``raise``/``assert`` whose lines hold ``line``, else the innermost statement, else None."""
-        found = [n for n in ast.walk(self.tree) if isinstance(n, ast.stmt) and n.lineno <= line <= n.end_lineno]
+        found = [n for n in self.statements if n.lineno <= line <= n.end_lineno]
         checks = [n for n in found if isinstance(n, ast.Raise | ast.Assert)]
         pick = checks or [n for n in found if not isinstance(n, ast.FunctionDef | ast.ClassDef | ast.If | ast.For |
                                                                  ast.While | ast.With | ast.Try)]
