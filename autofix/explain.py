@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from autofix.docs import render_rule
 from autofix.errors import UnknownRule
 from autofix.pipeline.items import Derivation, SettingsRule
 from autofix.rules import BY_CODE, Rule, get
-from autofix.sites import Scored, Site, SiteIndex, load
+from autofix.sites import VERSION, Scored, Site, SiteIndex, load
 
 # A message matches a site when its score reaches THRESHOLD and beats the next site's by MARGIN; the sites
 # within MARGIN of the best are candidates.
@@ -129,11 +130,17 @@ def message(text: str) -> str:
     return ((m.group("rest") or "") + text[m.end():]).strip()
 
 
-def _vias(rules: tuple[Rule, ...]) -> dict[str, str]:
-    """``{code: "module:line"}``: where each pipeline rule's step calls into its line's function (``via``)."""
+@cache
+def _step_modules() -> dict[str, str]:
+    """``{step id: the SGLang module of its hook}``."""
     from autofix.schema import load as load_schema
 
-    modules = {s.id: s.module for s in load_schema().steps}
+    return {s.id: s.module for s in load_schema().steps}
+
+
+def _vias(rules: tuple[Rule, ...]) -> dict[str, str]:
+    """``{code: "module:line"}``: where each pipeline rule's step calls into its line's function (``via``)."""
+    modules = _step_modules()
     return {r.code: f"{modules[r.position.step]}:{r.position.via}" for r in rules
             if isinstance(r, SettingsRule | Derivation) and r.position.via and r.position.step in modules}
 
@@ -226,7 +233,7 @@ def _rule_names(rules: tuple[Rule, ...]) -> str:
     return f"rule {names}" if len(rules) == 1 else f"mirrored by {len(rules)} rules: {names}"
 
 
-def render(found: Explanation, version: str = "0.5.23") -> str:
+def render(found: Explanation, version: str = VERSION) -> str:
     """The command's output for ``found``: a line saying how the text was matched, then each rule's page."""
     pages = "\n".join(render_rule(r) for r in found.rules)
     if found.how == "code":
@@ -236,7 +243,7 @@ def render(found: Explanation, version: str = "0.5.23") -> str:
     if found.cause:
         how += f", raised again from {_site_name(found.cause)}"
     lines = []
-    if found.frame and found.how == "message":
+    if found.frame and found.how in ("message", "none"):
         lines.append(f"The traceback's innermost SGLang frame, {found.frame.where} ({found.frame.function}), is no "
                      f"check site autofix knows in SGLang {version}.")
     if found.site:
