@@ -145,7 +145,7 @@ class SiteIndex:
             elif entry:
                 status, reason = entry["status"], entry["reason"]
             else:
-                status, reason = "unlisted", "a rule's position, not in the catalog"
+                status, reason = "unlisted", "not in the catalog"
             sites.append(Site(where, e["function"], e["kind"], e["exception"], first, last,
                               frozenset(e["words"]), frozenset(e.get("optional", ())), tuple(codes), status, reason,
                               (entry or {}).get("check"), (entry or {}).get("class")))
