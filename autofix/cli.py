@@ -151,28 +151,54 @@ def check(
 
 
 @app.command("rules")
-def list_rules() -> None:
+def list_rules(
+    output_format: Annotated[str, typer.Option(
+        "--output-format", metavar="FORMAT",
+        help="text (one line a rule) or json (an array: code, name, severity, summary, sglang_source, step, "
+        "fix_safety).",
+    )] = "text",
+) -> None:
     """List the rules: code, name, what SGLang refuses."""
+    if output_format not in ("text", "json"):
+        raise typer.BadParameter("must be text or json", param_hint="--output-format")
+    from autofix.docs import rule_record
     from autofix.rules import RULES
 
+    if output_format == "json":
+        import json
+
+        typer.echo(json.dumps([rule_record(r) for r in RULES], indent=2))
+        return
     width = max(len(r.name) for r in RULES)
     for r in RULES:
         typer.echo(f"{r.code:<7} {r.name:<{width}}  {r.summary}")
 
 
-@app.command("explain")
-def explain(code: Annotated[str, typer.Argument(help="A rule code (EP003) or name.")]) -> None:
-    """Print a rule's documentation."""
-    from autofix.docs import render_rule
-    from autofix.errors import UnknownRule
-    from autofix.rules import get
+@app.command("explain", context_settings={"ignore_unknown_options": True})
+def explain(
+    text: Annotated[list[str] | None, typer.Argument(
+        metavar="[TEXT]...",
+        help="A rule code (EP003) or name, or SGLang's error message, log or traceback; none or - reads stdin.",
+    )] = None,
+) -> None:
+    """Say which rule TEXT is, why SGLang refuses it, the fix and SGLang's line.
 
-    try:
-        rule = get(code)
-    except UnknownRule as exc:
-        typer.echo(f"error: {exc} (see `autofix rules`)", err=True)
-        raise typer.Exit(2) from None
-    typer.echo(render_rule(rule))
+    TEXT is a rule code (EP003) or name, or SGLang's error message, log or traceback as pasted (quoted, or
+    on stdin: no TEXT or -). Exit 0 when a rule covers it, 1 when it is an SGLang check no rule covers or
+    is not recognised.
+    """
+    if not text and sys.stdin.isatty():
+        raise typer.BadParameter("give a rule code or name, or SGLang's error (or pipe it in)", param_hint="TEXT")
+    words = text or ["-"]
+    given = sys.stdin.read() if words == ["-"] else " ".join(words)
+    if not given.strip():
+        raise typer.BadParameter("nothing to explain: give a rule code or name, or paste SGLang's error",
+                                 param_hint="TEXT")
+    from autofix.explain import explain as match, render
+
+    found = match(given)
+    typer.echo(render(found), nl=False)
+    raise typer.Exit(found.exit_code)
 
 
 def _terminated(signum: int, frame) -> None:

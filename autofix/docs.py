@@ -26,6 +26,24 @@ def render_rule(rule: Rule) -> str:
     return f"# {rule.code} {rule.name}\n\n{first}\n{rest}\n"
 
 
+def section(rule: Rule, heading: str) -> str:
+    """The text under ``heading`` (``## Fix safety``) in ``rule``'s docstring, up to the next heading; "" if
+    it has none."""
+    body = inspect.cleandoc(rule.doc)
+    _, found, rest = body.partition(f"\n{heading}\n")
+    return rest.split("\n## ", 1)[0].strip() if found else ""
+
+
+def rule_record(rule: Rule) -> dict:
+    """One rule as data (``autofix rules --output-format json``): code, name, severity (``error`` when SGLang
+    refuses the input, else ``warning``), summary, sglang_source, step (a pipeline rule's or override's step id,
+    else None) and fix_safety (the ``## Fix safety`` section)."""
+    position = getattr(rule, "position", None)
+    return {"code": rule.code, "name": rule.name, "severity": "error" if rule.refuses else "warning",
+            "summary": rule.summary, "sglang_source": rule.sglang_source,
+            "step": position.step if position else None, "fix_safety": section(rule, "## Fix safety")}
+
+
 def render_all(rules, steps=()) -> str:
     """``docs/rules.md``: a table of the rules, the pipeline steps with their derivations and rules (``steps``:
     ``(Step, items)`` pairs in order), then each rule's page."""

@@ -1,4 +1,4 @@
-"""Write docs/coverage.md: every raise/assert site of SGLang's argument checks, and the rule that mirrors it.
+"""Write docs/coverage.md and its data: every raise/assert site of SGLang's argument checks, and the rule that mirrors it.
 
     python scripts/coverage.py [CATALOG]     # default: ../shared/sglang-0.5.23-rules.md
 
@@ -11,13 +11,20 @@ Otherwise its status is the one written in ``scripts/coverage_notes/*.txt``
 (``<path>:<line> <status>: <reason>``; ``covered`` there names the rule
 that mirrors a check SGLang re-raises elsewhere), else what its class implies
 (MODEL, ENV: skipped; INFRA: unreachable), else "not yet".
+
+The same sites go to ``autofix/schema/sglang-0.5.23-coverage.json`` (site ->
+status, reason, covering rule codes, catalog check ID, class, kind), which
+``autofix explain`` reads to say why no rule covers a check; run
+``scripts/gen_messages.py`` after it (it indexes these sites' messages).
 """
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,6 +35,7 @@ from autofix.rules import SETTINGS  # noqa: E402
 
 CATALOG = ROOT.parent / "shared" / "sglang-0.5.23-rules.md"
 NOTES = ROOT / "scripts" / "coverage_notes"
+JSON_NAME = "sglang-0.5.23-coverage.json"  # what `autofix explain` reads
 OUTSIDE = "outside.txt"  # the notes of sites outside the catalog (outside arg_groups/)
 STATUSES = ("covered", "skipped-model", "skipped-env", "skipped-hardware", "unreachable", "not yet")
 _SITE = re.compile(r"(\d+)([ar]) (\S+) (\S+)")
@@ -93,27 +101,70 @@ def status(site_class: str, note: tuple[str, str] | None) -> tuple[str, str]:
     return "not yet", ""
 
 
-def main() -> int:
-    catalog = Path(sys.argv[1]) if len(sys.argv) > 1 else CATALOG
-    text = catalog.read_text(encoding="utf-8")
+@dataclass(frozen=True)
+class Site:
+    """One check site and what covers it: a row of docs/coverage.md, an entry of the coverage JSON.
+
+    ``where`` is ``path:line`` relative to ``sglang/srt/`` (the catalog's line); ``kind``, ``check`` and
+    ``site_class`` are the catalog's (None outside ``arg_groups/``), ``family`` its family letter;
+    ``reason`` is the note's or the class's (the covering rules' codes and names for a site a rule's
+    position covers); ``rules`` the codes of the rules that cover it.
+    """
+
+    where: str
+    status: str
+    reason: str
+    rules: tuple[str, ...] = ()
+    kind: str | None = None
+    check: str | None = None
+    site_class: str | None = None
+    family: str | None = None
+
+
+def _named(found: list[SettingsRule]) -> str:
+    return ", ".join(f"{r.code} `{r.name}`" for r in found)
+
+
+def _codes(reason: str) -> tuple[str, ...]:
+    """The rule codes a ``covered`` note names (``EEP013 `scale-up-attention-topology` (...)``)."""
+    from autofix.rules import BY_CODE
+
+    return tuple(dict.fromkeys(c for c in _ID.findall(reason) if c in BY_CODE))
+
+
+def sites(text: str) -> tuple[dict[str, str], list[Site], list[Site]]:
+    """``(family titles, catalog sites in appendix order, sites outside arg_groups/ by path)`` from the catalog's
+    ``text``, the rules' positions and the notes."""
     family_of, titles = families(text)
     rules: dict[str, list[SettingsRule]] = {}
     for it in SETTINGS:
         if isinstance(it, SettingsRule):
             rules.setdefault(it.position.at, []).append(it)
     written = notes()
-    rows: dict[str, list[str]] = {f: [] for f in titles}
-    counts: dict[str, Counter] = {f: Counter() for f in titles}
+    inside = []
     for path, line, kind, check, site_class in appendix(text):
         family = family_of.get(check) or family_of.get(_ID.findall(check)[0] if _ID.findall(check) else "", "G")
         where = f"{path}:{line}"
         if where in rules:
-            state, why = "covered", ", ".join(f"{r.code} `{r.name}`" for r in rules[where])
+            state, why, codes = "covered", _named(rules[where]), tuple(r.code for r in rules[where])
         else:
             state, why = status(site_class, written.get(where))
-        counts[family][state] += 1
-        rows[family].append(f"| `{where}` | {'assert' if kind == 'a' else 'raise'} | {check} | {site_class} | "
-                            f"{state} | {why} |")
+            codes = _codes(why) if state == "covered" else ()
+        inside.append(Site(where, state, why, codes, "assert" if kind == "a" else "raise", check, site_class, family))
+    outside = {where: Site(where, "covered", _named(found), tuple(r.code for r in found))
+               for where, found in rules.items() if not where.startswith("arg_groups/")}
+    outside.update({where: Site(where, *note, _codes(note[1]) if note[0] == "covered" else ())
+                    for where, note in written.items() if not where.startswith("arg_groups/") and where not in outside})
+    return titles, inside, [outside[w] for w in sorted(outside)]
+
+
+def markdown(titles: dict[str, str], inside: list[Site], outside: list[Site]) -> str:
+    """docs/coverage.md."""
+    rows: dict[str, list[str]] = {f: [] for f in titles}
+    counts: dict[str, Counter] = {f: Counter() for f in titles}
+    for s in inside:
+        counts[s.family][s.status] += 1
+        rows[s.family].append(f"| `{s.where}` | {s.kind} | {s.check} | {s.site_class} | {s.status} | {s.reason} |")
     out = ["# Coverage", "",
            "Generated by `python scripts/coverage.py`. Every `raise`/`assert` in SGLang 0.5.23's "
            "`sglang/srt/arg_groups/` (the argument checks), with the check ID and class the catalog gives it "
@@ -129,16 +180,31 @@ def main() -> int:
     for family, title in titles.items():
         out += ["", f"## Family {family}: {title}", "", "| site | kind | check | class | status | rule or reason |",
                 "|---|---|---|---|---|---|", *rows[family]]
-    outside = {where: ("covered", ", ".join(f"{r.code} `{r.name}`" for r in found))
-               for where, found in rules.items() if not where.startswith("arg_groups/")}
-    outside.update({where: note for where, note in written.items()
-                    if not where.startswith("arg_groups/") and where not in outside})
     out += ["", "## Outside `arg_groups/`", "",
             "Checks SGLang makes elsewhere that a rule mirrors, or that the fidelity harness "
             f"(`scripts/fidelity.py`) saw refuse a drawn launch (`scripts/coverage_notes/{OUTSIDE}`).", "",
             "| site | status | rule or reason |", "|---|---|---|",
-            *(f"| `{where}` | {state} | {why} |" for where, (state, why) in sorted(outside.items()))]
-    (ROOT / "docs" / "coverage.md").write_text("\n".join(out) + "\n", encoding="utf-8")
+            *(f"| `{s.where}` | {s.status} | {s.reason} |" for s in outside)]
+    return "\n".join(out) + "\n"
+
+
+def as_json(inside: list[Site], outside: list[Site]) -> str:
+    """The coverage JSON explain ships: ``{"sglang": version, "sites": {where: {status, reason, rules, check,
+    class, kind}}}``, one site a line, keys sorted."""
+    entries = {s.where: {"status": s.status, "reason": s.reason, "rules": list(s.rules), "check": s.check,
+                         "class": s.site_class, "kind": s.kind} for s in (*inside, *outside)}
+    lines = [f"{json.dumps(w)}: {json.dumps(entries[w], sort_keys=True)}" for w in sorted(entries)]
+    return '{"sglang": "0.5.23", "sites": {\n' + ",\n".join(lines) + "\n}}\n"
+
+
+def main() -> int:
+    catalog = Path(sys.argv[1]) if len(sys.argv) > 1 else CATALOG
+    titles, inside, outside = sites(catalog.read_text(encoding="utf-8"))
+    (ROOT / "docs" / "coverage.md").write_text(markdown(titles, inside, outside), encoding="utf-8")
+    (ROOT / "autofix" / "schema" / JSON_NAME).write_text(as_json(inside, outside), encoding="utf-8")
+    counts: dict[str, Counter] = {f: Counter() for f in titles}
+    for s in inside:
+        counts[s.family][s.status] += 1
     for family, c in counts.items():
         print(f"{family}: {sum(c.values())} sites, " + ", ".join(f"{c[s]} {s}" for s in STATUSES if c[s]))
     return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -12,6 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from autofix.cli import app
+from autofix.docs import rule_record
+from autofix.rules import RULES, get
 
 BAD = "tp-size: 8\nmoe-a2a-backend: none  # single node\nep-dispatch-algorithm: static\n"
 GOOD = BAD.replace("static", "dynamic")
@@ -187,8 +190,29 @@ def test_rules_and_explain():
     assert r.stdout.startswith("# EP003 ep-dispatch-needs-a2a\n")
     assert "## Fix safety" in r.stdout
     r = run("explain", "NOPE1")
-    assert r.exit_code == 2
-    assert "unknown rule: NOPE1" in r.stderr
+    assert r.exit_code == 1
+    assert r.stdout.startswith("Not recognised: no rule code or name")
+
+
+def test_rules_json_lists_every_rule():
+    r = run("rules", "--output-format", "json")
+    assert r.exit_code == 0
+    records = json.loads(r.stdout)  # nothing else on stdout
+    assert [x["code"] for x in records] == [rule.code for rule in RULES]
+    assert records == [rule_record(rule) for rule in RULES]
+    by_code = {x["code"]: x for x in records}
+    assert {k: v for k, v in by_code["EP003"].items() if k not in ("summary", "fix_safety")} == {
+        "code": "EP003", "name": "ep-dispatch-needs-a2a", "severity": "error",
+        "sglang_source": "arg_groups/parallel_hook.py:783", "step": "handle_eplb_and_dispatch"}
+    assert by_code["EP003"]["summary"] == get("EP003").summary
+    assert (by_code["ARG001"]["step"], by_code["DEP001"]["severity"], by_code["A2A006"]["severity"]) == (
+        None, "warning", "warning")
+    assert all(x["fix_safety"] and "##" not in x["fix_safety"] for x in records)
+
+
+def test_rules_text_is_the_default_and_a_bad_format_is_a_usage_error():
+    assert run("rules").stdout == run("rules", "--output-format", "text").stdout
+    assert run("rules", "--output-format", "yaml").exit_code == 2
 
 
 def test_usage_error_exits_2():
@@ -196,7 +220,8 @@ def test_usage_error_exits_2():
 
 
 def test_cli_import_stays_light():
-    code = "import sys, autofix.cli; print(sorted(m for m in ('yaml', 'tree_sitter', 'ruamel', 'autofix.engine') if m in sys.modules))"
+    heavy = ('yaml', 'tree_sitter', 'ruamel', 'autofix.engine', 'autofix.rules', 'autofix.explain', 'autofix.sites')
+    code = f"import sys, autofix.cli; print(sorted(m for m in {heavy} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
     assert out.stdout.strip() == "[]"

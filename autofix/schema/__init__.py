@@ -187,9 +187,10 @@ def load(version: str = DEFAULT_VERSION) -> Schema:
 
 @cache
 def versions() -> tuple[str, ...]:
-    """The SGLang versions a table ships for, oldest first."""
-    names = [p.name for p in resources.files(__package__).iterdir() if p.name.startswith("sglang-")]
-    found = [n[len("sglang-") : -len(".json")] for n in names if n.endswith(".json")]
+    """The SGLang versions a table ships for, oldest first (``sglang-<version>.json``; the other data files
+    here, ``sglang-<version>-messages.json`` and ``-coverage.json``, are ``autofix explain``'s)."""
+    names = [p.name for p in resources.files(__package__).iterdir()]
+    found = [m.group(1) for n in names if (m := re.fullmatch(r"sglang-(\d+(?:\.\d+)*)\.json", n))]
     return tuple(sorted(found, key=lambda v: tuple(map(int, re.findall(r"\d+", v)))))
 
 

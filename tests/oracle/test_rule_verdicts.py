@@ -4,23 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.oracle.oracle import requires_oracle, run_batch, verdict
+from tests.oracle.oracle import requires_oracle, verdict
 from tests.rules.cases import ALL_CASES
-from tests.rules.test_rules import fixed_argv
 
 pytestmark = [pytest.mark.oracle, requires_oracle]
 
 
 @pytest.fixture(scope="module")
-def answers() -> dict[str, dict]:
-    model = lambda c: {"model": c.model} if c.model else {}  # noqa: E731
-    out = {}
-    for gpu in sorted({c.gpu for c in ALL_CASES}):  # one oracle process per simulated node
-        mine = [c for c in ALL_CASES if c.gpu == gpu]
-        cases = [{"id": c.id, "argv": list(c.argv), **model(c)} for c in mine]
-        cases += [{"id": c.id + ":fixed", "argv": fixed_argv(c), **model(c)} for c in mine if c.codes]
-        out.update({a["id"]: a for a in run_batch(cases, gpu=gpu)})
-    return out
+def answers(rule_case_answers) -> dict[str, dict]:
+    return rule_case_answers  # tests/oracle/conftest.py
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[c.id for c in ALL_CASES])
