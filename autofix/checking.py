@@ -10,12 +10,16 @@ that applies to it, overridden by the command line (``autofix.project``). A usag
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from autofix.errors import ConfigError, UsageError
 from autofix.report import MACHINE
+
+if TYPE_CHECKING:  # the runner and the project's reader load with the run, not with the command line
+    from autofix.project import Resolver
+    from autofix.runner import FileOptions, Mode, Output
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,16 +59,16 @@ class Job:
     """A prepared run: ``run`` checks (or adds suppressions) and gives the exit code."""
 
     request: Request
-    mode: object
-    output: object
-    options: object  # path -> runner.FileOptions
-    excluded: object  # (path, named) -> bool, or None
+    mode: Mode
+    output: Output
+    options: Callable[[str], FileOptions]  # what each checked file is checked with
+    excluded: Callable[[str, bool], bool]  # (path, named on the command line) -> left out of the run
     env: Mapping[str, str]
     stdout: TextIO
     stderr: TextIO
-    unsafe: bool = False
+    unsafe: bool = False  # the run-wide default (the summary's hint at --unsafe-fixes)
     target_version: str = "0.5.23"
-    resolver: object = None  # autofix.project.Resolver
+    resolver: Resolver | None = None
 
     def run(self, stdin: BinaryIO | None = None) -> int:
         """Check every path, write what the mode says, print the report; the exit code (0, 1, 2).

@@ -54,7 +54,7 @@ def _codes(values: list[str] | None) -> list[str] | None:
 
 
 _MODES = "Modes (default: report, and print the diff --write would apply)"
-_RULES = "Rule selection (codes, prefixes such as EP, rule names, or ALL; comma-separated, repeatable)"
+_RULES = "Rules (a code, a prefix such as EP, a name, or ALL; comma-separated)"
 _OUT = "Output"
 _CONF = "Configuration"
 _LAUNCH = "What the launches run on"
@@ -93,7 +93,7 @@ def check(
     extend_unsafe_fixes: Annotated[list[str] | None, typer.Option(help="Treat these rules' fixes as unsafe.",
                                                                   rich_help_panel=_RULES, show_default=False)] = None,
     output_format: Annotated[str | None, typer.Option("--output-format", envvar="AUTOFIX_OUTPUT_FORMAT",
-                             metavar="[" + "|".join(_FORMATS) + "]", help="full: lines and the diff; concise: "
+                             metavar="FORMAT", help="full (default): lines and the diff; concise: "
                              "lines; json, json-lines, sarif, rdjson (reviewdog), gitlab (Code Quality), github "
                              "(workflow annotations).", rich_help_panel=_OUT, show_default=False)] = None,
     show_fixes: Annotated[bool | None, typer.Option("--show-fixes/--no-show-fixes", help="List every fix under "

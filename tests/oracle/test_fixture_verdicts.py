@@ -23,6 +23,7 @@ from autofix.formats import by_name
 from autofix.rules import BY_CODE
 from autofix.schema import load, others_of
 from autofix.written import Written
+from tests.oracle.oracle import SKIP_REASON
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,7 +41,7 @@ NAMES = [ov.rel(p) for p in FILES]
 
 pytestmark = [
     pytest.mark.oracle,
-    pytest.mark.skipif(not ov.available(), reason=ov.SKIP_REASON),
+    pytest.mark.skipif(not (ov.PYTHON.exists() and ov.CHECK_PY.exists()), reason=SKIP_REASON),
 ]
 
 
