@@ -29,7 +29,7 @@ from autofix.formats.launch import Launch
 from autofix.model import Applicability, Diagnostic, Location, Respell, Rewrite, Set, Unset
 from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.policy import DEFAULT, Policy
-from autofix.rules import suppression
+from autofix.proposals import Proposals
 from autofix.schema import Schema, load, others_of
 from autofix.screen import FileScreen
 from autofix.written import Written
@@ -152,7 +152,7 @@ def fix_source(
     shared = {p for p, n in readers.items() if n > 1 or os.path.realpath(p) in shared_configs}
     outcomes = []
     unfixed: set[int] = set()  # launches whose fixes could not be written
-    proposals = _Proposals(launches)
+    proposals = Proposals(launches)
     back = configs.locator(written.locator(text))
     screens = [_launch_screen(screen, path, launch, back, command) for launch in launches]
     for index, launch in enumerate(launches):
@@ -201,7 +201,7 @@ def fix_source(
         config = FixResult(p, yaml_config.NAME, c.source, outputs[p], tuple(sorted(found, key=order)),
                            tuple(sorted(left, key=order)), 0, tuple(c.written.conflicts),
                            changes=_changes(c.written.chain, c.edits))
-        files.append(_settle_comments(config, screen, level, yaml_config, schema))
+        files.append(screen.settle(config, level, yaml_config, schema))
     # launches that read the same text (a sweep's variants) find the same things there: say each once
     diagnostics = _unique([d for d in diagnostics if d.path == path])
     remaining = _unique([d for d in remaining if d.path == path])
@@ -209,32 +209,7 @@ def fix_source(
                        tuple(sorted(remaining, key=order)), len(launches), tuple(dict.fromkeys(conflicts)),
                        getattr(fmt, "looks_like_config", lambda _: True)(launches), tuple(files),
                        tuple(configs.errors.values()), _changes(written.chain, edits))
-    return _settle_comments(result, screen, level, fmt, schema)
-
-
-def _settle_comments(result: FixResult, screen: FileScreen, level: Applicability, fmt: ModuleType,
-                     schema: Schema) -> FixResult:
-    """``result`` with its file's suppression comments judged (SUP001, SUP002; ``rules.suppression.settle``)."""
-    comments = screen.files.get(result.path)
-    if not comments:
-        return result
-    from autofix.rules import BY_CODE
-
-    policy = screen.policy
-
-    def known(code: str) -> bool | None:
-        return None if code not in BY_CODE else policy.reports(code)
-
-    def reads_alike(a: str, b: str) -> bool:
-        try:
-            return [x.parsed.explicit for x in fmt.read(a, result.path, schema)] == \
-                [x.parsed.explicit for x in fmt.read(b, result.path, schema)]
-        except Exception:  # noqa: BLE001 - a text that no longer reads is not alike
-            return False
-
-    where = Location(1, 1)
-    return suppression.settle(result, comments, level, lambda v: screen(result.path, v, where, None), known,
-                              reads_alike)
+    return screen.settle(result, level, fmt, schema)
 
 
 def _launch_screen(screen: FileScreen, path: str, launch: Launch, back: Callable[[Location], Location],
@@ -296,7 +271,7 @@ def _alone_makes(text: str, edits, fmt: ModuleType, path: str, schema: Schema, i
 
 def _settings_stage(index: int, launch: Launch, current: str, fmt: ModuleType, schema: Schema,
                     level: Applicability, facts: Facts, configs: _Configs, shared: set[str],
-                    proposals: _Proposals, screen: engine.Screen | None = None) -> engine.Outcome:
+                    proposals: Proposals, screen: engine.Screen | None = None) -> engine.Outcome:
     """The settings stage of launch ``index``: its settings through SGLang's pipeline to a fixpoint
     (``engine.run``), and the edits of the fixes proposed for ``current`` (``proposals``; an edit the
     text cannot take is refused there, with why).
@@ -352,80 +327,6 @@ def config_files(text: str, fmt: ModuleType, *, path: str, schema: Schema | None
         if ref is not None and ref.path is not None and is_yaml(ref.path):
             out.append(merge.config_path(path, ref.path))
     return out
-
-
-_SHARED = "other launches read the same settings (a sweep's shared base) and need them otherwise: fix by hand"
-
-
-class _Proposals:
-    """The edits each launch of a text asks for, settled together.
-
-    Launches usually read disjoint text. When several read the same text
-    (the base of an srt-slurm sweep, read by every variant), a fix there is
-    applied only when every launch that reads it asks for exactly the same
-    fix (the same edits); otherwise it is refused, with the reason. A
-    launch's context says what it reads with ``covers(edit)``; without one,
-    a launch reads only its own text. A fix's edits stand or fall together.
-    """
-
-    def __init__(self, launches: list[Launch]) -> None:
-        self.launches = launches
-        self.fixes: dict[tuple[int, int | None], tuple[Edit, ...]] = {}  # (launch, fix or None: all) -> edits
-        self.refused: dict[int, str] = {}  # launch -> why (some of) its fixes are not applied
-        self.blocked: set[int] = set()  # launches none of whose fixes is applied
-        self.where: dict[int, Location] = {}  # where a refused launch's note points, when not at its start
-
-    @property
-    def edits(self) -> dict[int, list[Edit]]:
-        """Launch -> every edit it asked for."""
-        out: dict[int, list[Edit]] = {}
-        for (index, _), edits in self.fixes.items():
-            out.setdefault(index, []).extend(edits)
-        return out
-
-    def add(self, index: int, edits: list[Edit], fix: int | None = None) -> None:
-        """Launch ``index`` asks for ``edits``: one fix (``fix``: its number), or all its fixes as one."""
-        self.fixes[(index, fix)] = tuple(edits)
-
-    def refuse(self, index: int, why: str, where: Location | None = None, whole: bool = True) -> None:
-        """Launch ``index``'s fixes (``whole``) or one of them cannot be written (``CannotEdit``).
-
-        ``where`` is the exception's ``location``, if any.
-        """
-        self.refused.setdefault(index, why)
-        if whole:
-            self.blocked.add(index)
-        if where is not None:
-            self.where.setdefault(index, where)
-
-    def _readers(self, edit: Edit) -> set[int]:
-        return {j for j, launch in enumerate(self.launches)
-                if getattr(launch.ctx, "covers", None) is not None and launch.ctx.covers(edit)}
-
-    def settle(self) -> tuple[list[Edit], set[tuple[int, int | None]]]:
-        """(the edits to apply, without repeats; the (launch, fix) keys applied).
-
-        A launch ``refuse``d has none applied. Refusals are in ``refused``.
-        """
-        candidates = {key for key, edits in self.fixes.items() if edits and key[0] not in self.blocked}
-        while True:
-            # an edit is wanted by a launch when one of its candidate fixes makes it
-            wanted: dict[Edit, set[int]] = {}
-            for key in candidates:
-                for e in self.fixes[key]:
-                    wanted.setdefault(e, set()).add(key[0])
-            bad = {key for key in candidates if any(not self._readers(e) <= wanted[e] for e in self.fixes[key])}
-            if not bad:
-                break
-            candidates -= bad
-            for index in {i for i, fix in bad if fix is None}:  # a launch whose fixes are one fixpoint falls whole
-                self.refuse(index, _SHARED)
-                candidates = {key for key in candidates if key[0] != index}
-        applied = candidates
-        for key, edits in self.fixes.items():
-            if edits and key not in applied:
-                self.refused.setdefault(key[0], _SHARED)
-        return list(dict.fromkeys(e for key in applied for e in self.fixes[key])), applied
 
 
 def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -660,7 +561,7 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
         host_fixed: list[str] = []  # the codes of the fixes applied to commands their file did not run
         new: list[Diagnostic] = []
         checked = []
-        proposals = _Proposals(launches)
+        proposals = Proposals(launches)
         found_by, chosen_by = [], []
         for index, launch in enumerate(launches):
             found = _screened_args(launch, schema, others, fmt, screen, path, back, command)
@@ -670,7 +571,7 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
             ops = [op for f in chosen if f for op in f.ops]
             shared = getattr(launch.ctx, "covers", None) is not None
             if ops and shared:
-                # text other launches read: each fix is settled on its own (see _Proposals)
+                # text other launches read: each fix is settled on its own (see Proposals)
                 for k, f in enumerate(chosen):
                     if f:
                         try:

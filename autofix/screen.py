@@ -50,3 +50,28 @@ class FileScreen:
             if comments.covers(violation.code, where.line, start, annotations if in_file == path else ()):
                 return None
         return self.policy.adjust(violation)
+
+    def settle(self, result, level, fmt, schema):
+        """``result`` (an ``api.FixResult``) with its file's suppression comments judged: SUP001, SUP002
+        (``rules.suppression.settle``), a removal made only where the text still reads as the same launches
+        (``fmt`` and ``schema`` read it)."""
+        comments = self.files.get(result.path)
+        if not comments:
+            return result
+        from autofix.rules import BY_CODE
+        from autofix.rules.suppression import settle
+
+        def known(code: str) -> bool | None:
+            return None if code not in BY_CODE else self.policy.reports(code)
+
+        def reads_alike(a: str, b: str) -> bool:
+            try:
+                return [x.parsed.explicit for x in fmt.read(a, result.path, schema)] == \
+                    [x.parsed.explicit for x in fmt.read(b, result.path, schema)]
+            except Exception:  # noqa: BLE001 - a text that no longer reads is not alike
+                return False
+
+        def selected(v: Violation) -> Violation | None:  # the policy only: a comment does not suppress a comment
+            return self.policy.adjust(v) if self.policy.reports(v.code) else None
+
+        return settle(result, comments, level, selected, known, reads_alike)

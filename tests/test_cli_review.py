@@ -271,3 +271,54 @@ def test_add_ignores_suppresses_every_finding_and_changes_no_setting(tmp_path):
     assert (tmp_path / "run.sh").read_text().startswith("# autofix: ignore[EP003]\npython3 -m sglang")
     again = run(".", cwd=tmp_path)
     assert again.exit_code == 0, again.stdout
+
+
+# --- progress -------------------------------------------------------------------------------------------------
+
+class _Terminal:
+    """A stderr that says it is a terminal (click draws its bar only on one)."""
+
+    def __init__(self) -> None:
+        self.text = []
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, s: str) -> int:
+        self.text.append(s)
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("files, progress, drawn", [(60, True, True), (10, True, False), (60, False, False)],
+                         ids=["long-run", "short-run", "not-asked"])
+def test_progress_bar_on_a_terminal_for_long_runs(files, progress, drawn):
+    from autofix.runner import PROGRESS_FROM, Output, _progress
+
+    assert PROGRESS_FROM <= 60
+    items = [(f"c{i}.yaml", False) for i in range(files)]
+    err = _Terminal()
+    assert list(_progress(items, Output(progress=progress), err)) == items
+    assert ("autofix" in "".join(err.text)) == drawn
+
+
+@pytest.mark.parametrize("stderr_tty, stdout_tty, fmt, progress", [
+    (True, False, "full", True), (True, True, "full", False), (True, True, "json", True), (False, False, "json", False),
+], ids=["report-to-a-pipe", "report-on-the-terminal", "machine-format", "no-terminal"])
+def test_progress_is_asked_for_only_where_it_does_not_mix_with_the_report(stderr_tty, stdout_tty, fmt, progress):
+    from autofix.checking import Request, prepare
+
+    class Stream(_Terminal):
+        def __init__(self, tty):
+            super().__init__()
+            self.tty = tty
+
+        def isatty(self):
+            return self.tty
+
+    job = prepare(Request(paths=["x.yaml"], output_format=fmt, isolated=True), env={},
+                  stdout=Stream(stdout_tty), stderr=Stream(stderr_tty))
+    assert job.output.progress == progress
+    assert job.output.color == (stdout_tty and fmt == "full")
