@@ -40,11 +40,13 @@ NO_MODEL = ("none", "dummy")  # pipeline.py:107
 @dataclass(frozen=True, slots=True)
 class Resolution:
     """What the pipeline found for one launch: ``violations`` in order, the ``view`` after every step, and
-    ``silenced``: how many checks read an unknown value (they may refuse the launch once it is known)."""
+    ``silenced``: how many checks read an unknown value (they may refuse the launch once it is known);
+    ``silent``: the codes of those checks."""
 
     violations: tuple[Violation, ...]
     view: ResolvingView
     silenced: int = 0
+    silent: frozenset[str] = frozenset()
 
 
 def order(items: Sequence[Item], schema: Schema) -> tuple[Item, ...]:
@@ -86,7 +88,7 @@ def resolve(explicit: Mapping[str, Any], schema: Schema, items: tuple[Item, ...]
     model = explicit.get("model_path", UNKNOWN)  # required: a launch without it never gets here
     dummy = model is not UNKNOWN and str(model).lower() in NO_MODEL
     found: list[Violation] = []
-    silenced = 0
+    silent: list[str] = []
     agenda = _agenda(items, schema)
     steps = agenda.steps
     # touched: the due steps to look up when their turn comes (those a declaration reached, and those start
@@ -105,7 +107,7 @@ def resolve(explicit: Mapping[str, Any], schema: Schema, items: tuple[Item, ...]
             v = _check(item, view, items, fixes)
             view.reads = None
             if v is _SILENT:
-                silenced += 1
+                silent.append(item.code)
             elif v is not None:
                 found.append(v)
             else:
@@ -120,7 +122,7 @@ def resolve(explicit: Mapping[str, Any], schema: Schema, items: tuple[Item, ...]
         if out:
             found.extend(_declare(item, view, out, items, fixes))
             agenda.declared(rank, out, due, pending, touched)
-    return Resolution(tuple(found), view, silenced)
+    return Resolution(tuple(found), view, len(silent), frozenset(silent))
 
 
 _SILENT = Violation("silent", ())  # what _check returns for a check that read an unknown value
@@ -330,9 +332,10 @@ def _check(rule: SettingsRule, view: ResolvingView, items: tuple[Item, ...], fix
 
 def _clears(fix: Fix, rule: SettingsRule, view: ResolvingView, items: tuple[Item, ...]) -> bool:
     """Whether the launch with ``fix`` applied no longer breaks ``rule``: a fix of a value a later-declared
-    one overwrites (``--ep-size`` under DWDP) changes nothing, and would be applied again and again."""
+    one overwrites (``--ep-size`` under DWDP) changes nothing, and would be applied again and again. A rule
+    that reads an unknown on the fixed launch may still refuse it once that is known: not cleared."""
     again = resolve(applied(view.explicit, fix.ops), view.schema, items, view.facts, fixes=False)
-    return not any(v.code == rule.code for v in again.violations)
+    return rule.code not in again.silent and not any(v.code == rule.code for v in again.violations)
 
 
 def _derived(d: Derivation, view: ResolvingView) -> dict[str, Any]:
