@@ -436,3 +436,17 @@ def append_text(path: str, text: str) -> None:
             f.write(text)
     except OSError as exc:
         raise WriteError(path, _strerror(exc)) from None
+
+
+def repository_root(start: str) -> str:
+    """The closest directory at or above ``start`` that holds a ``.git`` (a directory, or the file of a
+    worktree or submodule): where code review tools resolve a file's path. ``start`` itself when there is
+    none."""
+    here = os.path.abspath(start)
+    while True:
+        if os.path.exists(os.path.join(here, ".git")):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return os.path.abspath(start)
+        here = parent

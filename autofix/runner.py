@@ -45,6 +45,7 @@ from autofix.report.records import ErrorRecord, Record, RenderContext
 from autofix.edits import unified_diff
 from autofix.errors import ConfigError, InputError, InternalError, OutputError, WriteError
 from autofix.formats import DOCKERFILE, LAUNCH, by_name, detect
+from autofix.formats.yaml_config import NotAConfig, looks_like_config_text
 from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.schema import DEFAULT_VERSION, load
 
@@ -285,18 +286,33 @@ class _ProgressItems:
 
 
 def _render(rep: Report, fmt: str, target_version: str, out: TextIO) -> None:
-    """Print the machine format ``fmt``'s document of ``rep``; keep the github format's step summary."""
+    """Print the machine format ``fmt``'s document of ``rep``; keep the github format's step summary.
+
+    Paths are made relative to the repository (``files.repository_root``), where GitHub, reviewdog and GitLab
+    look for them, wherever in it autofix runs; an absolute path stays absolute.
+    """
     import autofix
     from autofix.report.build import rule_info
 
-    infos = {code: info for code in dict.fromkeys(r.code for r in rep.records)
-             if (info := rule_info(code)) is not None}
-    ctx = RenderContext(rep.sources, infos, os.getcwd(), autofix.__version__, target_version,
-                        tuple(rep.error_records))
+    cwd = os.getcwd()
+    root = files.repository_root(cwd)
+
+    def rebased(path: str) -> str:
+        if root == cwd or path == "-" or os.path.isabs(path):
+            return path
+        return os.path.relpath(os.path.join(cwd, path), root)
+
+    records = [replace(r, path=rebased(r.path), fixes=tuple(
+        replace(f, edits=None if f.edits is None else tuple(replace(e, path=rebased(e.path)) for e in f.edits))
+        for f in r.fixes)) for r in rep.records]
+    errors = tuple(replace(e, path=rebased(e.path)) for e in rep.error_records)
+    sources = {rebased(p): text for p, text in rep.sources.items()}
+    infos = {code: info for code in dict.fromkeys(r.code for r in records) if (info := rule_info(code)) is not None}
+    ctx = RenderContext(sources, infos, root, autofix.__version__, target_version, errors)
     module = report.machine(fmt)
-    out.write(module.render(rep.records, ctx))
+    out.write(module.render(records, ctx))
     if hasattr(module, "step_summary"):
-        rep.step_summary = module.step_summary(rep.records, ctx)
+        rep.step_summary = module.step_summary(records, ctx)
 
 
 class _One:
@@ -335,7 +351,7 @@ class _One:
 
     def __call__(self, path: str, named: bool) -> None:
         err, shown = self.err, self.shown(path)
-        text = None
+        text = fmt = None
         try:
             if path == "-":
                 self.stdin_data = self._read_stdin()
@@ -348,7 +364,8 @@ class _One:
                 fmt = detect(shown, text)
             if fmt is None:
                 # a shell script or Dockerfile that launches no SGLang is fine (pre-commit passes every *.sh)
-                launcher = files.launcher_kind(shown) or (path == "-" and DOCKERFILE.match(text) is not None)
+                launcher = files.launcher_kind(shown) or text.startswith("#!") \
+                    or (path == "-" and DOCKERFILE.match(text) is not None)
                 if named and not launcher:
                     raise InputError(shown, 1, 1, "not an SGLang config (.yaml/.yml) and runs no SGLang launch")
                 self.pass_through()
@@ -361,7 +378,15 @@ class _One:
         except ConfigError:
             raise  # the project's configuration, not this file: it stops the run
         except InputError as exc:
-            if named:
+            # YAML meant as an SGLang config: half its top-level keys are SGLang options, or it launches SGLang
+            config = text is not None and fmt is not None and fmt.NAME == "yaml" and exc.path == shown and (
+                LAUNCH.search(text) is not None or looks_like_config_text(text, load()))
+            shape = isinstance(exc, NotAConfig) or exc.message.startswith("invalid YAML")
+            if named and shape and fmt is not None and fmt.NAME == "yaml" and not config:
+                # a GitHub workflow, a playbook (pre-commit names every YAML file): not ours
+                err.write(f"{shown}: skipped: not an SGLang config (fewer than half of its keys are SGLang "
+                          "options) and no SGLang launch\n")
+            elif named or config:  # named; or walked, meant as an SGLang config SGLang would refuse to read
                 self.failed(exc.path, exc.line, exc.col, exc.message)
                 self.rep.errors += 1
             elif isinstance(exc, files.ReadError) or text is None and path != "-" and _launches_bytes(path):
@@ -377,8 +402,8 @@ class _One:
             return
         if not result.is_config:  # YAML that is neither a config nor launches SGLang: no false alarms
             if named:
-                why = "no SGLang launch, and most keys are not SGLang options" if result.format == "yaml" \
-                    else "no SGLang launch found"
+                why = "not an SGLang config (fewer than half of its keys are SGLang options) and no SGLang " \
+                      "launch" if result.format == "yaml" else "no SGLang launch found"
                 err.write(f"{shown}: skipped: {why}\n")
             self.pass_through()
             return

@@ -26,15 +26,19 @@ DOCKERFILE = re.compile(r"\A(?:\ufeff)?(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*(?:FROM
 def detect(path: str, text: str) -> ModuleType | None:
     """The adapter for this file, or None when it is no SGLang config or launch.
 
-    Decided from the content, with the name as a hint: a Dockerfile (by
-    name, or a first instruction ``FROM``); YAML (by name, or on stdin) that
+    Decided from the content, with the name as a hint: a Dockerfile (named
+    ``Dockerfile``, or named like one and starting with ``FROM``/``ARG``, or
+    stdin that starts so); YAML (by name, or on stdin) that
     holds an srt-slurm ``sglang_config``, or containers (``command:``,
     ``args:``, ``entrypoint:``) that launch SGLang; other YAML is an SGLang
     ``--config`` file; any other text that launches SGLang is a shell script.
     """
-    from autofix.files import is_dockerfile, is_yaml
+    from autofix.files import DOCKERFILE_NAMES, is_dockerfile, is_yaml
 
     if is_dockerfile(path) or (path == "-" and DOCKERFILE.match(text)):
+        named_alone = path.replace("\\", "/").rsplit("/", 1)[-1].lower() in DOCKERFILE_NAMES
+        if not named_alone and DOCKERFILE.match(text) is None:
+            return None  # `Dockerfile.md`, `dockerfile.py`: named like one, written as something else
         return by_name("dockerfile") if LAUNCH.search(text) else None
     if is_yaml(path) or path == "-":
         if SRT_SLURM.search(text):

@@ -397,6 +397,6 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
     return launches
 
 
-def looks_like_config(launches: list[Launch]) -> bool:
+def looks_like_config(launches: list[Launch], schema: Schema | None = None) -> bool:
     """A Dockerfile counts when one of its instructions launches SGLang."""
     return bool(launches)

@@ -417,6 +417,6 @@ def _reasons(doc: Composed, mapping, keys: tuple[str, ...], shared: dict[int, st
     return ChainMap(merged, shared) if merged else shared
 
 
-def looks_like_config(launches: list[Launch]) -> bool:
+def looks_like_config(launches: list[Launch], schema: Schema | None = None) -> bool:
     """A manifest counts when one of its containers launches SGLang."""
     return bool(launches)

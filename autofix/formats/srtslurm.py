@@ -266,6 +266,6 @@ def _launch(doc: Composed, role_node, layers, offset: int, newline: str, path: s
                                                 merged), entries)
 
 
-def looks_like_config(launches: list[Launch]) -> bool:
+def looks_like_config(launches: list[Launch], schema: Schema | None = None) -> bool:
     """A recipe counts when it has at least one SGLang launch."""
     return bool(launches)

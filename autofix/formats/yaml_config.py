@@ -106,6 +106,12 @@ def _config_keys(schema: Schema, support: str) -> frozenset[str]:
     return frozenset(keys)
 
 
+class NotAConfig(InputError):
+    """YAML that SGLang's ``--config`` reader refuses for its shape (not a mapping, a key that is not a
+    string): an error for a file meant as an SGLang config, another file's business otherwise (a GitHub
+    workflow's ``on:`` key is a boolean)."""
+
+
 def read(text: str, path: str, schema: Schema) -> list[Launch]:
     """One launch: the file's settings.
 
@@ -113,17 +119,18 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
     """
     offset = 1 if text.startswith("\ufeff") else 0
     doc = yaml_nodes.compose(text[offset:], path)
+    yaml_nodes.check_as_safe_load(text[offset:], path)  # SGLang reads with yaml.safe_load
     root = doc.root
     if isinstance(root, yaml.ScalarNode) and root.tag == "tag:yaml.org,2002:null":
         root = None  # "---" and nothing else: safe_load gives None, SGLang reads {}
     if root is not None and not isinstance(root, yaml.MappingNode):
         kind = {yaml.SequenceNode: "a list", yaml.ScalarNode: "a scalar"}.get(type(root), "not a mapping")
-        raise InputError(
+        raise NotAConfig(
             path, root.start_mark.line + 1, root.start_mark.column + 1,
             f"an SGLang config must be a mapping at the top level, not {kind}",
         )
     if root is not None and root.tag != MAP_TAG:  # `!!str` or `!x` on the mapping: safe_load does not give a dict
-        raise InputError(path, root.start_mark.line + 1, root.start_mark.column + 1,
+        raise NotAConfig(path, root.start_mark.line + 1, root.start_mark.column + 1,
                          f"the top-level mapping is tagged {root.tag}: SGLang's loader does not read it as "
                          "a mapping")
     store_true_keys = _config_keys(schema, "store_true")
@@ -164,7 +171,7 @@ def read_pairs_of(doc: Composed, node, path: str) -> list[tuple[str, Any, Any, A
         knode, vnode = pair
         key, value = doc.construct(knode), doc.construct(vnode)
         if not isinstance(key, str):
-            raise InputError(path, knode.start_mark.line + 1, knode.start_mark.column + 1,
+            raise NotAConfig(path, knode.start_mark.line + 1, knode.start_mark.column + 1,
                              f"config keys must be strings, not {type(key).__name__} {key!r}")
         out.append((key, value, knode, vnode, doc.merge(node, pair)))
     return out
@@ -441,8 +448,36 @@ def _append_lines(text: str, ctx: Context, lines: list[str]) -> Edit:
     return Edit(at, at, block + nl)
 
 
-def looks_like_config(launches: list[Launch]) -> bool:
-    """True when most top-level keys name SGLang options (used to skip unrelated YAML in a walk)."""
+def sglang_key(key: str, schema: Schema) -> bool:
+    """Whether a top-level key is meant for SGLang: an option, a prefix of options (``tp``, ``lora``), or one
+    spelt with ``_`` (``tp_size``), which SGLang refuses but whose author meant an SGLang option."""
+    if schema.match(f"--{key}").status in ("exact", "prefix", "ambiguous"):
+        return True
+    return "_" in key and schema.match(f"--{key.replace('_', '-')}").status in ("exact", "prefix", "ambiguous")
+
+
+def _meant_for_sglang(keys: list[str], schema: Schema) -> bool:
+    known = sum(1 for k in keys if sglang_key(k, schema))
+    return known >= 1 and 2 * known >= len(keys)
+
+
+def looks_like_config(launches: list[Launch], schema: Schema | None = None) -> bool:
+    """True when at least half of the top-level keys are meant for SGLang (``sglang_key``): other YAML is
+    skipped, not reported (a GitHub workflow, a Helm values file)."""
     pairs = launches[0].ctx.pairs if launches else ()
-    known = sum(1 for p in pairs if p.dest is not None)
-    return known >= 1 and 2 * known > len(pairs)
+    if schema is None:
+        from autofix.schema import load
+
+        schema = load()
+    return _meant_for_sglang([p.key for p in pairs], schema)
+
+
+# a top-level key, or the first key of a top-level list's mapping item (`- tp-size: 8`)
+_TOP_KEY = re.compile(r"^(?:\ufeff)?(?:-[ \t]+)?(['\"]?)([A-Za-z_][\w.-]*)\1[ \t]*:(?:[ \t]|$)", re.MULTILINE)
+
+
+def looks_like_config_text(text: str, schema: Schema) -> bool:
+    """``looks_like_config`` for a text that does not read as an SGLang config (invalid YAML, not a mapping):
+    its top-level keys are found line by line. Decides whether a directory walk reports the file or skips it,
+    and whether a named file is an error or not meant for autofix."""
+    return _meant_for_sglang([m.group(2) for m in _TOP_KEY.finditer(text)], schema)

@@ -80,6 +80,22 @@ def compose(text: str, path: str) -> Composed:
     return Composed(text, path, (root,) if root is not None else ())
 
 
+def check_as_safe_load(text: str, path: str) -> None:
+    """Raise ``InputError`` where PyYAML's own scanner, which ``yaml.safe_load`` uses, refuses ``text``.
+
+    autofix reads with libyaml (``Loader``), which takes a tab where the pure-Python scanner refuses it
+    (``tp-size: 8\\t# comment``: "found character '\\t' that cannot start any token"); SGLang's loader is the
+    pure-Python one. Only a text with a tab is parsed again, events only (no alias is expanded).
+    """
+    if "\t" not in text or Loader is yaml.SafeLoader:
+        return
+    try:
+        for _ in yaml.parse(text, Loader=yaml.SafeLoader):
+            pass
+    except yaml.YAMLError as exc:
+        raise input_error(exc, text, path) from None
+
+
 def compose_all(text: str, path: str) -> Composed:
     """Every document of ``text``, in order. Raises ``InputError`` as ``compose`` does."""
     _check_limits(text, path)
