@@ -9,8 +9,7 @@ comment syntax, so that CI reports only new ones. Where each comment goes:
   the line above the line the launch starts on (a command continued over several lines cannot hold a
   comment inside); failing that, at the end of the finding's line, or alone above it.
 
-A line that already ends in a suppression comment gets the new codes in it. Each comment is checked before
-it is kept: the file must read as the same launches, and the findings it is for must be covered; a place that
+A line that already ends in a comment gets one alone above it. Each comment is checked before it is kept: the file must read as the same launches, and the findings it is for must be covered; a place that
 fails is given up for the next, and a finding no place can take is reported (exit 1). Files are written as
 ``--write`` writes them (``files.FileSet``: atomically, only if unchanged since read).
 """
@@ -27,7 +26,6 @@ from autofix.errors import InputError, WriteError
 from autofix.formats import by_name, detect
 from autofix.model import Diagnostic
 
-_SUPPRESSION = re.compile(r"(#[ \t]*autofix[ \t]*:[ \t]*ignore[ \t]*\[)([^\]\n]*)(\])")
 _COMMENT = re.compile(r"(?:^|[ \t])#")
 
 
@@ -35,10 +33,17 @@ def add_ignores(paths: list[str], *, options: Callable, out: TextIO, err: TextIO
                 excluded: Callable[[str, bool], bool] | None = None, verbose: bool = False) -> int:
     """Add suppression comments for every finding in ``paths`` (files or directories; not stdin).
 
-    ``options(path)`` gives each file's ``runner.FileOptions`` (its policy decides which rules count).
-    Returns the exit code: 0 when every finding got a comment, 1 when some could not, 2 when a file could
-    not be read or written.
+    ``options(path)`` gives each file's ``runner.FileOptions`` (its policy decides which rules count). The
+    suppressions that cover nothing any more (SUP001) are removed first, so the comments afterwards are
+    exactly today's findings. Reports on ``err`` only. Returns the exit code: 0 when every finding got a
+    comment, 1 when some could not, 2 when a file could not be read or written.
     """
+    from dataclasses import replace
+
+    from autofix.rules import RULES
+    from autofix.schema import load
+
+    others = frozenset(r.code for r in RULES) - {"SUP001"}
     disk = files.FileSet()
     added = changed = left = errors = 0
     for path, named in files.expand(paths, note=lambda line: err.write(line + "\n"), excluded=excluded):
@@ -52,17 +57,16 @@ def add_ignores(paths: list[str], *, options: Callable, out: TextIO, err: TextIO
             if fmt is None:
                 continue
             opts = options(path)
-            from autofix.schema import load
-
             schema = load(opts.target_version)
-            check = lambda t: fix_source(t, fmt, path=path, schema=schema, facts=opts.facts,  # noqa: E731
-                                         policy=opts.policy)
-            result = check(text)
-            findings = [d for d in result.diagnostics if not d.after and d.path == path
+
+            def check(t: str, policy=opts.policy):
+                return fix_source(t, fmt, path=path, schema=schema, facts=opts.facts, policy=policy)
+
+            # the unused suppressions removed: the file's own rules judge them, only SUP001's fix is applied
+            new = check(text, replace(opts.policy, unfixable=others)).output
+            findings = [d for d in check(new).diagnostics if not d.after and d.path == path
                         and not d.code.startswith("SUP")]
-            if not findings:
-                continue
-            new, missed = _suppress(text, fmt, path, schema, findings, check)
+            new, missed = _suppress(new, fmt, path, schema, findings, check)
         except InputError as exc:
             if named:
                 err.write(f"{exc}\n")
@@ -80,10 +84,10 @@ def add_ignores(paths: list[str], *, options: Callable, out: TextIO, err: TextIO
                 err.write(f"{exc}\n")
                 errors += 1
                 continue
-            added += len(findings) - len(missed)
+            n = len(findings) - len(missed)
+            added += n
             changed += 1
-            err.write(f"Added suppressions for {len(findings) - len(missed)} finding"
-                      f"{'s' * (len(findings) - len(missed) != 1)} in {path}\n")
+            err.write(f"Added suppressions for {n} finding{'s' * (n != 1)} in {path}\n")
     err.write(f"Added suppressions for {added} finding{'s' * (added != 1)} in {changed} file{'s' * (changed != 1)}"
               f"{f'; {left} could not be suppressed' if left else ''}.\n")
     return 2 if errors else 1 if left else 0
@@ -91,7 +95,12 @@ def add_ignores(paths: list[str], *, options: Callable, out: TextIO, err: TextIO
 
 def _suppress(text: str, fmt, path: str, schema, findings: list[Diagnostic],
               check: Callable) -> tuple[str, list[Diagnostic]]:
-    """``text`` with a comment for every finding, and the findings no place could take."""
+    """``text`` with a comment for every finding, and the findings no place could take.
+
+    Findings are taken bottom up, one group (a line, or a command's launch) at a time, so that a comment
+    moves only the lines below it, whose findings are already covered; each comment is kept only when the
+    text still reads as the same launches and the group's findings, at their new lines, are gone.
+    """
     command = fmt.SOURCE == "command"
     read = lambda t: [x.parsed.explicit for x in fmt.read(t, path, schema)]  # noqa: E731
     before = read(text)
@@ -108,10 +117,11 @@ def _suppress(text: str, fmt, path: str, schema, findings: list[Diagnostic],
     for (kind, line), ds in sorted(groups.items(), key=lambda kv: -kv[0][1]):  # bottom up: lines above stay put
         codes = tuple(dict.fromkeys(d.code for d in ds))
         places = [("above", line)] if kind == "launch" else []
-        places += [("end", d.location.line) for d in ds[:1]] + [("above", d.location.line) for d in ds[:1]]
+        places += [("end", ds[0].location.line), ("above", ds[0].location.line)]
         for how, at in places:
             candidate = _commented(text, how, at, codes)
-            if candidate is not None and _covers(check, read, candidate, before, ds):
+            moved = 1 if how == "above" else 0  # the group's lines are at or below `at`
+            if candidate is not None and _covers(check, read, candidate, before, ds, at, moved):
                 text = candidate
                 break
         else:
@@ -119,33 +129,32 @@ def _suppress(text: str, fmt, path: str, schema, findings: list[Diagnostic],
     return text, missed
 
 
-def _covers(check: Callable, read: Callable, text: str, before: list, ds: list[Diagnostic]) -> bool:
-    """Whether ``text`` still reads as the launches ``before`` and no longer reports the findings ``ds``."""
+def _covers(check: Callable, read: Callable, text: str, before: list, ds: list[Diagnostic], at: int,
+            moved: int) -> bool:
+    """Whether ``text`` still reads as the launches ``before``, and no longer reports the findings ``ds``
+    where they now are (``moved`` lines further down from line ``at`` on)."""
     try:
         if read(text) != before:
             return False
         result = check(text)
     except Exception:  # noqa: BLE001 - a comment that breaks the file is no place for it
         return False
-    wanted = {(d.code, d.violation.message) for d in ds}
-    return not any((d.code, d.violation.message) in wanted or d.code == "SUP002" for d in result.diagnostics)
+    found = {(d.code, d.violation.message, d.location.line) for d in result.diagnostics}
+    if any(d.code == "SUP002" for d in result.diagnostics):
+        return False
+    return not any((d.code, d.violation.message, d.location.line + (moved if d.location.line >= at else 0))
+                   in found for d in ds)
 
 
 def _commented(text: str, how: str, line: int, codes: tuple[str, ...]) -> str | None:
     """``text`` with ``# autofix: ignore[codes]`` at the end of line ``line`` (``how == "end"``) or alone above
-    it, in its indentation; None when that line cannot take one."""
+    it, in its indentation; None when that line cannot take one (it ends in a comment or a continuation)."""
     lines = text.splitlines(keepends=True)
     if not 1 <= line <= len(lines):
         return None
     body = lines[line - 1]
     content = body.rstrip("\r\n")
     ending = body[len(content):] or ("\r\n" if "\r\n" in text else "\n")
-    existing = _SUPPRESSION.search(content)
-    if existing and how == "end":
-        have = [c.strip() for c in existing.group(2).split(",") if c.strip()]
-        merged = ", ".join(dict.fromkeys([*have, *codes]))
-        lines[line - 1] = content[:existing.start(2)] + merged + content[existing.end(2):] + body[len(content):]
-        return "".join(lines)
     comment = f"# autofix: ignore[{', '.join(codes)}]"
     if how == "end":
         if _COMMENT.search(content) or content.rstrip().endswith("\\"):

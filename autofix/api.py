@@ -154,7 +154,7 @@ def fix_source(
     unfixed: set[int] = set()  # launches whose fixes could not be written
     proposals = Proposals(launches)
     back = configs.locator(written.locator(text))
-    screens = [_launch_screen(screen, path, launch, back, command) for launch in launches]
+    screens = [screen.for_launch(path, launch, back, command) for launch in launches]
     for index, launch in enumerate(launches):
         outcome = _settings_stage(index, launch, current, fmt, schema, level, facts, configs, shared, proposals,
                                   screens[index])
@@ -207,18 +207,9 @@ def fix_source(
     remaining = _unique([d for d in remaining if d.path == path])
     result = FixResult(path, fmt.NAME, text, output, tuple(sorted(diagnostics, key=order)),
                        tuple(sorted(remaining, key=order)), len(launches), tuple(dict.fromkeys(conflicts)),
-                       getattr(fmt, "looks_like_config", lambda _: True)(launches), tuple(files),
+                       getattr(fmt, "looks_like_config", lambda *_: True)(launches, schema), tuple(files),
                        tuple(configs.errors.values()), _changes(written.chain, edits))
     return screen.settle(result, level, fmt, schema)
-
-
-def _launch_screen(screen: FileScreen, path: str, launch: Launch, back: Callable[[Location], Location],
-                   command: bool) -> engine.Screen:
-    """``screen`` for the violations of one launch: each placed where its diagnostic points (``back``: in the
-    original text); ``command``: the launch is a command, so a comment above its first line covers it all."""
-    start = back(launch.start) if command else None
-    marks = tuple((loc.line, loc.col) for loc in (back(Location(a.line, a.col)) for a in launch.suppress))
-    return lambda v: screen(path, v, back(launch.locate(v)), start, marks)
 
 
 def _settings_fix_edits(v, index: int, launch: Launch, text: str, written: _ArgStage, fmt: ModuleType,
@@ -551,6 +542,7 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
     conflicts: list[str] = []
     texts = {text}
     launches = fmt.read(current, path, schema)
+    suppressed: set[tuple[str, str]] = set()  # the suppressed violations of the text as written
     if screen is not None:
         screen.annotate(path, launches)
     born: list[tuple[str, ...]] = [()] * len(launches)
@@ -564,7 +556,7 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
         proposals = Proposals(launches)
         found_by, chosen_by = [], []
         for index, launch in enumerate(launches):
-            found = _screened_args(launch, schema, others, fmt, screen, path, back, command)
+            found = _screened_args(launch, schema, others, fmt, screen, path, back, command, suppressed, not chain)
             chosen = engine.choose_entry_fixes(found, level)
             found_by.append(found)
             chosen_by.append(chosen)
@@ -636,8 +628,8 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
         texts.add(current)
     if not checked:  # stopped with fixes still coming: what is there now remains, unfixed
         back = _locator(text, current, chain)
-        checked = [(launch, _screened_args(launch, schema, others, fmt, screen, path, back, command), False)
-                   for launch in launches]
+        checked = [(launch, _screened_args(launch, schema, others, fmt, screen, path, back, command, suppressed,
+                                           False), False) for launch in launches]
     back = _locator(text, current, chain)
     remaining = [_diagnostic(path, launch, v, level, (), editable, back)
                  for launch, found, editable in checked for v in found]
@@ -646,13 +638,14 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
 
 def _screened_args(launch: Launch, schema: Schema, others: tuple[Schema, ...], fmt: ModuleType,
                    screen: FileScreen | None, path: str, back: Callable[[Location], Location],
-                   command: bool) -> list:
+                   command: bool, written: set[tuple[str, str]], as_written: bool) -> list:
     """The argparse-stage violations of ``launch`` that ``screen`` keeps (``back`` places them in the original
-    text)."""
+    text; ``written``, ``as_written``: see ``engine.screened``: a later pass's fixes make no suppressed
+    finding)."""
     found = engine.check_args(_written(launch, schema, others, fmt))
     if screen is None or not found:
         return found
-    return engine.screened(found, _launch_screen(screen, path, launch, back, command))
+    return engine.screened(found, screen.for_launch(path, launch, back, command), written, as_written=as_written)
 
 
 def _written(launch: Launch, schema: Schema, others: tuple[Schema, ...], fmt: ModuleType) -> Written:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from autofix.errors import ConfigError, UsageError
-from autofix.report import MACHINE
+from autofix.report import FORMATS, MACHINE
 
 if TYPE_CHECKING:  # the runner and the project's reader load with the run, not with the command line
     from autofix.project import Resolver
@@ -98,9 +98,8 @@ class Job:
         if rep.step_summary and summary_path:
             try:
                 files.append_text(summary_path, rep.step_summary)
-            except WriteError as exc:
-                self.stderr.write(f"{exc}\n")
-                return 2
+            except WriteError as exc:  # the findings are in the log all the same: a warning, not a failure
+                self.stderr.write(f"{exc.path}:1:1: warning: the step summary was not written: {exc.message}\n")
         return rep.exit_code
 
 
@@ -139,19 +138,27 @@ def prepare(request: Request, *, env: Mapping[str, str], stdout: TextIO, stderr:
         raise UsageError("--add-ignores writes files: give paths, not stdin")
     if r.stdin_format not in (None, *NAMES):
         raise UsageError(f"must be one of {', '.join(NAMES)}", "--stdin-format")
+    if r.select == [] or r.extend_select == []:
+        raise UsageError("selects no rule: give a code, a prefix, a name or ALL", "--select")
+    from_env = env.get("AUTOFIX_OUTPUT_FORMAT")
+    if r.output_format is None and from_env is not None and from_env not in FORMATS:
+        raise UsageError(f"AUTOFIX_OUTPUT_FORMAT={from_env!r} is no output format; one of: {', '.join(FORMATS)}")
     overrides = {
         "target-version": r.target_version, "gpu": r.gpu, "gpus-per-node": r.gpus_per_node, "select": r.select,
         "extend-select": r.extend_select, "ignore": r.ignore, "fixable": r.fixable, "unfixable": r.unfixable,
         "extend-safe-fixes": r.extend_safe_fixes, "extend-unsafe-fixes": r.extend_unsafe_fixes,
         "unsafe-fixes": r.unsafe_fixes, "show-fixes": r.show_fixes,
-        "output-format": r.output_format or env.get("AUTOFIX_OUTPUT_FORMAT") or None}
+        "output-format": r.output_format if r.output_format is not None else from_env}
     try:
         resolver = project.Resolver(overrides, config_file=r.config_file, isolated=r.isolated,
                                     stdin_filename=r.stdin_filename)
         top = resolver.run_settings()  # the run-wide choices (format, --show-fixes) and a first bad file show now
     except project.OptionError as exc:
-        raise UsageError(str(exc), exc.param) from None
+        raise UsageError(str(exc).removeprefix(f"{exc.param}: "), exc.param) from None
     fmt = top.output_format
+    if mode is Mode.DIFF_ONLY and (fmt in MACHINE or r.statistics):
+        raise UsageError(f"--diff prints only the diff: it takes no {'--statistics' if r.statistics else fmt} "
+                         "report (use --check or the default mode)")
     if mode is Mode.WRITE and "-" in r.paths and fmt in MACHINE:
         raise UsageError("--write with stdin prints the fixed text on stdout: use --output-format full or concise")
 

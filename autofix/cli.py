@@ -33,6 +33,16 @@ class _DefaultToCheck(TyperGroup):
         return super().parse_args(ctx, args)
 
 
+def _version(value: bool) -> None:
+    """``--version``: autofix's version and the SGLang releases it has argument tables for."""
+    if value:
+        from autofix import __version__
+        from autofix.schema import DEFAULT_VERSION, versions
+
+        typer.echo(f"autofix {__version__} (SGLang {DEFAULT_VERSION}; tables for {', '.join(versions())})")
+        raise typer.Exit()
+
+
 app = typer.Typer(
     cls=_DefaultToCheck,
     add_completion=False,
@@ -92,10 +102,11 @@ def check(
                                                                 rich_help_panel=_RULES, show_default=False)] = None,
     extend_unsafe_fixes: Annotated[list[str] | None, typer.Option(help="Treat these rules' fixes as unsafe.",
                                                                   rich_help_panel=_RULES, show_default=False)] = None,
-    output_format: Annotated[str | None, typer.Option("--output-format", envvar="AUTOFIX_OUTPUT_FORMAT",
+    output_format: Annotated[str | None, typer.Option("--output-format",
                              metavar="FORMAT", help="full (default): lines and the diff; concise: "
                              "lines; json, json-lines, sarif, rdjson (reviewdog), gitlab (Code Quality), github "
-                             "(workflow annotations).", rich_help_panel=_OUT, show_default=False)] = None,
+                             "(workflow annotations). Also AUTOFIX_OUTPUT_FORMAT.", rich_help_panel=_OUT,
+                             show_default=False)] = None,
     show_fixes: Annotated[bool | None, typer.Option("--show-fixes/--no-show-fixes", help="List every fix under "
                           "each violation.", rich_help_panel=_OUT, show_default=False)] = None,
     statistics: Annotated[bool, typer.Option("--statistics", help="Count the violations per rule instead of "
@@ -106,7 +117,7 @@ def check(
     verbose: Annotated[bool, typer.Option("--verbose", help="Print the traceback of an internal error.",
                                           rich_help_panel=_OUT)] = False,
     config_file: Annotated[str | None, typer.Option("--config-file", metavar="PATH", help="Use this configuration "
-                           "file for every path ([tool.autofix] in pyproject.toml, or autofix.toml).",
+                           "file for every path (\\[tool.autofix] in pyproject.toml, or autofix.toml).",
                            rich_help_panel=_CONF)] = None,
     isolated: Annotated[bool, typer.Option("--isolated", help="Read no configuration file.",
                                            rich_help_panel=_CONF)] = False,
@@ -121,6 +132,8 @@ def check(
     gpus_per_node: Annotated[int | None, typer.Option(
         "--gpus-per-node", metavar="N", help="GPUs per node (the COUNT of --gpu COUNTxNAME, which it must match).",
         rich_help_panel=_LAUNCH)] = None,
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print autofix's version and exit.")] = False,
 ) -> None:
     """Check PATHs: report what SGLang would refuse and print the fix (the default command: `autofix PATH...`).
 

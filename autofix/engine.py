@@ -27,16 +27,41 @@ __all__ = ["Applicability", "Finding", "Outcome", "Screen", "check", "check_args
 
 MAX_PASSES = 10
 
-# What the caller makes of each violation found: the same, adjusted (its fixes' safety), or None to leave it
-# out (a rule the run does not select, a finding a comment suppresses): neither reported nor fixed.
-Screen = Callable[[Violation], Violation | None]
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """What the caller keeps of each violation found; one left out is neither reported nor fixed.
+
+    ``select`` is the run's policy: the violation as reported (its fixes' safety adjusted), or None for a
+    rule the run does not select. ``suppressed`` says whether a suppression comment covers it: only a
+    violation of the launch as written can be, not one a fix makes appear (the comment was written for the
+    file as it is; a fix that makes a suppressed finding would write a launch SGLang refuses).
+    """
+
+    select: Callable[[Violation], Violation | None]
+    suppressed: Callable[[Violation], bool] = lambda _v: False
 
 
-def screened(found: Sequence[Violation], screen: Screen | None) -> list[Violation]:
-    """``found`` through ``screen`` (None: as found), in order, without the ones it leaves out."""
+def screened(found: Sequence[Violation], screen: Screen | None, written: set[tuple[str, str]] | None = None,
+             *, as_written: bool = True) -> list[Violation]:
+    """``found`` through ``screen`` (None: as found), in order, without the ones it leaves out.
+
+    ``as_written``: ``found`` is the launch as written, whose suppressed violations are added to ``written``
+    (when given); otherwise (a later pass, after fixes) a comment covers only the violations in ``written``.
+    """
     if screen is None:
         return list(found)
-    return [v for v in map(screen, found) if v is not None]
+    out = []
+    for v in found:
+        kept = screen.select(v)
+        if kept is None:
+            continue
+        key = (v.code, v.message)
+        if (as_written or (written is not None and key in written)) and screen.suppressed(kept):
+            if as_written and written is not None:
+                written.add(key)
+            continue
+        out.append(kept)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,13 +183,14 @@ def run(
     """
     state = dict(explicit)
     seen = {_freeze(state)}
+    suppressed: set[tuple[str, str]] = set()  # the suppressed violations of the launch as written
     findings = _Findings()
     fixed: list[str] = []  # codes fixed so far, in order
     conflict = None
     for pass_no in range(1, MAX_PASSES + 1):
         after = tuple(fixed) if pass_no > 1 else ()
         touched: set[str] = set()
-        found = check(state, schema, facts, items, screen)
+        found = screened(check(state, schema, facts, items), screen, suppressed, as_written=pass_no == 1)
         for v in found:
             fix = v.best_fix(level)
             dests = {op.dest for op in fix.ops} if fix else set()
@@ -184,7 +210,8 @@ def run(
     else:
         conflict = f"no fixpoint after {MAX_PASSES} passes"
     # a pass that applied nothing checked the final state already (a clean launch is resolved once)
-    remaining = tuple(found) if not touched else tuple(check(state, schema, facts, items, screen))
+    remaining = tuple(found) if not touched else tuple(screened(check(state, schema, facts, items), screen,
+                                                                       suppressed, as_written=False))
     return Outcome(tuple(findings.found.values()), state, remaining, conflict if remaining else None)
 
 

@@ -8,6 +8,9 @@ written and holds back no other fix. One ``FileScreen`` serves one ``fix_source`
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from autofix.engine import Screen
 from autofix.model import Location, Violation
 from autofix.policy import DEFAULT, Policy
 from autofix.suppressions import Suppressions
@@ -32,24 +35,36 @@ class FileScreen:
         if found:
             self.files.setdefault(path, Suppressions()).annotate(found)
 
-    def __call__(self, path: str, violation: Violation, where: Location, launch: Location | None,
-                 annotations: tuple[tuple[int, int], ...] = ()) -> Violation | None:
-        """``violation`` as the run reports it, or None to leave it out.
+    def select(self, violation: Violation) -> Violation | None:
+        """``violation`` as the run's policy reports it (its fixes' safety adjusted), or None for a rule the
+        run does not select."""
+        if not self.policy.reports(violation.code):
+            return None
+        return self.policy.adjust(violation)
+
+    def suppressed(self, path: str, violation: Violation, where: Location, launch: Location | None,
+                   annotations: tuple[tuple[int, int], ...] = ()) -> bool:
+        """Whether a suppression comment (or annotation) covers ``violation`` (and remember it as used).
 
         ``path`` is the file the launch is read from, ``where`` the place the diagnostic points at (its
         ``path`` set when that is another file: a ``--config`` file), ``launch`` where a launch written as a
         command starts (None for a settings file: a comment above its first key covers only that key),
         ``annotations`` where the Kubernetes annotations of the launch's object are (line, column).
         """
-        if not self.policy.reports(violation.code):
-            return None
         in_file = where.path or path
         comments = self.files.get(in_file)
-        if comments:
-            start = launch.line if launch is not None and in_file == path else None
-            if comments.covers(violation.code, where.line, start, annotations if in_file == path else ()):
-                return None
-        return self.policy.adjust(violation)
+        if not comments:
+            return False
+        start = launch.line if launch is not None and in_file == path else None
+        return comments.covers(violation.code, where.line, start, annotations if in_file == path else ())
+
+    def for_launch(self, path: str, launch, back: Callable[[Location], Location], command: bool) -> Screen:
+        """The ``engine.Screen`` of one launch read from ``path``: each violation placed where its diagnostic
+        points (``back``: in the text as read); ``command``: the launch is a command, so a comment alone above
+        its first line covers all of it."""
+        start = back(launch.start) if command else None
+        marks = tuple((loc.line, loc.col) for loc in (back(Location(a.line, a.col)) for a in launch.suppress))
+        return Screen(self.select, lambda v: self.suppressed(path, v, back(launch.locate(v)), start, marks))
 
     def settle(self, result, level, fmt, schema):
         """``result`` (an ``api.FixResult``) with its file's suppression comments judged: SUP001, SUP002
@@ -71,7 +86,4 @@ class FileScreen:
             except Exception:  # noqa: BLE001 - a text that no longer reads is not alike
                 return False
 
-        def selected(v: Violation) -> Violation | None:  # the policy only: a comment does not suppress a comment
-            return self.policy.adjust(v) if self.policy.reports(v.code) else None
-
-        return settle(result, comments, level, selected, known, reads_alike)
+        return settle(result, comments, level, self.select, known, reads_alike)  # a comment covers no comment

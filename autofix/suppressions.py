@@ -30,8 +30,8 @@ import re
 from dataclasses import dataclass, field
 
 # `#` at a line start or after a blank, then `autofix:` (the rest is parsed by _DIRECTIVE)
-_MARK = re.compile(r"(?:^|(?<=[ \t]))#[ \t]*autofix[ \t]*:", re.MULTILINE)
-_DIRECTIVE = re.compile(r"[ \t]*(ignore-file|ignore)[ \t]*\[([^\]\n]*)\][ \t]*([^\r\n]*)")
+_MARK = re.compile(r"(?:^|(?<=[ \t]))#[ \t]*autofix[ \t]*:", re.MULTILINE | re.IGNORECASE)
+_DIRECTIVE = re.compile(r"[ \t]*(ignore-file|ignore)[ \t]*\[([^\]\n]*)\][ \t]*([^\r\n]*)", re.IGNORECASE)
 _CODE = re.compile(r"^[A-Za-z][A-Za-z0-9]*\d$")
 
 
@@ -63,6 +63,7 @@ class Malformed:
     line: int
     col: int
     text: str
+    annotation: bool = False  # a Kubernetes annotation, not a comment
 
 
 ANNOTATION = "autofix.io/ignore"
@@ -79,7 +80,7 @@ def annotation(value: str, line: int, col: int, start: int, raw: str) -> Suppres
     m = _ANNOTATION_CODES.match(value)
     codes = tuple(c.upper() for c in re.split(r"[,\s]+", m.group(1)) if c) if m else ()
     if not codes or not all(_CODE.match(c) for c in codes):
-        return Malformed(line, col, raw)
+        return Malformed(line, col, raw, True)
     at = raw.find(m.group(1))
     span = (start + at, start + at + len(m.group(1))) if at >= 0 else (start, start + len(raw))
     return Suppression(line, col, *span, codes, (m.group(2) or "").strip(), False, False, 0, True)
@@ -96,7 +97,7 @@ class Suppressions:
     @classmethod
     def read(cls, text: str) -> Suppressions:
         """Every suppression comment in ``text`` (cheap when there is none: one substring search)."""
-        if "autofix" not in text:
+        if "autofix" not in text and "AUTOFIX" not in text.upper():
             return cls()
         items: list[Suppression] = []
         bad: list[Malformed] = []
@@ -111,7 +112,7 @@ class Suppressions:
                 bad.append(Malformed(line, col, text[m.start():line_end]))
                 continue
             alone = not text[line_start:m.start()].strip()
-            whole = d.group(1) == "ignore-file"
+            whole = d.group(1).lower() == "ignore-file"
             target = 0 if whole else _next_code_line(text, line_end, line) if alone else line
             items.append(Suppression(line, col, m.start(), line_end, codes, d.group(3).strip(), whole, alone, target))
         return cls(tuple(items), tuple(bad))
@@ -150,13 +151,15 @@ class Suppressions:
                 hit = True
         return hit
 
-    def unused(self) -> list[tuple[Suppression, tuple[str, ...]]]:
-        """Each suppression with the codes it holds that suppressed nothing (those with none left out)."""
+    def unused(self) -> list[tuple[Suppression, tuple[str, ...], tuple[str, ...]]]:
+        """Each suppression with the codes it holds that suppressed nothing, and the used codes it names a
+        second time; those with neither left out."""
         out = []
         for i, s in enumerate(self.items):
-            left = tuple(c for c in s.codes if (i, c) not in self.used)
-            if left:
-                out.append((s, left))
+            stale = tuple(dict.fromkeys(c for c in s.codes if (i, c) not in self.used))
+            twice = tuple(dict.fromkeys(c for c in s.codes if (i, c) in self.used and s.codes.count(c) > 1))
+            if stale or twice:
+                out.append((s, stale, twice))
         return out
 
 

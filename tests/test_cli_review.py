@@ -322,3 +322,101 @@ def test_progress_is_asked_for_only_where_it_does_not_mix_with_the_report(stderr
                   stdout=Stream(stdout_tty), stderr=Stream(stderr_tty))
     assert job.output.progress == progress
     assert job.output.color == (stdout_tty and fmt == "full")
+
+
+# --- what is meant for autofix (pre-commit names every YAML file, script and Dockerfile) --------------------
+
+@pytest.mark.parametrize("name, text", [
+    (".github/workflows/ci.yml", "name: ci\non: [pull_request]\njobs: {}\n"),  # `on:` is a boolean key
+    ("playbook.yml", "- hosts: all\n  tasks: []\n"),
+    ("values.yaml", "image: sglang\nreplicaCount: 2\nservice: {port: 30000}\nresources: {}\nnodeSelector: {}\n"),
+    ("tool", "#!/bin/sh\necho hi\n"),
+    ("dockerfile.py", '"""FROM x\nCMD ["python3", "-m", "sglang.launch_server", "--model-path", "x",]\n"""\n'),
+], ids=["workflow", "playbook", "helm-values", "script-without-suffix", "python-named-like-a-dockerfile"])
+def test_a_file_not_meant_for_sglang_passes(tmp_path, name, text):
+    p = tmp_path / name
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text)
+    r = run(str(p), "--isolated")
+    assert r.exit_code == 0, r.output
+    assert run(str(tmp_path), "--isolated").exit_code == 0  # nor does a walk report it
+
+
+@pytest.mark.parametrize("text, where", [
+    ("model-path: m\ntp-size: 8\nep-size: 8\nmoe-a2a-backend: [deepep\n", "config.yaml:5:1: error: invalid YAML"),
+    # SGLang's yaml.safe_load (the pure-Python scanner) refuses a tab before a comment; libyaml takes it
+    # (oracle: ScannerError "found character '\t' that cannot start any token", line 2, column 11)
+    ("model-path: x/y\ntp-size: 8\t# tab\n", "config.yaml:2:11: error: invalid YAML"),
+    ("- tp-size: 8\n", "config.yaml:1:1: error: an SGLang config must be a mapping"),
+], ids=["broken", "tab-before-a-comment", "list-of-options"])
+def test_an_sglang_config_sglang_cannot_read_is_an_error_named_or_walked(tmp_path, text, where):
+    (tmp_path / "config.yaml").write_text(text)
+    for target in ("config.yaml", "."):
+        r = run(target, "--isolated", cwd=tmp_path)
+        assert r.exit_code == 2 and where in r.stderr.replace("./", ""), r.stderr
+
+
+def test_a_dockerfile_named_with_a_suffix_is_read_when_it_starts_like_one(tmp_path):
+    (tmp_path / "Dockerfile.gpu").write_text('FROM x\nCMD ["python3", "-m", "sglang.launch_server", '
+                                             '"--model-path", "x",]\n')
+    r = run(str(tmp_path), "--isolated")
+    assert r.exit_code == 1 and "DKR001" in r.stdout
+
+
+def test_diff_and_statistics_take_no_machine_format(bad):
+    for flags in (("--diff", "--output-format", "json"), ("--diff", "--statistics")):
+        r = run(str(bad), *flags)
+        assert r.exit_code == 2 and r.stdout == ""
+
+
+def test_version():
+    r = run("--version")
+    assert r.exit_code == 0 and r.stdout.startswith("autofix ") and "0.5.23" in r.stdout
+
+
+def test_machine_paths_are_relative_to_the_repository(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "deploy").mkdir()
+    (tmp_path / "deploy" / "config.yaml").write_text(BAD)
+    r = run("config.yaml", "--output-format", "github", "--isolated", cwd=tmp_path / "deploy")
+    assert r.stdout.startswith("::error file=deploy/config.yaml,line=3,")
+
+
+def test_an_unwritable_step_summary_is_a_warning(tmp_path):
+    for i in range(11):
+        (tmp_path / f"c{i:02}.yaml").write_text(BAD)
+    r = run(str(tmp_path), "--output-format", "github", env={"GITHUB_STEP_SUMMARY": "/nonexistent/summary.md"})
+    assert r.exit_code == 1 and "warning: the step summary was not written" in r.stderr
+
+
+def test_no_unsafe_fixes_hint_for_a_rule_marked_unfixable(bad):
+    r = run(str(bad), "--unfixable", "EP003", "--unsafe-fixes")
+    assert "fixable with --unsafe-fixes" not in r.stderr
+    r = run(str(bad), "--unfixable", "EP003")
+    assert "fixable with --unsafe-fixes" not in r.stderr
+
+
+def test_a_suppression_does_not_cover_what_a_fix_makes_appear(tmp_path):
+    """The comment covers no EP003 of the file as written; with --unsafe-fixes, RUN019's fix (a2a none)
+    makes EP003 appear, and that one is fixed too, not left for SGLang to refuse."""
+    p = tmp_path / "g.sh"
+    p.write_text("# autofix: ignore[EP003] reviewed\npython3 -m sglang.launch_server --model-path x \\\n"
+                 "  --tp 8 --ep-size 8 --moe-runner-backend experimental_sgl_marlin --moe-a2a-backend deepep \\\n"
+                 "  --ep-dispatch-algorithm static\n")
+    r = run(str(p), "--write", "--unsafe-fixes", "--isolated")
+    assert r.exit_code == 0, r.output
+    assert "--ep-dispatch-algorithm dynamic" in p.read_text() and "autofix:" not in p.read_text()
+
+
+def test_add_ignores_places_each_comment_where_its_finding_is(tmp_path):
+    twice = "python3 -m sglang.launch_server --model-path x --tp 8 --ep 8 --ep-dispatch-algorithm static &\n"
+    (tmp_path / "q.sh").write_text(f"#!/bin/sh\n{twice}{twice}wait\n")
+    (tmp_path / "c.yaml").write_text(BAD.replace("static\n", "static  # autofix: ignore[ARG001] stale\n")
+                                     + "enable_metrics: true\n")
+    r = run(".", "--add-ignores", "--isolated", cwd=tmp_path)
+    assert r.exit_code == 0, r.stderr
+    assert (tmp_path / "q.sh").read_text() == f"#!/bin/sh\n# autofix: ignore[EP003]\n{twice}" \
+                                              f"# autofix: ignore[EP003]\n{twice}wait\n"
+    assert (tmp_path / "c.yaml").read_text() == BAD.replace("static\n", "static  # autofix: ignore[EP003]\n") \
+        + "enable_metrics: true  # autofix: ignore[ARG001]\n"
+    assert run(".", "--isolated", cwd=tmp_path).exit_code == 0

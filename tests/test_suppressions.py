@@ -33,6 +33,9 @@ CASES = [
      STATIC.replace("static\n", "static  # autofix: ignore[EP003] why\n")),
     ("yaml-unknown-code", yaml_config, "tp-size: 8  # autofix: ignore[XX999]\n", [("SUP001", 1)], "tp-size: 8\n"),
     ("yaml-malformed", yaml_config, "tp-size: 8  # autofix: ignore EP003\n", [("SUP002", 1)], None),
+    ("yaml-any-case", yaml_config, STATIC.replace("static\n", "static  # AUTOFIX: Ignore[ep003]\n"), [], None),
+    ("yaml-named-twice", yaml_config, STATIC.replace("static\n", "static  # autofix: ignore[EP003, EP003] x\n"),
+     [("SUP001", 3)], STATIC.replace("static\n", "static  # autofix: ignore[EP003] x\n")),
     ("yaml-unused-alone-removes-the-line", yaml_config, "# autofix: ignore[EP003]\ntp-size: 8\n",
      [("SUP001", 1)], "tp-size: 8\n"),
     ("yaml-crlf", yaml_config, "tp-size: 8  # autofix: ignore[EP003]\r\nep-size: 1\r\n", [("SUP001", 1)],
@@ -89,6 +92,12 @@ spec:
           command: ["python3", "-m", "sglang.launch_server"]
           args: [--model-path, m, --tp, "8", --moe-a2a-backend, none, --ep-dispatch-algorithm, static]
 """
+
+
+def test_an_unused_lone_annotation_goes_with_its_annotations_key():
+    text = KUBE.format(codes="A2A005").replace("    team: serving\n", "")
+    result = fix_source(text, manifest, path="k.yaml")
+    assert "annotations:" not in result.output and "  name: sglang\nspec:" in result.output
 
 
 @pytest.mark.parametrize("codes, found, fixed", [

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from autofix.api import FixResult
-from autofix.model import Diagnostic
+from autofix.model import Applicability, Diagnostic
 
 
 _SEVERITY_COLOR = {"error": "red", "warning": "yellow"}
@@ -44,8 +44,8 @@ def colored_diff(diff: str, color: bool) -> str:
 
 def fix_lines(d: Diagnostic, indent: str = "  ") -> list[str]:
     """The fixes a diagnostic offers, best first, with their safety."""
-    names = {2: "fix", 1: "unsafe fix"}
-    return [f"{indent}{names.get(f.applicability, 'fix (display only)')}: {f.title}" for f in d.violation.fixes]
+    names = {Applicability.SAFE: "fix", Applicability.UNSAFE: "unsafe fix"}
+    return [f"{indent}{names.get(f.applicability, 'display-only fix')}: {f.title}" for f in d.violation.fixes]
 
 
 def statistics(results: list[FixResult], *, write: bool, machine: bool = False) -> str:
@@ -92,7 +92,9 @@ def summary(results: list[FixResult], *, write: bool, unsafe: bool, errors: int,
     """
     found = sum(r.found for r in results)
     remaining = sum(len(r.remaining) for r in results)
-    hidden = sum(1 for r in results for d in r.remaining if d.fix_available and not d.fixable)
+    # held back only because it is unsafe (not a rule the project marks unfixable): --unsafe-fixes would apply it
+    hidden = 0 if unsafe else sum(1 for r in results for d in r.remaining if d.fix_available and not d.fixable
+                                  and any(f.applicability == Applicability.UNSAFE for f in d.violation.fixes))
     files = sum(1 for r in results if r.changed)
     parts = []
     if not found and not remaining:
@@ -106,7 +108,9 @@ def summary(results: list[FixResult], *, write: bool, unsafe: bool, errors: int,
                      f"in {files} file{'s' * (files != 1)}; {remaining} remaining.")
     else:
         fixable = sum(1 for r in results for d in r.diagnostics if d.fixable and not d.after)
-        parts.append(f"Found {found} violation{'s' * (found != 1)}.")
+        later = sum(1 for r in results for d in r.diagnostics if d.after)
+        also = f" ({later} more appear{'s' * (later == 1)} once another is fixed)" if later else ""
+        parts.append(f"Found {found} violation{'s' * (found != 1)}{also}.")
         if fixable:
             how = "--write --unsafe-fixes" if unsafe else "--write"
             parts.append(f"[*] {fixable} fixable with {how}.")

@@ -27,9 +27,10 @@ def unused_suppression(comments: Suppressions, known: Callable[[str], bool | Non
     """Flag a suppression comment, or a code in one, that suppressed no finding.
 
     ## What it does
-    Checks every `# autofix: ignore[...]` and `# autofix: ignore-file[...]` comment for codes that covered no
-    finding in this run: the finding was fixed, the rule no longer fires there, or the code names no rule.
-    A code of a rule the run does not select (`--select`, `--ignore`) is not judged.
+    Checks every `# autofix: ignore[...]` and `# autofix: ignore-file[...]` comment (and Kubernetes
+    `autofix.io/ignore` annotation) for codes that covered no finding in this run: the finding was fixed,
+    the rule no longer fires there, or the code names no rule; and for a code named twice. A code of a rule
+    the run does not select (`--select`, `--ignore`) is not judged.
 
     ## Why it matters
     SGLang never reads these comments. A stale one hides the next real finding of that rule on that line,
@@ -50,16 +51,28 @@ def unused_suppression(comments: Suppressions, known: Callable[[str], bool | Non
     ## SGLang source
     None: the comments are autofix's own (`autofix/suppressions.py`).
     """
-    for s, codes in comments.unused():
-        judged = tuple(c for c in codes if known(c) is not False)
-        if not judged:
+    for s, stale, twice in comments.unused():
+        stale = tuple(c for c in stale if known(c) is not False)
+        twice = tuple(c for c in twice if known(c) is not False)
+        if not stale and not twice:
             continue
-        unknown = [c for c in judged if known(c) is None]
-        what = ", ".join(judged)
+        unknown = [c for c in stale if known(c) is None]
+        parts = [f"suppression of {', '.join(stale)} covers no finding"] if stale else []
+        parts += [f"the suppression names {', '.join(twice)} twice"] if twice else []
         why = f" ({', '.join(unknown)}: no such rule)" if unknown else ""
-        left = tuple(c for c in s.codes if c not in judged)
-        title = f"Remove {what} from the comment" if left else "Remove the suppression comment"
-        yield s, judged, Violation(f"suppression of {what} covers no finding{why}", (), (Fix.safe(title=title),))
+        # every occurrence of a stale code goes; one of a code named twice stays
+        drop = tuple(c for c in s.codes if c in stale) + twice
+        left = _without(s.codes, drop)
+        title = f"Remove {', '.join(dict.fromkeys(drop))} from the comment" if left else "Remove the suppression comment"
+        yield s, drop, Violation("; ".join(parts) + why, (), (Fix.safe(title=title),))
+
+
+def _without(codes: tuple[str, ...], drop: tuple[str, ...]) -> tuple[str, ...]:
+    """``codes`` with one occurrence of each code of ``drop`` taken out (a code named twice keeps one)."""
+    left = list(codes)
+    for c in drop:
+        left.remove(c)
+    return tuple(left)
 
 
 @comment_rule("SUP002", "malformed-suppression", source=SOURCE)
@@ -90,7 +103,9 @@ def malformed_suppression(comments: Suppressions, known: Callable[[str], bool | 
     None: the comments are autofix's own (`autofix/suppressions.py`).
     """
     for m in comments.malformed:
-        yield m, (), Violation("cannot read this suppression comment: write `# autofix: ignore[CODE] reason`", ())
+        form = "`autofix.io/ignore: \"CODE: reason\"`" if m.annotation else "`# autofix: ignore[CODE] reason`"
+        what = "annotation" if m.annotation else "comment"
+        yield m, (), Violation(f"cannot read this suppression {what}: write {form}", ())
 
 
 RULES: tuple[CommentRule, ...] = (unused_suppression, malformed_suppression)
@@ -104,10 +119,11 @@ def _removal(text: str, s: Suppression, keep: tuple[str, ...]) -> Edit | None:
             return Edit(s.start, s.end, ", ".join(keep))
         start = text.rfind("\n", 0, s.start) + 1
         nl = text.find("\n", s.start)
-        line = text[start:len(text) if nl < 0 else nl]
+        end = len(text) if nl < 0 else nl + 1
+        line = text[start:end]
         if not re.match(rf"[ \t]*(['\"]?){re.escape(ANNOTATION)}\1[ \t]*:", line):
             return None
-        return Edit(start, len(text) if nl < 0 else nl + 1, "")
+        return Edit(_lone_mapping_key(text, start, end, "annotations"), end, "")
     if keep:
         open_ = text.index("[", s.start)
         close = text.index("]", open_)
@@ -120,6 +136,21 @@ def _removal(text: str, s: Suppression, keep: tuple[str, ...]) -> Edit | None:
     while start > 0 and text[start - 1] in " \t":
         start -= 1
     return Edit(start, s.end, "")
+
+
+def _lone_mapping_key(text: str, start: int, end: int, key: str) -> int:
+    """Where a deletion of the block-mapping line ``text[start:end]`` should start: at the line before it
+    when that is ``key:`` alone and the deleted line is its only entry (an empty ``annotations:`` would
+    be a null the object does not need), else at ``start``."""
+    before = text.rfind("\n", 0, max(start - 1, 0)) + 1 if start else 0
+    m = re.match(rf"([ \t]*){re.escape(key)}[ \t]*:[ \t]*(?:#[^\n]*)?\r?\n$", text[before:start])
+    if not start or m is None:
+        return start
+    indent = len(m.group(1))
+    for nxt in text[end:].splitlines():
+        if nxt.strip() and not nxt.lstrip().startswith("#"):
+            return before if len(nxt) - len(nxt.lstrip()) <= indent else start
+    return before
 
 
 def settle(result, comments: Suppressions | None, level: Applicability, screen: Callable[[Violation], Violation | None],
@@ -141,7 +172,7 @@ def settle(result, comments: Suppressions | None, level: Applicability, screen: 
             v = screen(Violation(v.message, v.args, v.fixes, rule.code, rule.name, None, False))
             if v is None:
                 continue
-            edit = _removal(text, where, tuple(c for c in where.codes if c not in drop)) if drop else None
+            edit = _removal(text, where, _without(where.codes, drop)) if drop else None
             if edit is None and v.fixes:
                 v = replace(v, fixes=())
             placed = (_placed(result.path, text, edit),) if edit is not None else ()
