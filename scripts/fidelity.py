@@ -1,7 +1,7 @@
 """Measure autofix against SGLang's own argument checks on drawn configs.
 
     bash ../shared/oracle/setup.sh
-    python scripts/fidelity.py --n 10000 [--seed 0] [--gpu h200 b200] [--out tests/oracle/regressions]
+    python scripts/fidelity.py --n 10000 [--seed 0] [--gpu h200 b200] [--family all] [--out tests/oracle/regressions]
 
 Takes the rule cases and their one-setting neighbours (``seeds``), then
 draws N configs over the arguments the rules read (``reachable_configs`` in
@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "property")]
 
 from tests.oracle.fidelity import GPUS, Oracle, Tally, draw_configs, judge, report, seeds, shrink  # noqa: E402
+from tests.oracle import families  # noqa: E402
 from tests.oracle.oracle import available  # noqa: E402
 
 
@@ -34,6 +35,9 @@ def main() -> int:
     ap.add_argument("--gpu", nargs="+", default=["h200"], choices=GPUS, help="simulated GPUs (default h200)")
     ap.add_argument("--out", type=Path, default=None, help="write shrunk failures here as JSON cases")
     ap.add_argument("--max-shrink", type=int, default=20, help="shrink at most this many failures")
+    ap.add_argument("--family", default="all", choices=["all", *families.modules()],
+                    help="draw the MoE/parallel base with this family's settings in every draw (default all: each "
+                         "family now and then)")
     ap.add_argument("--no-seeds", action="store_true",
                     help="draw only: leave out the rule cases and their one-setting neighbours")
     ns = ap.parse_args()
@@ -41,7 +45,7 @@ def main() -> int:
         print("the SGLang oracle is not set up: bash ../shared/oracle/setup.sh", file=sys.stderr)
         return 2
     t0 = time.time()
-    configs = ([] if ns.no_seeds else seeds()) + draw_configs(ns.n, ns.seed)
+    configs = ([] if ns.no_seeds else seeds()) + draw_configs(ns.n, ns.seed, ns.family)
     total, failed = Tally(), False
     for gpu in ns.gpu:
         tally = Tally()

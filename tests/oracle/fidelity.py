@@ -48,6 +48,7 @@ from autofix.rules import SETTINGS
 from autofix.schema import load
 
 from autofix.pipeline.facts import Facts  # noqa: F401  (annotations)
+from tests.oracle import families
 from tests.oracle.oracle import CHECK_PY, PYTHON
 from tests.rules.casekit import oracle_facts
 from tests.rules.cases import ALL_CASES, FACTS
@@ -486,8 +487,12 @@ def layouts(tp: int, divisors: list[int]):
     return build()
 
 
-def reachable_configs():
+def reachable_configs(family: str = "all"):
     """Configs over the rules' args that mostly pass SGLang's other checks.
+
+    ``family`` is ``all`` (the MoE/parallel base, and each family of
+    ``tests/oracle/families`` one draw in three) or one family's ``NAME`` (the
+    base and that family in every draw).
 
     Sizes form a valid topology (``ep_size`` divides ``tp_size``, DWDP equals
     it), LoRA comes with what SGLang needs to initialise it, elastic-EP join
@@ -550,6 +555,9 @@ def reachable_configs():
                 c["lora_use_virtual_experts"] = True
             if draw(st.booleans()):
                 c["lora_backend"] = draw(st.one_of(st.just("triton"), choices("lora_backend")))
+        for name, mod in families.modules().items():
+            if family == name or (family == "all" and draw(st.integers(0, 2)) == 0):
+                mod.settings(draw, c, tp, divisors)
         order = draw(st.permutations(list(c)))
         return {k: c[k] for k in order}
 
@@ -585,8 +593,8 @@ def seeds() -> list[dict[str, Any]]:
     return out
 
 
-def draw_configs(n: int, seed: int) -> list[dict[str, Any]]:
-    """``n`` configs from ``reachable_configs``, reproducible from ``seed``."""
+def draw_configs(n: int, seed: int, family: str = "all") -> list[dict[str, Any]]:
+    """``n`` configs from ``reachable_configs(family)``, reproducible from ``seed``."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as with_seed
 
@@ -595,7 +603,7 @@ def draw_configs(n: int, seed: int) -> list[dict[str, Any]]:
     @with_seed(seed)
     @settings(max_examples=n, phases=[Phase.generate], database=None, deadline=None,
               suppress_health_check=list(HealthCheck))
-    @given(reachable_configs())
+    @given(reachable_configs(family))
     def collect(config):
         out.append(config)
 
