@@ -1,10 +1,5 @@
-"""``check_server_args`` (``arg_groups/validation_hook.py:172``, 0.5.23): the checks SGLang makes on the final values at Engine launch.
-
-These run after the whole resolution pipeline, on what it resolved; only
-``python -m sglang.launch_server`` (an Engine) makes them. This module holds
-family B's (sizes, pipeline parallelism, replicas) and A2A053 (two-batch
-overlap, ``check_two_batch_overlap``).
-"""
+"""``check_server_args``: family B's checks (sizes, pipeline parallelism, replicas) and A2A053 (two-batch
+overlap, ``check_two_batch_overlap``)."""
 
 from __future__ import annotations
 
