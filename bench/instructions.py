@@ -1,0 +1,77 @@
+#!/usr/bin/env python
+"""Clean-file cost in CPU instructions (callgrind), which a busy machine does not skew.
+
+    python bench/instructions.py [--n 300] [--seed 0] [--rounds 3]
+
+Generates ``--n`` clean configs with ``bench_configs.generate`` (the same files as
+``bench_configs.py`` for the same seed), then runs, under ``valgrind --tool=callgrind``,
+a process that imports autofix and checks all the files once, and one that checks
+them ``--rounds`` times. The difference of their instruction counts over
+``(rounds - 1) * n`` is the steady per-file cost of ``runner.run`` (imports, the
+first-file warm-up and the process start cancel out). ``PYTHONHASHSEED`` is fixed,
+so two runs of one commit agree to within a few hundred instructions per file.
+
+Needs valgrind. Takes about a minute and a half at the defaults. A benchmark, not a
+test: ``.ci/run`` does not run it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_configs import generate  # noqa: E402
+
+RUNNER = """
+import io, sys
+from autofix.runner import Mode, run
+paths = open(sys.argv[2]).read().splitlines()
+for _ in range(int(sys.argv[1])):
+    rep = run(paths, Mode.DIFF, unsafe=False, out=io.StringIO(), err=io.StringIO())
+    assert rep.exit_code == 0, "the generated files are meant to be clean"
+"""
+
+
+def instructions(rounds: int, paths: list[str], workdir: Path) -> int:
+    """Instructions callgrind counts for a process that checks ``paths`` ``rounds`` times."""
+    out, listing = workdir / f"callgrind.{rounds}", workdir / "paths.txt"
+    listing.write_text("\n".join(paths))
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c",
+                           RUNNER, str(rounds), str(listing)], env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"the measured process failed:\n{done.stderr[-2000:]}")
+    found = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.M)
+    assert found, f"no instruction total in {out}"
+    return int(found.group(1))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=300, help="number of config files (default 300)")
+    ap.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of the longer process (default 3)")
+    ns = ap.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="autofix-instr-") as tmp:
+        workdir = Path(tmp)
+        paths, digest = generate(workdir, ns.n, ns.seed)
+        one = instructions(1, paths, workdir)
+        many = instructions(ns.rounds, paths, workdir)
+    per_file = (many - one) / ((ns.rounds - 1) * ns.n)
+    print(f"{ns.n} files (digest {digest}), seed {ns.seed}: {per_file / 1e6:.3f} M instructions per clean file")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
