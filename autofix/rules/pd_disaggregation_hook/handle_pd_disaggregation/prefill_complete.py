@@ -25,10 +25,10 @@ def _unsupported(view: ResolvingView) -> list[str]:
         found.append(f"--disaggregation-transfer-backend {view['disaggregation_transfer_backend']}")
     if view["pp_size"] != 1 or view["attn_cp_size"] != 1 or view["dcp_size"] != 1:
         found.append("pipeline or attention context parallelism")
-    # SGLang reads the deprecated --enable-dp-attention here, with the --dp-size DP001 has already moved to
-    # --attn-dp-size: any --tp-size above 1 is refused
-    attn_dp = view["dp_size"] if view["enable_dp_attention"] else 1
-    if view["tp_size"] != attn_dp:
+    # SGLang compares --tp-size with the deprecated --enable-dp-attention's --dp-size, which DP001 has already
+    # moved to --attn-dp-size: any --tp-size above 1 is refused (the flag matters only while --dp-size is not 1)
+    tp, dp = view["tp_size"], view["dp_size"]
+    if tp != (1 if dp == 1 or not view["enable_dp_attention"] else dp):
         found.append(f"attention tensor parallelism (--tp-size {view['tp_size']})")
     if view["enable_pdmux"] or view["decoupled_spec_role"] != "null":
         found.append("PD multiplexing or decoupled speculation")
