@@ -715,6 +715,11 @@ def _diagnostic(path: str, launch: Launch, violation, level, after=(), editable=
     )
 
 
+def _nan_safe(launches: list[dict]) -> list[dict]:
+    """The settings with each float NaN (`--x nan` reads as a new NaN each time, never equal) made comparable."""
+    return [{d: "nan" if isinstance(v, float) and v != v else v for d, v in s.items()} for s in launches]
+
+
 def _verify(output: str, fmt: ModuleType, path: str, schema: Schema, intended: list[dict],
             configs: dict[str, str] | None = None) -> None:
     """Read the edited text back (with the edited ``--config`` files, ``configs``: path -> text):
@@ -732,5 +737,5 @@ def _verify(output: str, fmt: ModuleType, path: str, schema: Schema, intended: l
         return (name, read[name]) if name is not None else None
 
     got = [_as_launched(launch, fmt, path, schema, lookup).parsed.explicit_for(schema) for launch in again]
-    if got != intended:
+    if _nan_safe(got) != _nan_safe(intended):
         raise InternalError(f"{path}: the fixed text reads back as {got}, not {intended}")

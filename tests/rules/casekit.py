@@ -34,7 +34,8 @@ MODELS = {
 # sglang/srt/environ.py's), for the variables the rules read.
 ORACLE_ENV = {"env.SGLANG_ENABLE_PP_SPEC": False, "env.SGLANG_USE_AITER": False,
               "env.SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION": False,
-              "env.SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16": False}
+              "env.SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16": False,
+              "env.SGLANG_DISAGG_STAGING_BUFFER": False, "env.SGLANG_RUST_SERVER": False}
 
 
 def oracle_facts(gpu: str = "h200", model: str | None = None) -> Facts:

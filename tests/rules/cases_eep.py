@@ -154,7 +154,7 @@ CASES += [
     # the fixed launch reaches the DLLM step, where the oracle cannot load the algorithm (not this family)
     case("EEP037-dllm", [*SCALE, "--dllm-algorithm", "LowConfidence"], ["EEP037"], at("EEP037"), fixed_ok=False),
     # the fixed launch reaches encoder disaggregation, which refuses DeepSeek-V3 (a model check, not this family)
-    case("EEP038-encoder-only", [*SCALE, "--encoder-only"], ["EEP038"], at("EEP038"), fixed_ok=False),
+    case("EEP038-encoder-only", [*SCALE, "--encoder-only"], ["EEP038", "PD019"], at("EEP038"), fixed_ok=False),
     case("EEP039-forward-hooks", [*SCALE, *HOOKS], ["EEP039"], at("EEP039")),
     case("EEP039-ok-empty-hooks", [*SCALE, "--forward-hooks", "[]"], [], "ok"),
     case("EEP040-pdmux", [*SCALE, *PDMUX], ["EEP040"], at("EEP040")),

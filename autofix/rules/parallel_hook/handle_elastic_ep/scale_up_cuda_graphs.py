@@ -407,7 +407,7 @@ def elastic_graph_recapture_encoder_only(view: ResolvingView) -> Violation | Non
     ## Why SGLang refuses it
     An encoder-only server has no decode graph that recapture could rebuild. SGLang stops on an assert while resolving its arguments.
 
-    ## Example
+    ## Example (no model config)
     ```yaml
     tp-size: 8
     elastic-ep-backend: mooncake
