@@ -12,7 +12,7 @@ from typing import Any
 from tests.rules.casekit import stand_in
 
 NAME = "dflash"
-DRAFTS = ("z-lab/Qwen3-8B-DFlash-b16", stand_in("dflash-draft"), stand_in("dflash-swa-draft"),
+DRAFTS = ("z-lab/Qwen3-8B-DFlash-b16", "org/dspark-draft", stand_in("dflash-draft"), stand_in("dflash-swa-draft"),
           stand_in("dspark-draft"))
 DRAFT_BACKENDS = ("flashinfer", "fa3", "fa4", "triton", "trtllm_mha", "aiter", "flashmla")
 
@@ -43,9 +43,18 @@ def settings(draw, c: dict[str, Any], tp: int, divisors: list[int]) -> None:
         c["speculative_draft_attention_backend"] = pick(DRAFT_BACKENDS)
     if odds(10):
         c["attention_backend"] = pick(("fa3", "flashinfer", "triton"))
+    if tp > 1 and odds(4):  # attention DP over the TP group, now and then with attention CP
+        cp = pick((1, 1, 2)) if tp >= 4 else 1
+        c["attn_dp_size"] = tp // cp
+        if cp > 1:
+            c["attn_cp_size"] = cp
+        if not odds(4):
+            c["enable_dp_lm_head"] = True
+        if odds(6):
+            c["device"] = "xpu"
     if odds(12):
         c["device"] = pick(("cpu", "xpu", "hpu", "cuda"))
-    if odds(6):
+    if odds(4):
         c["speculative_moe_a2a_backend"] = pick(("none", "deepep"))
     if odds(3):
         c["enable_dp_lm_head"] = True
