@@ -63,6 +63,22 @@ def is_model_override(module: str, name: str) -> bool:
                for d in fn.decorator_list)
 
 
+def _calls(fn: ast.FunctionDef) -> set[str]:
+    return {n.func.id for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+
+
+@cache
+def algorithm_handlers() -> set[str]:
+    """The functions of speculative_hook.py that `algo.handle_server_args(...)` (speculative/spec_info.py's
+    SpeculativeAlgorithm.handle_server_args) calls, and the ones they call there."""
+    [cls] = [n for n in tree("speculative/spec_info.py").body
+             if isinstance(n, ast.ClassDef) and n.name == "SpeculativeAlgorithm"]
+    [dispatch] = [n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "handle_server_args"]
+    hook = {n.name: n for n in tree("arg_groups/speculative_hook.py").body if isinstance(n, ast.FunctionDef)}
+    handlers = _calls(dispatch) & set(hook)
+    return handlers | {c for h in handlers for c in _calls(hook[h]) if c in hook}
+
+
 def is_declaration(stmt: ast.stmt) -> bool:
     if isinstance(stmt, ast.Return):
         return isinstance(stmt.value, ast.Dict)
@@ -96,6 +112,8 @@ def test_the_item_is_at_its_step_and_line(item):
         called = (sglang_root() / "srt" / step.module).read_text().splitlines()[p.via - 1]
         if is_model_override(p.file, callee):  # reached through the registry of model overrides
             callee = "collect_model_override_declarations"
+        if callee in algorithm_handlers():  # reached through the speculative algorithm's dispatcher
+            callee = "handle_server_args"
         assert callee in called, f"{step.module}:{p.via} does not call {callee}"
     found = statements_at(p.file, p.line)
     if isinstance(item, SettingsRule):

@@ -50,7 +50,7 @@ from autofix.schema import load
 from autofix.pipeline.facts import Facts  # noqa: F401  (annotations)
 from tests.oracle import families
 from tests.oracle.oracle import CHECK_PY, PYTHON
-from tests.rules.casekit import oracle_facts
+from tests.rules.casekit import oracle_facts, with_draft
 from tests.rules.cases import ALL_CASES, FACTS
 
 SCHEMA = load()
@@ -70,6 +70,8 @@ for _i, _s in enumerate(SCHEMA.steps):
 # attention backends SGLang fills in (family E) are not modelled yet: the graph derivations read only the written ones.
 NOT_COMPARED = {"enable_lora", "lora_paths", "model_path", "device", "cuda_graph_config", "enable_dp_attention",
                 "attention_backend", "prefill_attention_backend", "decode_attention_backend"}
+# The oracle reads a Hub-id draft model as its eagle3-draft directory (and reports that path).
+NOT_COMPARED |= {"speculative_draft_model_path"}
 GRAPHS = {"cuda_graph_backend_decode": "decode", "cuda_graph_backend_prefill": "prefill"}
 
 
@@ -355,13 +357,14 @@ def judge(oracle: Oracle, configs: Iterable[dict[str, Any]], batch: int = 500) -
         answers = oracle.ask([{"id": i, "argv": to_argv(c), "fields": fields} for i, c in enumerate(chunk)])
         todo = []
         for config, answer in zip(chunk, answers):
-            codes = tuple(v.code for v in engine.check(config, SCHEMA, oracle.facts) if v.refuses)  # errors only
+            facts = with_draft(oracle.facts, config.get("speculative_draft_model_path"))  # the draft's, as read
+            codes = tuple(v.code for v in engine.check(config, SCHEMA, facts) if v.refuses)  # errors only
             outcome, rule = classify(config, codes, answer)
             v = Verdict(config, codes, "ok" if answer["ok"] else answer["where"], outcome, rule)
             if answer["ok"]:
-                v.resolution_mismatch = resolution_mismatches(config, answer, oracle.facts)
+                v.resolution_mismatch = resolution_mismatches(config, answer, facts)
             if outcome == "agree" and codes:
-                run = engine.run(config, SCHEMA, Applicability.UNSAFE, oracle.facts)
+                run = engine.run(config, SCHEMA, Applicability.UNSAFE, facts)
                 if not run.remaining:
                     v.fixed = run.explicit
                     todo.append(v)

@@ -12,6 +12,7 @@ autofix checks each case with the facts the oracle has (``FACTS``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from autofix.pipeline.facts import Facts
 from autofix.rules import get
@@ -19,7 +20,8 @@ from autofix.rules import get
 # The oracle's model configs (../shared/oracle/models) as the facts autofix reads of them; none has NVFP4 MoE layers,
 # and none is a KDA, DeepSeek-V4 or multimodal model.
 _PLAIN = {"model.uses_kda_attention": False, "model.is_deepseek_v4": False,
-          "model.is_multimodal_without_breakable_graph": False, "model.is_fp4_experts": False}
+          "model.is_multimodal_without_breakable_graph": False, "model.is_fp4_experts": False,
+          "model.bundles_dspark_draft": False, "model.dspark_draft_subfolder": None}
 MODELS = {
     "deepseek-v3": {"model.architecture": "DeepseekV3ForCausalLM", "model.quant_method": "fp8",
                     "model.index_topk": None, "model.attention_arch": "MLA", **_PLAIN},
@@ -48,8 +50,41 @@ FACTS = oracle_facts()
 
 
 def facts_of(case: Case) -> Facts:
-    """The facts the oracle has for ``case``."""
-    return oracle_facts(case.gpu, case.model)
+    """The facts the oracle has for ``case`` (its draft model's too)."""
+    argv = list(case.argv)
+    draft = argv[argv.index(DRAFT_FLAG) + 1] if DRAFT_FLAG in argv else None
+    return with_draft(oracle_facts(case.gpu, case.model), draft)
+
+
+# The draft models the oracle reads, as the facts autofix reads of them: a draft path that is no local directory (a
+# Hub id) is read as ../shared/oracle/models/eagle3-draft (no DFLASH/DSpark keys), one of tests/oracle/models/ as
+# that stand-in (their README). Without a draft path the draft facts are unknown.
+DRAFT_FLAG = "--speculative-draft-model-path"
+STAND_INS = Path(__file__).resolve().parents[1] / "oracle" / "models"
+_NO_DRAFT_KEYS = {"model.draft_dflash_block_size": None, "model.draft_dspark_gamma": None,
+                  "model.draft_all_sliding_attention": False, "model.draft_is_causal": False}
+DRAFTS = {
+    "eagle3-draft": _NO_DRAFT_KEYS,
+    "dflash-draft": {**_NO_DRAFT_KEYS, "model.draft_dflash_block_size": 8, "model.draft_dspark_gamma": 8},
+    "dflash-swa-draft": {**_NO_DRAFT_KEYS, "model.draft_dflash_block_size": 4, "model.draft_dspark_gamma": 4,
+                         "model.draft_all_sliding_attention": True},
+    "dspark-draft": {**_NO_DRAFT_KEYS, "model.draft_dspark_gamma": 5},
+}
+
+
+def stand_in(name: str) -> str:
+    """The absolute path of draft stand-in ``name`` (a directory of tests/oracle/models)."""
+    return str(STAND_INS / name)
+
+
+def with_draft(facts: Facts, draft: object) -> Facts:
+    """``facts`` and the facts of the draft model at ``draft`` (a path or Hub id, None: none written) as the oracle
+    reads it."""
+    if not isinstance(draft, str):
+        return facts
+    path = Path(draft)
+    name = path.name if path.is_dir() and path.parent == STAND_INS else "eagle3-draft"
+    return Facts({**facts.known, **DRAFTS[name]})
 
 
 def at(code: str) -> str:
