@@ -127,7 +127,8 @@ def _default_per_batch(view: ResolvingView) -> Fix | None:
 def v2_mode(view: ResolvingView) -> str | None:
     """The first mode SGLang's LoRA V2 kernels refuse (``_check_v2_lora_modes``), in its order, or None.
 
-    The environment and the platform are read only when no flag decides.
+    The platform (known with ``--gpu``) and then the environment are read only when no flag decides; SGLang
+    names the environment variable before ROCm, but either refuses.
     """
     if view["attn_dp_size"] > 1:
         return f"attention DP (--attn-dp-size {view['attn_dp_size']})"
@@ -135,10 +136,10 @@ def v2_mode(view: ResolvingView) -> str | None:
         return "PD-multiplexing (--enable-pdmux)"
     if view["enable_two_batch_overlap"]:
         return "two-batch overlap (--enable-two-batch-overlap)"
-    if view.fact("env.SGLANG_EXPERIMENTAL_LORA_OPTI"):
-        return "SGLANG_EXPERIMENTAL_LORA_OPTI"
     if view.fact("platform.is_hip"):
         return "ROCm"
+    if view.fact("env.SGLANG_EXPERIMENTAL_LORA_OPTI"):
+        return "SGLANG_EXPERIMENTAL_LORA_OPTI"
     return None
 
 
