@@ -41,6 +41,8 @@ def settings(draw, c: dict[str, Any], tp: int, divisors: list[int]) -> None:
         c["max_loras_per_batch"] = draw(st.sampled_from((0, 1, 2, 4)))
     if odds(5):
         c["max_loaded_loras"] = draw(st.sampled_from((1, 2, 4, 8, 16, 17)))
+    elif len(c.get("lora_paths", ())) > 1 and odds(3):  # more adapters than may stay loaded (LORA011)
+        c.update(max_loras_per_batch=1, max_loaded_loras=1)
     if odds(6):
         c["enable_lora_overlap_loading"] = True
     if odds(10):
@@ -53,6 +55,11 @@ def settings(draw, c: dict[str, Any], tp: int, divisors: list[int]) -> None:
         c["moe_runner_backend"] = draw(st.sampled_from(LORA_RUNNERS))
         if not odds(4):
             c["lora_backend"] = "triton_v2"
+        if tp > 1 and odds(4):  # expert placement over EP (LORA021)
+            c["ep_size"] = tp
+            dest, value = draw(st.sampled_from((("ep_num_redundant_experts", 8),
+                                                ("init_expert_location", '{"layer": 0}'))))
+            c[dest] = value
     elif odds(12):
         c["moe_runner_backend"] = "experimental_sgl_trtllm"
     if odds(12) and c.get("pp_size", 1) == 1:
