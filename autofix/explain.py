@@ -139,9 +139,11 @@ def _step_modules() -> dict[str, str]:
 
 
 def _vias(rules: tuple[Rule, ...]) -> dict[str, str]:
-    """``{code: "module:line"}``: where each pipeline rule's step calls into its line's function (``via``)."""
+    """``{code: "module:line"}``: where each pipeline rule's step calls into its line's function (``via``), or,
+    through nested calls (``Position.calls``), the innermost call (``lora_hook.py:54`` or ``:208``)."""
     modules = _step_modules()
-    return {r.code: f"{modules[r.position.step]}:{r.position.via}" for r in rules
+    return {r.code: f"{r.position.file}:{r.position.calls[-1]}" if r.position.calls
+            else f"{modules[r.position.step]}:{r.position.via}" for r in rules
             if isinstance(r, SettingsRule | Derivation) and r.position.via and r.position.step in modules}
 
 

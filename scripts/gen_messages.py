@@ -171,7 +171,32 @@ def template(node: ast.AST | None, module: Module, before: int, depth: int = 0) 
         values = _assigned(node, module, before)
         if len(values) == 1 and values[0][0]:
             return sub(values[0][1])
+        if not values:  # a loop's name: `for ok, reason in ((c, "..."), ...)`, or over a list assigned earlier
+            return _looped(node, module, before, depth + 1)
         return maybe(*(sub(v) for _, v in values))
+    return HOLE
+
+
+def _looped(name: ast.Name, module: Module, before: int, depth: int) -> Text:
+    """The texts a ``for`` loop above line ``before`` binds ``name`` to, as optional texts: the items at its
+    place in each tuple of a literal list or tuple (or one a name is assigned); anything else is a placeholder."""
+    sub = lambda n: template(n, module, before, depth + 1)  # noqa: E731
+    for loop in _statements(name, module, before):
+        if not isinstance(loop, ast.For):
+            continue
+        targets = loop.target.elts if isinstance(loop.target, ast.Tuple) else [loop.target]
+        at = next((i for i, t in enumerate(targets) if isinstance(t, ast.Name) and t.id == name.id), None)
+        if at is None:
+            continue
+        items = loop.iter
+        if isinstance(items, ast.Name):
+            assigned = _assigned(items, module, before)
+            items = assigned[0][1] if len(assigned) == 1 else None
+        if not isinstance(items, ast.List | ast.Tuple):
+            return HOLE
+        parts = [sub(e.elts[at] if isinstance(loop.target, ast.Tuple) else e) for e in items.elts
+                 if not isinstance(loop.target, ast.Tuple) or (isinstance(e, ast.Tuple) and len(e.elts) > at)]
+        return maybe(*parts)
     return HOLE
 
 

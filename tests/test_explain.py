@@ -150,3 +150,21 @@ def test_the_coverage_data_names_the_rules_at_each_site():
     stale = [r.code for r in SETTINGS if isinstance(r, SettingsRule)
              if r.sglang_source in data["sites"] and r.code not in data["sites"][r.sglang_source]["rules"]]
     assert not stale, "run python scripts/coverage.py"
+
+
+def _v2_modes_traceback(call: int, caller: str) -> str:
+    return f'''Traceback (most recent call last):
+  File "/x/sglang/srt/arg_groups/validation_hook.py", line 222, in check_server_args
+    check_lora_server_args(server_args)
+  File "/x/sglang/srt/arg_groups/lora_hook.py", line {call}, in {caller}
+    _check_v2_lora_modes(cfg, option)
+  File "/x/sglang/srt/arg_groups/lora_hook.py", line 30, in _check_v2_lora_modes
+    raise ValueError(f"{{option}} does not yet support {{mode}}")
+ValueError: --lora-backend triton_v2 does not yet support two-batch overlap
+'''
+
+
+def test_a_traceback_through_a_nested_call_names_the_rule_of_that_path():
+    # lora_hook.py:30 is reached from check_lora_server_args (:54, LORA002) or check_lora_moe_runner_args (:208, LORA025)
+    assert [r.code for r in explain(_v2_modes_traceback(54, "check_lora_server_args")).rules] == ["LORA002"]
+    assert [r.code for r in explain(_v2_modes_traceback(208, "check_lora_moe_runner_args")).rules] == ["LORA025"]

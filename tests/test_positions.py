@@ -110,6 +110,10 @@ def test_the_item_is_at_its_step_and_line(item):
         assert p.via is not None and hook.lineno <= p.via <= hook.end_lineno, f"line {p.via} is not in {step.name}"
         callee = enclosing_function(p.file, p.line).name
         called = (sglang_root() / "srt" / step.module).read_text().splitlines()[p.via - 1]
+        for call in reversed(p.calls):  # nested calls (Position.calls): each in the function the one before calls
+            line = (sglang_root() / "srt" / p.file).read_text().splitlines()[call - 1]
+            assert callee in line, f"{p.file}:{call} does not call {callee}"
+            callee = enclosing_function(p.file, call).name
         if is_model_override(p.file, callee):  # reached through the registry of model overrides
             callee = "collect_model_override_declarations"
         if callee in algorithm_handlers():  # reached through the speculative algorithm's dispatcher

@@ -206,6 +206,9 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
         if s is not None:
             if option.nargs == 0:
                 continue
+            if isinstance(op.value, list):  # an option of several values (nargs '*'): all its words
+                edits.append(_set_words(text, ctx, s, op.value))
+                continue
             if s.inline:
                 a, b = ctx.spans[s.option_index]
                 edits.append(Edit(a, b, _inline(text[a:b], s.written, _text(op.value))))
@@ -213,11 +216,30 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
                 a, b = ctx.spans[s.value_indexes[0]]
                 edits.append(Edit(a, b, _same_quotes(text[a:b], str(op.value) if not isinstance(op.value, bool) else _quote(op.value))))
             continue
-        added.append(option.flag if option.nargs == 0 else f"{option.flag} {_quote(op.value)}")
+        added.append(option.flag if option.nargs == 0 else " ".join((option.flag, *_value_words(op.value))))
     deletions = [_drop_dangling_continuation(text, ctx, d) for d in merge_deletions(deletions)]
     if added:
         edits.append(_append(text, ctx, added, deletions))
     return edits + deletions
+
+
+def _value_words(value) -> list[str]:
+    """The quoted words of a value: one, or one per item of a list (an option of several values)."""
+    return [_quote(v) for v in value] if isinstance(value, list) else [_quote(value)]
+
+
+def _set_words(text: str, ctx: Context, s, values: list) -> Edit:
+    """Write ``values`` as the value words of setting ``s`` (``--flag a b``), replacing the ones written."""
+    words = " ".join(_quote(v) for v in values)
+    a, b = ctx.spans[s.option_index]
+    if a < 0:
+        raise CannotEdit("cannot edit an argument autofix did not read from the text")
+    if s.inline:
+        return Edit(a, b, " ".join([s.written, words]) if words else s.written)
+    if not s.value_indexes:
+        return Edit(b, b, " " + words if words else "")
+    start, end = ctx.spans[s.value_indexes[0]][0], ctx.spans[s.value_indexes[-1]][1]
+    return Edit(start, end, words)
 
 
 def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) -> list[Edit]:

@@ -206,6 +206,15 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
                              for s in parsed.occurrences if s.dest == op.dest)
             continue
         s = parsed.settings.get(op.dest)
+        if isinstance(op.value, list):  # an option of several values (nargs '*'): one item each
+            values = [_text(v) for v in op.value]
+            if s is not None and ctx.tokens[s.option_index] is not None:
+                edits.append(_replace(text, _token(ctx, s.option_index), [s.written, *values]))
+                if s.value_indexes and not s.inline:
+                    deletions.append(_delete(text, ctx, list(s.value_indexes)))
+            else:
+                added.extend([option.flag, *values])
+            continue
         value = _text(op.value)
         if s is not None and ctx.tokens[s.option_index] is not None:
             if option.nargs == 0:

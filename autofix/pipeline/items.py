@@ -28,12 +28,17 @@ class Position:
     of the step's hook that calls into ``at``'s function, when ``at`` is
     not in the hook itself (a post-process pass in ``overrides.py``, a
     helper next to the hook); within a step, positions are ordered by that
-    line (``via``, else ``at``'s).
+    line (``via``, else ``at``'s). ``calls`` are the lines of the further
+    calls, outermost first, from ``via``'s callee down to ``at``'s function,
+    when that function is not the one ``via`` calls (``check_lora_server_args``
+    calls ``check_lora_moe_runner_args``, which calls ``_check_v2_lora_modes``):
+    positions with the same ``via`` are ordered by them.
     """
 
     step: str
     at: str
     via: int | None = None
+    calls: tuple[int, ...] = ()
 
     @property
     def file(self) -> str:
@@ -140,23 +145,23 @@ class SettingsRule:
 
 
 def settings_rule(code: str, name: str, *, step: str, at: str, via: int | None = None,
-                  refuses: bool = True) -> Callable[[Check], SettingsRule]:
+                  calls: tuple[int, ...] = (), refuses: bool = True) -> Callable[[Check], SettingsRule]:
     """Decorator: turn a documented check (``ResolvingView -> Violation | None``) into a ``SettingsRule``.
 
-    ``step``, ``at`` and ``via`` make its ``Position``. Raises ``TypeError``
+    ``step``, ``at``, ``via`` and ``calls`` make its ``Position``. Raises ``TypeError``
     for a check without a docstring (it is the rule's manual).
     """
 
     def wrap(fn: Check) -> SettingsRule:
         if not fn.__doc__:
             raise TypeError(f"rule {code} has no docstring")
-        return SettingsRule(code, name, Position(step, at, via), fn, fn.__doc__, refuses=refuses)
+        return SettingsRule(code, name, Position(step, at, via, calls), fn, fn.__doc__, refuses=refuses)
 
     return wrap
 
 
 def derivation(*, step: str, at: str, writes: tuple[str, ...], via: int | None = None,
-               code: str | None = None, name: str | None = None,
+               calls: tuple[int, ...] = (), code: str | None = None, name: str | None = None,
                cause: Cause | None = None) -> Callable[[Derive], Derivation]:
     """Decorator: turn a documented ``ResolvingView -> {dest: value}`` into a ``Derivation`` (see there).
 
@@ -168,6 +173,6 @@ def derivation(*, step: str, at: str, writes: tuple[str, ...], via: int | None =
             raise TypeError(f"derivation {fn.__name__} has no docstring")
         if code is not None and (name is None or cause is None):
             raise TypeError(f"override {code} needs a name and a cause")
-        return Derivation(Position(step, at, via), writes, fn, fn.__doc__, code, name, cause)
+        return Derivation(Position(step, at, via, calls), writes, fn, fn.__doc__, code, name, cause)
 
     return wrap

@@ -58,13 +58,13 @@ def order(items: Sequence[Item], schema: Schema) -> tuple[Item, ...]:
     module = {s.id: s.module for s in schema.steps}
     usable = [it for it in items if schema.version in it.versions]
 
-    def key(it: Item) -> tuple[int, int, int]:
+    def key(it: Item) -> tuple[int, ...]:
         p = it.position
         step = index[p.step]
         line = p.via if p.via is not None else p.line
         if p.via is None and p.file != module[p.step]:
             raise KeyError(f"{p.at} is not in {module[p.step]}: give the line that calls it (via)")
-        return step, line, p.line
+        return step, line, *p.calls, p.line  # nested calls (Position.calls) order positions under one via
 
     return tuple(sorted(usable, key=key))
 

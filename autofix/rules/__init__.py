@@ -18,12 +18,14 @@ from autofix.pipeline.run import order
 import importlib
 import pkgutil
 
-from autofix.rules import config_file, deprecated, dockerfile, options, repeats, suppression, values, versions
+from autofix.rules import (config_file, deprecated, dockerfile, lora_paths, options, repeats, suppression, values,
+                           versions)
 from autofix.rules.base import CommentRule, WrittenRule
 from autofix.schema import load
 
 WRITTEN: tuple[WrittenRule, ...] = tuple(
-    r for family in (dockerfile, config_file, versions, options, values, repeats, deprecated) for r in family.RULES
+    r for family in (dockerfile, config_file, versions, options, values, lora_paths, repeats, deprecated)
+    for r in family.RULES
 )
 def _step_modules():
     """The step modules: each subpackage is named after an SGLang module (arg_groups/<name>.py), each of its

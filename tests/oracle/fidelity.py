@@ -28,6 +28,7 @@ compared too (``resolution_mismatch``), where SGLang accepted.
 from __future__ import annotations
 
 import json
+import math
 import re
 import subprocess
 import threading
@@ -296,7 +297,20 @@ def resolution_mismatches(config: dict, answer: dict, facts: Facts = FACTS) -> t
             resolved[dest] = graphs[phase][0]
     # a value autofix does not know (UNKNOWN: the checks that read it stay silent) claims nothing: not compared
     return tuple(d for d in READS if d in resolved and d not in NOT_COMPARED and view.value(d) is not UNKNOWN
-                 and view.value(d) != resolved[d])
+                 and _differs(d, view.value(d), resolved[d]))
+
+
+# Settings SGLang resolves to a set (lora_hook.py:144): the oracle prints its members in no set order.
+SETS = {"lora_target_modules"}
+
+
+def _differs(dest: str, mine: Any, theirs: Any) -> bool:
+    """Whether autofix's value of ``dest`` is not SGLang's: NaN is NaN, a set's members in any order."""
+    if isinstance(mine, float) and isinstance(theirs, float) and math.isnan(mine) and math.isnan(theirs):
+        return False
+    if dest in SETS and isinstance(mine, list) and isinstance(theirs, list):
+        return sorted(set(mine)) != sorted(set(theirs))
+    return mine != theirs
 
 
 @dataclass
@@ -544,21 +558,7 @@ def reachable_configs(family: str = "all"):
             if draw(st.booleans()):
                 c["ep_join_mode"] = "recover"
         c.update(draw(layouts(tp, divisors)))
-        lora = draw(st.sampled_from(("off", "enable", "paths", "both")))
-        if lora in ("enable", "both"):
-            c["enable_lora"] = True
-        if lora in ("paths", "both"):
-            c["lora_paths"] = draw(st.lists(st.sampled_from(("sql=/loras/sql", "chat=/loras/chat")), min_size=1,
-                                            max_size=2, unique=True))
-        elif lora == "enable":
-            c["max_lora_rank"] = 16
-            c["lora_target_modules"] = ["all"]
-        if lora != "off":
-            if draw(st.booleans()):
-                c["lora_use_virtual_experts"] = True
-            if draw(st.booleans()):
-                c["lora_backend"] = draw(st.one_of(st.just("triton"), choices("lora_backend")))
-        for name, mod in families.modules().items():
+        for name, mod in families.modules().items():  # LoRA: families/lora.py
             if family == name or (family == "all" and draw(st.integers(0, 2)) == 0):
                 mod.settings(draw, c, tp, divisors)
         order = draw(st.permutations(list(c)))

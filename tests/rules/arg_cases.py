@@ -127,4 +127,15 @@ CASES = [
     # CFG005 config-flag-spelling, CFG006 config-given-twice: the oracle's batch mode passes a config file
     # only as its own "config" key, so these two are checked against SGLang's merger in test_arg_rules.py
     # DEP001/DEP002: tests/rules/test_deprecated.py
+    # LORA024, LORA026: --lora-paths words read as JSON adapters (argparse_actions.py; the fixes are unsafe)
+    shell("LORA024-name-path-keys", """--lora-paths '{"name": "sql", "path": "/loras/sql"}'""", ["LORA024 1:69"], None,
+          "sglang/srt/arg_groups/argparse_actions.py:17", "sglang/srt/arg_groups/argparse_actions.py:17"),
+    shell("LORA024-no-path", """--lora-paths a=/loras/a '{"lora_name": "b"}'""", ["LORA024 1:69"], None,
+          "sglang/srt/arg_groups/argparse_actions.py:17", "sglang/srt/arg_groups/argparse_actions.py:17"),
+    shell("LORA024-repeated-flag", """--lora-paths '{"lora_name": "b"}' --lora-paths a=/x""",
+          ["ARG007 1:69", "LORA024 1:69"], "--lora-paths a=/x", "sglang/srt/arg_groups/argparse_actions.py:17"),
+    shell("LORA024-ok-pinned", """--lora-paths '{"lora_name": "b", "lora_path": "/l/b", "pinned": true}' c=/l/c""", [],
+          None, "ok"),
+    shell("LORA026-python-quotes", "--lora-paths \"{'lora_name': 'b', 'lora_path': '/l/b'}\"", ["LORA026 1:69"], None,
+          "sglang/srt/arg_groups/argparse_actions.py:16", "sglang/srt/arg_groups/argparse_actions.py:16"),
 ]

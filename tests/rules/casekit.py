@@ -37,7 +37,11 @@ MODELS = {
 ORACLE_ENV = {"env.SGLANG_ENABLE_PP_SPEC": False, "env.SGLANG_USE_AITER": False,
               "env.SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION": False,
               "env.SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16": False,
-              "env.SGLANG_DISAGG_STAGING_BUFFER": False, "env.SGLANG_RUST_SERVER": False}
+              "env.SGLANG_DISAGG_STAGING_BUFFER": False, "env.SGLANG_RUST_SERVER": False,
+
+              # LoRA (tests/rules/cases_lora.py)
+              "env.SGLANG_EXPERIMENTAL_LORA_OPTI": False, "env.SGLANG_ENABLE_OVERLAP_PLAN_STREAM": False,
+              "env.SGLANG_RAGGED_VERIFY_MODE": "static"}
 
 
 def oracle_facts(gpu: str = "h200", model: str | None = None) -> Facts:
@@ -94,7 +98,8 @@ def at(code: str) -> str:
 
 # Where SGLang's traceback puts a rule's raise when it is not the statement's first line (a multi-line
 # assert names its condition's line): the rule's `at` stays the statement, as tests/test_positions.py reads it.
-RAISED_AT = {"PP005": "sglang/srt/arg_groups/validation_hook.py:133"}
+RAISED_AT = {"PP005": "sglang/srt/arg_groups/validation_hook.py:133",
+             "LORA004": "sglang/srt/arg_groups/lora_hook.py:66"}
 
 
 def raised_at(code: str) -> str:

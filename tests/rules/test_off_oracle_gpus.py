@@ -39,3 +39,26 @@ def test_fi_a2a_fix_on_rocm_leaves_it_clean():
     outcome = engine.run(explicit(FI_A2A), SCHEMA, Applicability.UNSAFE, facts)
     assert outcome.explicit["dcp_comm_backend"] == "a2a"
     assert engine.check(outcome.explicit, SCHEMA, facts) == []
+
+
+V2_LORA = ["--lora-paths", "a=/loras/a", "--lora-backend", "triton_v2"]
+
+
+@pytest.mark.parametrize("gpu, codes", [("mi300x", ["LORA002"]), ("mi355x", ["LORA002"]), ("h200", []), ("b200", [])])
+def test_triton_v2_lora_is_refused_on_rocm(gpu, codes):
+    # lora_hook.py:27: get_platform().is_hip, whatever SGLANG_EXPERIMENTAL_LORA_OPTI (not given) is
+    facts = Facts.for_gpu(gpu, 8, **{"env.SGLANG_EXPERIMENTAL_LORA_OPTI": False})
+    assert [v.code for v in engine.check(explicit(V2_LORA), SCHEMA, facts)] == codes
+    if gpu.startswith("mi"):
+        assert [v.code for v in engine.check(explicit(V2_LORA), SCHEMA, Facts.for_gpu(gpu, 8))] == codes
+
+
+def test_triton_v2_lora_is_silent_without_gpu():
+    assert engine.check(explicit(V2_LORA), SCHEMA) == []
+
+
+def test_triton_v2_lora_fix_on_rocm_leaves_it_clean():
+    facts = Facts.for_gpu("mi300x", 8)
+    outcome = engine.run(explicit(V2_LORA), SCHEMA, Applicability.UNSAFE, facts)
+    assert "lora_backend" not in outcome.explicit
+    assert engine.check(outcome.explicit, SCHEMA, facts) == []

@@ -82,7 +82,8 @@ def test_safe_mode_leaves_unsafe_fixes_as_remaining():
 
 
 def test_fix_safety_is_decided_per_occurrence():
-    base = ["--tp", "8", "--moe-runner-backend", "experimental_sgl_marlin", "--enable-lora", "--lora-use-virtual-experts"]
+    base = ["--tp", "8", "--moe-runner-backend", "experimental_sgl_marlin", "--enable-lora", "--lora-use-virtual-experts",
+            "--max-lora-rank", "16", "--lora-target-modules", "all"]  # LoRA without adapters needs both (LORA009)
     [default_backend] = engine.check(explicit(base), SCHEMA)
     [chosen_backend] = engine.check(explicit(base + ["--lora-backend", "csgmv"]), SCHEMA)
     assert default_backend.fixes[0].applicability == engine.Applicability.SAFE
@@ -168,7 +169,8 @@ def test_a_dummy_model_skips_the_steps_after_sglang_returns_early():
 
 
 def test_violations_of_the_input_are_not_marked_as_appearing_after_a_fix():
-    argv = ["--tp", "8", "--moe-runner-backend", "experimental_sgl_marlin", "--enable-lora"]
+    argv = ["--tp", "8", "--moe-runner-backend", "experimental_sgl_marlin", "--enable-lora", "--max-lora-rank", "16",
+            "--lora-target-modules", "all"]
     outcome = engine.run(explicit(argv), SCHEMA)
     assert [(f.violation.code, f.pass_no, f.after) for f in outcome.findings] == [("RUN020", 1, ()), ("RUN021", 1, ())]
 

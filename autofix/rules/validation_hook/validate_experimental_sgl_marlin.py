@@ -108,12 +108,16 @@ def marlin_lora_needs_virtual_experts(view: ResolvingView) -> Violation | None:
     ```yaml
     moe-runner-backend: experimental_sgl_marlin
     enable-lora: true
+    max-lora-rank: 16
+    lora-target-modules: [all]
     lora-backend: triton
     ```
     Use instead (with the Triton LoRA backend that RUN021 asks for):
     ```yaml
     moe-runner-backend: experimental_sgl_marlin
     enable-lora: true
+    max-lora-rank: 16
+    lora-target-modules: [all]
     lora-use-virtual-experts: true
     lora-backend: triton
     ```
@@ -157,12 +161,16 @@ def marlin_lora_needs_triton_backend(view: ResolvingView) -> Violation | None:
     ```yaml
     moe-runner-backend: experimental_sgl_marlin
     enable-lora: true
+    max-lora-rank: 16
+    lora-target-modules: [all]
     lora-use-virtual-experts: true
     ```
     Use instead:
     ```yaml
     moe-runner-backend: experimental_sgl_marlin
     enable-lora: true
+    max-lora-rank: 16
+    lora-target-modules: [all]
     lora-use-virtual-experts: true
     lora-backend: triton
     ```
@@ -225,6 +233,8 @@ def marlin_lora_ep_needs_trivial_placement(view: ResolvingView) -> Violation | N
     ep-size: 8
     moe-runner-backend: experimental_sgl_marlin
     enable-lora: true
+    max-lora-rank: 16
+    lora-target-modules: [all]
     lora-use-virtual-experts: true
     lora-backend: triton
     enable-eplb: true
@@ -235,6 +245,8 @@ def marlin_lora_ep_needs_trivial_placement(view: ResolvingView) -> Violation | N
     ep-size: 8
     moe-runner-backend: experimental_sgl_marlin
     enable-lora: true
+    max-lora-rank: 16
+    lora-target-modules: [all]
     lora-use-virtual-experts: true
     lora-backend: triton
     ```
