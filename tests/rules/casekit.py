@@ -19,7 +19,10 @@ from autofix.rules import get
 # The oracle's model configs (../shared/oracle/models) as the facts autofix reads of them; none has NVFP4 MoE layers,
 # and none is a KDA, DeepSeek-V4 or multimodal model.
 _PLAIN = {"model.uses_kda_attention": False, "model.is_deepseek_v4": False,
-          "model.is_multimodal_without_breakable_graph": False, "model.is_fp4_experts": False}
+          "model.is_multimodal_without_breakable_graph": False, "model.is_fp4_experts": False,
+          # the speculative checks: attention defaults; a draft given as a Hub id is the oracle's EAGLE3 stand-in
+          "model.has_asymmetric_kv": False, "model.has_attention_sinks": False,
+          "model.draft_architectures": ("LlamaForCausalLMEagle3",)}
 MODELS = {
     "deepseek-v3": {"model.architecture": "DeepseekV3ForCausalLM", "model.quant_method": "fp8",
                     "model.index_topk": None, "model.attention_arch": "MLA", **_PLAIN},
@@ -34,7 +37,7 @@ MODELS = {
 # sglang/srt/environ.py's), for the variables the rules read.
 ORACLE_ENV = {"env.SGLANG_ENABLE_PP_SPEC": False, "env.SGLANG_USE_AITER": False,
               "env.SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION": False,
-              "env.SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16": False}
+              "env.SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16": False, "env.SGLANG_AITER_KV_CACHE_LAYOUT": "nhd"}
 
 
 def oracle_facts(gpu: str = "h200", model: str | None = None) -> Facts:
