@@ -61,7 +61,8 @@ def at(code: str) -> str:
 
 # Where SGLang's traceback puts a rule's raise when it is not the statement's first line (a multi-line
 # assert names its condition's line): the rule's `at` stays the statement, as tests/test_positions.py reads it.
-RAISED_AT = {"PP005": "sglang/srt/arg_groups/validation_hook.py:133"}
+RAISED_AT = {"PP005": "sglang/srt/arg_groups/validation_hook.py:133",
+             "SPEC047": "sglang/srt/arg_groups/speculative_hook.py:1162"}
 
 
 def raised_at(code: str) -> str:

@@ -274,7 +274,8 @@ def aux_layer_ids_non_negative(view: ResolvingView) -> Violation | None:
     ```
 
     ## Fix safety
-    Dropping the negative ids captures fewer layers than written: unsafe.
+    With EAGLE3, removing the ids captures its default layers, not the
+    ones written: unsafe.
 
     ## SGLang source
     `sglang/srt/arg_groups/validation_hook.py:739` (`handle_aux_hidden_state_capture`, 0.5.23)
@@ -286,13 +287,14 @@ def aux_layer_ids_non_negative(view: ResolvingView) -> Violation | None:
                      args=("return_aux_hidden_state_layer_ids",))
 
 
-@aux_layer_ids_non_negative.fix
-def _non_negative(view: ResolvingView) -> Fix | None:
-    kept = [i for i in view["return_aux_hidden_state_layer_ids"] if i >= 0]
-    if not kept or len(set(kept)) != len(kept):
+def _eagle3_default_layers(view: ResolvingView) -> Fix | None:
+    """EAGLE3 captures its default layers without ids (a list fix is not offered)."""
+    if _method(view) != "EAGLE3":
         return None
-    return Fix.unsafe(Set("return_aux_hidden_state_layer_ids", kept),
-                      title=f"Set --return-aux-hidden-state-layer-ids to {' '.join(map(str, kept))}")
+    return _remove(view, "return_aux_hidden_state_layer_ids", "--return-aux-hidden-state-layer-ids (EAGLE3's layers)")
+
+
+aux_layer_ids_non_negative.fix(_eagle3_default_layers)
 
 
 @settings_rule("SPEC092", "aux-layer-ids-unique", step=STEP, at="arg_groups/validation_hook.py:744")
@@ -316,12 +318,12 @@ def aux_layer_ids_unique(view: ResolvingView) -> Violation | None:
     ```yaml
     enable-return-aux-hidden-states: true
     speculative-algorithm: EAGLE3
-    return-aux-hidden-state-layer-ids: [1]
+    return-aux-hidden-state-layer-ids: [1, 2]
     ```
 
     ## Fix safety
-    Each layer once, in the order written, captures the same layers:
-    safe.
+    With EAGLE3, removing the ids captures its default layers, not the
+    ones written: unsafe.
 
     ## SGLang source
     `sglang/srt/arg_groups/validation_hook.py:744` (`handle_aux_hidden_state_capture`, 0.5.23)
@@ -333,11 +335,7 @@ def aux_layer_ids_unique(view: ResolvingView) -> Violation | None:
                      args=("return_aux_hidden_state_layer_ids",))
 
 
-@aux_layer_ids_unique.fix
-def _unique(view: ResolvingView) -> Fix:
-    kept = list(dict.fromkeys(view["return_aux_hidden_state_layer_ids"]))
-    return Fix.safe(Set("return_aux_hidden_state_layer_ids", kept),
-                    title=f"Set --return-aux-hidden-state-layer-ids to {' '.join(map(str, kept))}")
+aux_layer_ids_unique.fix(_eagle3_default_layers)
 
 
 @derivation(step=STEP, at="arg_groups/validation_hook.py:748", writes=("speculative_algorithm",))
