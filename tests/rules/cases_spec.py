@@ -92,4 +92,10 @@ CASES = [
     case("SPEC092-repeat", [*AUX, "--speculative-algorithm", "eagle3", "--return-aux-hidden-state-layer-ids", "1", "1"], ['SPEC092'], "sglang/srt/arg_groups/validation_hook.py:744"),
     case("SPEC001-ok-capture", [*AUX, "--speculative-algorithm", "dspark", "--return-aux-hidden-state-layer-ids", "1", "2"], [], "ok"),
     case("SPEC001-ok-capture-eagle3", [*AUX, "--speculative-algorithm", "EAGLE3"], [], "ok"),
+    case("SPEC064-cascade-mixed", [*N, "--tp", "2", "--attn-dp-size", "2", "--enable-mixed-chunk"], ['SPEC095', 'SPEC064'], "sglang/srt/arg_groups/speculative_hook.py:1369"),
+    case("SPEC045-cascade-rejection", ["--speculative-algorithm", "STANDALONE", "--tp", "2", "--attn-dp-size", "2", "--speculative-use-rejection-sampling"], ['SPEC045', 'SPEC060'], "sglang/srt/arg_groups/speculative_hook.py:1082"),
+    case("SPEC097-cascade-dp", [*E, "--speculative-adaptive", "--tp", "2", "--attn-dp-size", "2"], ['SPEC097'], "ok"),
+    case("SPEC049-cascade-steps", [*E, *T(2), "--attention-backend", "flashmla"], ['SPEC047', 'SPEC049'], "sglang/srt/arg_groups/speculative_hook.py:1162"),
+    case("SPEC130-cascade-draft-tokens", [*E, *S3, *D(8)], ['SPEC130'], "sglang/srt/arg_groups/speculative_hook.py:1274"),
+    case("SPEC067-cascade-pp", [*N, "--page-size", "16", "--tp", "4", "--pp-size", "2"], ['SPEC067', 'PP005'], "sglang/srt/arg_groups/speculative_hook.py:1361"),
 ]
