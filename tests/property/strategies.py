@@ -289,7 +289,8 @@ def yaml_texts(
         entries.insert(at, (draw(_yaml_key(dest)), dest, False))
     if duplicates == "same-key":
         shadowable = [e for e in entries if e[2] is not True and e[2] is not False]
-        for key, dest, _ in draw(st.lists(st.sampled_from(shadowable), unique=True, max_size=2)) if shadowable else ():
+        picked = draw(st.lists(st.sampled_from(range(len(shadowable))), unique=True, max_size=2)) if shadowable else ()
+        for key, dest, _ in (shadowable[i] for i in picked):  # by index: a value may be a list (unhashable)
             at = next(i for i, e in enumerate(entries) if e[0] == key)
             entries.insert(draw(st.integers(0, at)), (key, dest, draw(values(dest))))
     elif duplicates == "any":
