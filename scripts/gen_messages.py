@@ -81,6 +81,7 @@ class Module:
         checks = [n for n in found if isinstance(n, ast.Raise | ast.Assert)]
         pick = checks or [n for n in found if not isinstance(n, ast.FunctionDef | ast.ClassDef | ast.If | ast.For |
                                                                  ast.While | ast.With | ast.Try)]
+        pick = pick or [n for n in found if isinstance(n, ast.If)]  # a comparison that raises (TypeError: SPEC130)
         return min(pick, key=lambda n: n.end_lineno - n.lineno, default=None)
 
     def function(self, node: ast.AST) -> ast.FunctionDef | None:

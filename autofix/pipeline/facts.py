@@ -87,6 +87,7 @@ GPUS: dict[str, dict[str, Any]] = {
 
 
 MODEL_GIVEN = "model.given"
+DRAFT_GIVEN = "model.draft_given"
 
 
 class HardwareError(ValueError):
@@ -118,6 +119,8 @@ class Facts:
         """
         if name == MODEL_GIVEN:
             return "model.architecture" in self.known
+        if name == DRAFT_GIVEN:  # the draft model's config (``model.draft_architectures``), as for the model
+            return "model.draft_architectures" in self.known
         return self.known.get(name, UNKNOWN)
 
     @classmethod

@@ -70,9 +70,9 @@ for _i, _s in enumerate(SCHEMA.steps):
 # (autofix.rules.cuda_graph_hook): they are compared with the oracle's `cuda_graph` answer instead (GRAPHS). The
 # attention backends SGLang fills in (family E) are not modelled yet: the graph derivations read only the written ones.
 NOT_COMPARED = {"enable_lora", "lora_paths", "model_path", "device", "cuda_graph_config", "enable_dp_attention",
-                "attention_backend", "prefill_attention_backend", "decode_attention_backend"}
-# The oracle reads a Hub-id draft model as its eagle3-draft directory (and reports that path).
-NOT_COMPARED |= {"speculative_draft_model_path"}
+                "attention_backend", "prefill_attention_backend", "decode_attention_backend",
+                # the oracle replaces the draft path too (a Hub id by its EAGLE3 stand-in; an MTP target's is its own)
+                "speculative_draft_model_path"}
 GRAPHS = {"cuda_graph_backend_decode": "decode", "cuda_graph_backend_prefill": "prefill"}
 
 
@@ -102,14 +102,19 @@ def statements() -> dict[str, SettingsRule]:
     for rule in RULES:
         p = rule.position
         tree = ast.parse((root / "srt" / p.file).read_text())
-        [stmt] = [n for n in ast.walk(tree) if isinstance(n, ast.Raise | ast.Assert) and n.lineno == p.line]
-        for line in range(stmt.lineno, stmt.end_lineno + 1):
+        # a rule whose refusal is a TypeError (SPEC130) sits on a comparison, not a raise or assert
+        [stmt] = [n for n in ast.walk(tree) if isinstance(n, ast.Raise | ast.Assert) and n.lineno == p.line] or [
+            n for n in ast.walk(tree) if isinstance(n, ast.Compare) and n.lineno == p.line][:1]
+        lines = [*range(stmt.lineno, stmt.end_lineno + 1), *ALSO_AT.get(rule.code, ())]
+        for line in lines:
             out.setdefault(f"sglang/srt/{p.file}:{line}", rule)
             _RULES_AT.setdefault(f"sglang/srt/{p.file}:{line}", set()).add(rule.code)
     return out
 
 
 _RULES_AT: dict[str, set[str]] = {}
+# Other lines of the rule's file where SGLang refuses the same check (the same comparison of a missing top-k)
+ALSO_AT = {"SPEC130": (1177,)}
 
 
 def rules_at(where: str) -> set[str]:

@@ -67,7 +67,8 @@ def _drawable(dest: str) -> bool:
             or bool(CASE_VALUES.get(dest)))
 
 
-_CUSTOM = ("model_path", "init_expert_location", "lora_paths", "lora_drain_wait_threshold")
+_CUSTOM = ("model_path", "init_expert_location", "lora_paths", "lora_drain_wait_threshold",
+           "return_aux_hidden_state_layer_ids")
 RULE_DESTS: tuple[str, ...] = tuple(dict.fromkeys(d for dests in RULE_READS.values() for d in dests if _drawable(d)))
 # Options SGLang's --config merger refuses (lora_paths) can only be flags.
 YAML_DESTS: tuple[str, ...] = tuple(d for d in RULE_DESTS if SCHEMA[d].config_file != "refused")
@@ -104,6 +105,8 @@ def values(dest: str) -> st.SearchStrategy[Any]:
         return _LORA_TARGETS
     if dest == "lora_drain_wait_threshold":
         return _LORA_DRAIN
+    if dest == "return_aux_hidden_state_layer_ids":  # one or more ints (nargs +)
+        return st.lists(st.sampled_from((1, 2, 3, -1)), min_size=1, max_size=3)
     if option.is_store_true or option.kind == "boolean_optional":
         return st.just(True)
     if option.choices is not None:

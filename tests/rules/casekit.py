@@ -21,7 +21,10 @@ from autofix.rules import get
 # and none is a KDA, DeepSeek-V4 or multimodal model.
 _PLAIN = {"model.uses_kda_attention": False, "model.is_deepseek_v4": False,
           "model.is_multimodal_without_breakable_graph": False, "model.is_fp4_experts": False,
-          "model.bundles_dspark_draft": False, "model.dspark_draft_subfolder": None}
+          "model.bundles_dspark_draft": False, "model.dspark_draft_subfolder": None,
+          # the speculative checks: attention defaults; a draft given as a Hub id is the oracle's EAGLE3 stand-in
+          "model.has_asymmetric_kv": False, "model.has_attention_sinks": False,
+          "model.draft_architectures": ("LlamaForCausalLMEagle3",)}
 MODELS = {
     "deepseek-v3": {"model.architecture": "DeepseekV3ForCausalLM", "model.quant_method": "fp8",
                     "model.index_topk": None, "model.attention_arch": "MLA", **_PLAIN},
@@ -38,10 +41,10 @@ ORACLE_ENV = {"env.SGLANG_ENABLE_PP_SPEC": False, "env.SGLANG_USE_AITER": False,
               "env.SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION": False,
               "env.SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16": False,
               "env.SGLANG_DISAGG_STAGING_BUFFER": False, "env.SGLANG_RUST_SERVER": False,
-
               # LoRA (tests/rules/cases_lora.py)
               "env.SGLANG_EXPERIMENTAL_LORA_OPTI": False, "env.SGLANG_ENABLE_OVERLAP_PLAN_STREAM": False,
-              "env.SGLANG_RAGGED_VERIFY_MODE": "static"}
+              "env.SGLANG_RAGGED_VERIFY_MODE": "static",
+              "env.SGLANG_AITER_KV_CACHE_LAYOUT": "nhd"}
 
 
 def oracle_facts(gpu: str = "h200", model: str | None = None) -> Facts:
@@ -99,7 +102,8 @@ def at(code: str) -> str:
 # Where SGLang's traceback puts a rule's raise when it is not the statement's first line (a multi-line
 # assert names its condition's line): the rule's `at` stays the statement, as tests/test_positions.py reads it.
 RAISED_AT = {"PP005": "sglang/srt/arg_groups/validation_hook.py:133",
-             "LORA004": "sglang/srt/arg_groups/lora_hook.py:66"}
+             "LORA004": "sglang/srt/arg_groups/lora_hook.py:66",
+             "SPEC047": "sglang/srt/arg_groups/speculative_hook.py:1162"}
 
 
 def raised_at(code: str) -> str:

@@ -134,7 +134,7 @@ DWDP_CASES = [
     case("DWDP004-eplb", [*DWDP8, "--enable-eplb"], ["DWDP004"], DWDP004),
     case("DWDP004-ok-eplb-no-dwdp", [*TP8, "--ep-size", "8", "--enable-eplb"], [], "ok"),
     case("DWDP005-eagle", [*DWDP8, "--speculative-algorithm", "EAGLE"], ["DWDP005"], DWDP005),
-    case("DWDP005-nextn", [*DWDP8, "--speculative-algorithm", "NEXTN", "--speculative-num-steps", "1"], ["DWDP005"],
+    case("DWDP005-nextn", [*DWDP8, "--speculative-algorithm", "NEXTN", "--speculative-num-steps", "1"], ["DWDP005", "SPEC130"],
          DWDP005),
     case("DWDP006-pp2", [*DWDP8, "--pp-size", "2"], ["DWDP006"], DWDP006),
     case("DWDP007-tbo", [*DWDP8, "--enable-two-batch-overlap"], ["DWDP007"], DWDP007),

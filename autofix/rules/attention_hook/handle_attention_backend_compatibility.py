@@ -22,3 +22,66 @@ def eager_attention_disables_cuda_graphs(view: ResolvingView) -> dict | None:
     if view["attention_backend"] not in EAGER_ONLY:
         return None
     return {DECODE: "disabled", PREFILL: "disabled"}
+
+
+# The page-size snaps of the attention backends (the speculative tree checks read the page size, SPEC049/SPEC067).
+# The backend SGLang fills in when none is written is read from the platform and model facts
+# (speculative_hook/handle_speculative_decoding/common.py): unknown without `--gpu`, and so is the page size then.
+MLA_PAGE_CALL = 184  # attention_hook.py: run_post_process_pass(_mla_backend_page_constraints)
+FA4_PAGE_CALL = 241  # attention_hook.py: run_post_process_pass(_fa4_page_constraint)
+XPU_PAGE_CALL = 278  # attention_hook.py: run_post_process_pass(_intel_xpu_page_constraint)
+
+
+def _backends(view: ResolvingView) -> tuple[str | None, ...]:
+    from autofix.rules.speculative_hook.handle_speculative_decoding.common import attention_backend
+
+    return attention_backend(view), view["prefill_attention_backend"], view["decode_attention_backend"]
+
+
+@derivation(step="handle_attention_backend_compatibility", at="arg_groups/overrides.py:1199", via=MLA_PAGE_CALL,
+            writes=("page_size",))
+def backend_page_size(view: ResolvingView) -> dict | None:
+    """FlashMLA pages by 64; TRT-LLM MLA and CuteDSL MLA by 32 or 64, TRT-LLM MHA by 16 to 128 (else 64); HPC-Ops by 64.
+
+    SGLang snaps the page size to what the backend pages by
+    (`_mla_backend_page_constraints`), the draft's TRT-LLM MHA backend
+    included. Before the page-size default, an unset page size snaps too.
+    """
+    backend, prefill, decode = _backends(view)
+    page = original = view["page_size"]
+    if "flashmla" in (backend, decode):
+        page = 64
+    if "trtllm_mla" in (backend, decode) and page not in (32, 64):
+        page = 64
+    if "cutedsl_mla" in (backend, decode, prefill) and page not in (32, 64):
+        page = 64
+    if "trtllm_mha" in (backend, decode, prefill, view["speculative_draft_attention_backend"]) and \
+            page not in (16, 32, 64, 128):
+        page = 64
+    if "hpc_ops" in (backend, decode, prefill) and page != 64:
+        page = 64
+    return {"page_size": page} if page != original else None
+
+
+@derivation(step="handle_attention_backend_compatibility", at="arg_groups/overrides.py:1296", via=FA4_PAGE_CALL,
+            writes=("page_size",))
+def fa4_page_size(view: ResolvingView) -> dict | None:
+    """FA4 on SM100 pages by 128 for a non-MLA model, unless EAGLE's tree (top-k above 1) needs page 1."""
+    if "fa4" not in _backends(view) or view.fact("model.attention_arch") == "MLA":
+        return None
+    if not view.fact("platform.is_sm100") or (view["speculative_eagle_topk"] or 0) > 1:
+        return None
+    if view.fact("model.architecture") == "DiffusionGemmaForBlockDiffusion":
+        return {"page_size": 1}
+    return {"page_size": 128}
+
+
+@derivation(step="handle_attention_backend_compatibility", at="arg_groups/overrides.py:1336", via=XPU_PAGE_CALL,
+            writes=("page_size",))
+def intel_xpu_page_size(view: ResolvingView) -> dict | None:
+    """The Intel XPU backend pages by 64 or 128 (16 and 32 too for MLA); another page size becomes 128."""
+    backend, prefill, decode = _backends(view)
+    if "intel_xpu" not in (prefill or backend, decode or backend):
+        return None
+    sizes = (64, 128, 16, 32) if view.fact("model.attention_arch") == "MLA" else (64, 128)
+    return None if view["page_size"] in sizes else {"page_size": 128}

@@ -265,7 +265,7 @@ def elastic_graph_recapture_speculative(view: ResolvingView) -> Violation | None
     moe-a2a-backend: nixl
     attn-dp-size: 8
     enable-dp-lm-head: true
-    speculative-algorithm: NGRAM
+    speculative-algorithm: EAGLE
     ```
     Use instead:
     ```yaml
@@ -275,7 +275,7 @@ def elastic_graph_recapture_speculative(view: ResolvingView) -> Violation | None
     moe-a2a-backend: nixl
     attn-dp-size: 8
     enable-dp-lm-head: true
-    speculative-algorithm: NGRAM
+    speculative-algorithm: EAGLE
     cuda-graph-backend-decode: disabled
     ```
 

@@ -13,7 +13,7 @@ from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView, Unknown
 from autofix.rules.parallel_hook.handle_data_parallelism import attn_dp_enabled
 from autofix.rules.speculative_hook.handle_speculative_decoding.common import (
-    ALGORITHM_CALL,
+    DISPATCH,
     STEP,
     device,
     dp_lm_head,
@@ -38,7 +38,7 @@ def _dp_off_npu(view: ResolvingView) -> bool:
     return attn_dp_enabled(view) and device(view) != "npu"
 
 
-@settings_rule("SPEC020", "dflash-device", step=STEP, at="arg_groups/speculative_hook.py:298", via=ALGORITHM_CALL)
+@settings_rule("SPEC020", "dflash-device", step=STEP, at="arg_groups/speculative_hook.py:298", via=DISPATCH)
 def dflash_device(view: ResolvingView) -> Violation | None:
     """Flag DFLASH on a device other than CUDA, NPU or XPU.
 
@@ -85,7 +85,7 @@ dflash_device.fix(no_speculation)
 
 
 @settings_rule("SPEC021", "dflash-dp-attention-device", step=STEP, at="arg_groups/speculative_hook.py:305",
-               via=ALGORITHM_CALL)
+               via=DISPATCH)
 def dflash_dp_attention_device(view: ResolvingView) -> Violation | None:
     """Flag DFLASH with attention DP on a device other than CUDA or NPU.
 
@@ -134,7 +134,7 @@ dflash_dp_attention_device.fix(no_speculation)
 
 
 @settings_rule("SPEC022", "dflash-dp-attention-needs-dp-lm-head", step=STEP, at="arg_groups/speculative_hook.py:308",
-               via=ALGORITHM_CALL)
+               via=DISPATCH)
 def dflash_dp_attention_needs_dp_lm_head(view: ResolvingView) -> Violation | None:
     """Flag DFLASH with attention DP and no DP LM head.
 
@@ -180,7 +180,7 @@ dflash_dp_attention_needs_dp_lm_head.fix(dp_lm_head)
 
 
 @settings_rule("SPEC023", "dflash-dp-attention-no-cp", step=STEP, at="arg_groups/speculative_hook.py:310",
-               via=ALGORITHM_CALL)
+               via=DISPATCH)
 def dflash_dp_attention_no_cp(view: ResolvingView) -> Violation | None:
     """Flag DFLASH with attention DP and attention context parallelism.
 
@@ -227,7 +227,7 @@ dflash_dp_attention_no_cp.fix(no_attention_cp)
 dflash_dp_attention_no_cp.fix(no_speculation)
 
 
-@settings_rule("SPEC025", "dflash-needs-pp1", step=STEP, at="arg_groups/speculative_hook.py:320", via=ALGORITHM_CALL)
+@settings_rule("SPEC025", "dflash-needs-pp1", step=STEP, at="arg_groups/speculative_hook.py:320", via=DISPATCH)
 def dflash_needs_pp1(view: ResolvingView) -> Violation | None:
     """Flag DFLASH with pipeline parallelism.
 
@@ -269,7 +269,7 @@ dflash_needs_pp1.fix(no_speculation)
 
 
 @settings_rule("SPEC026", "dflash-needs-draft-model", step=STEP, at="arg_groups/speculative_hook.py:325",
-               via=ALGORITHM_CALL)
+               via=DISPATCH)
 def dflash_needs_draft_model(view: ResolvingView) -> Violation | None:
     """Flag DFLASH without a draft model.
 
@@ -311,7 +311,7 @@ def _dflash_rewrite_cause(view: ResolvingView) -> str:
     return "--speculative-algorithm DFLASH"
 
 
-@derivation(step=STEP, at="arg_groups/speculative_hook.py:345", via=ALGORITHM_CALL,
+@derivation(step=STEP, at="arg_groups/speculative_hook.py:345", via=DISPATCH,
             writes=("speculative_num_steps",), code="SPEC098", name="dflash-overrides-num-steps",
             cause=_dflash_rewrite_cause)
 def dflash_overrides_num_steps(view: ResolvingView) -> dict | None:
@@ -349,7 +349,7 @@ def dflash_overrides_num_steps(view: ResolvingView) -> dict | None:
     return {"speculative_num_steps": 1}
 
 
-@derivation(step=STEP, at="arg_groups/speculative_hook.py:362", via=ALGORITHM_CALL,
+@derivation(step=STEP, at="arg_groups/speculative_hook.py:362", via=DISPATCH,
             writes=("speculative_eagle_topk",), code="SPEC099", name="dflash-overrides-eagle-topk",
             cause=_dflash_rewrite_cause)
 def dflash_overrides_eagle_topk(view: ResolvingView) -> dict | None:
@@ -387,7 +387,7 @@ def dflash_overrides_eagle_topk(view: ResolvingView) -> dict | None:
 
 
 @settings_rule("SPEC027", "dflash-block-size-positive", step=STEP, at="arg_groups/speculative_hook.py:370",
-               via=ALGORITHM_CALL)
+               via=DISPATCH)
 def dflash_block_size_positive(view: ResolvingView) -> Violation | None:
     """Flag a DFLASH block size below 1.
 
@@ -431,7 +431,7 @@ dflash_block_size_positive.fix(lambda view: remove(view, "speculative_dflash_blo
 
 
 @settings_rule("SPEC028", "dflash-block-size-vs-draft-tokens", step=STEP, at="arg_groups/speculative_hook.py:377",
-               via=ALGORITHM_CALL)
+               via=DISPATCH)
 def dflash_block_size_vs_draft_tokens(view: ResolvingView) -> Violation | None:
     """Flag a DFLASH block size and a different number of draft tokens.
 
@@ -492,7 +492,7 @@ def _block_size_to_draft_tokens(view: ResolvingView) -> Fix | None:
                       title=f"Set --speculative-dflash-block-size to {tokens}")
 
 
-@derivation(step=STEP, at="arg_groups/speculative_hook.py:383", via=ALGORITHM_CALL,
+@derivation(step=STEP, at="arg_groups/speculative_hook.py:383", via=DISPATCH,
             writes=("speculative_num_draft_tokens",))
 def dflash_draft_tokens_from_block_size(view: ResolvingView) -> dict | None:
     """DFLASH: the draft tokens are `--speculative-dflash-block-size` (SPEC028 refuses another value written)."""
@@ -502,7 +502,7 @@ def dflash_draft_tokens_from_block_size(view: ResolvingView) -> dict | None:
     return {"speculative_num_draft_tokens": size}
 
 
-@derivation(step=STEP, at="arg_groups/speculative_hook.py:421", via=ALGORITHM_CALL,
+@derivation(step=STEP, at="arg_groups/speculative_hook.py:421", via=DISPATCH,
             writes=("speculative_num_draft_tokens",))
 def dflash_draft_tokens_from_draft_model(view: ResolvingView) -> dict | None:
     """DFLASH without draft tokens: the draft model config's block size (`model.draft_dflash_block_size`), else 16."""
@@ -513,7 +513,7 @@ def dflash_draft_tokens_from_draft_model(view: ResolvingView) -> dict | None:
 
 
 @settings_rule("SPEC029", "dflash-window-below-block-size", step=STEP, at="arg_groups/speculative_hook.py:430",
-               via=ALGORITHM_CALL)
+               via=DISPATCH)
 def dflash_window_below_block_size(view: ResolvingView) -> Violation | None:
     """Flag a DFLASH draft window smaller than the block.
 
@@ -575,7 +575,7 @@ def _no_window(view: ResolvingView) -> Fix | None:
     return remove(view, "speculative_draft_window_size", "--speculative-draft-window-size")
 
 
-@derivation(step=STEP, at="arg_groups/speculative_hook.py:439", via=ALGORITHM_CALL,
+@derivation(step=STEP, at="arg_groups/speculative_hook.py:439", via=DISPATCH,
             writes=("max_running_requests",))
 def dflash_max_running_requests(view: ResolvingView) -> dict | None:
     """DFLASH without `--max-running-requests`: 48."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from autofix.pipeline.items import derivation
 from autofix.pipeline.view import ResolvingView, Unknown
-from autofix.rules.speculative_hook.handle_speculative_decoding.common import ALGORITHM_CALL, STEP
+from autofix.rules.speculative_hook.handle_speculative_decoding.common import DISPATCH, STEP
 
 # SGLang's DRAFT_ATTENTION_BACKEND_CHOICES (arg_groups/choices.py)
 DRAFT_ATTENTION_BACKENDS = ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu")
@@ -26,7 +26,7 @@ def _draft_backend_cause(view: ResolvingView) -> str:
     return "the DFLASH draft worker"
 
 
-@derivation(step=STEP, at="arg_groups/speculative_hook.py:983", via=ALGORITHM_CALL,
+@derivation(step=STEP, at="arg_groups/speculative_hook.py:983", via=DISPATCH,
             writes=("speculative_draft_attention_backend",), code="SPEC100",
             name="dflash-draft-attention-backend-fallback", cause=_draft_backend_cause)
 def dflash_draft_attention_backend_fallback(view: ResolvingView) -> dict | None:

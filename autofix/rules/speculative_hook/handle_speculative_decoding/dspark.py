@@ -15,7 +15,7 @@ from autofix.model import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.speculative_hook.handle_speculative_decoding.common import (
-    ALGORITHM_CALL,
+    DISPATCH,
     STEP,
     device,
     dp_lm_head,
@@ -39,7 +39,7 @@ def _dp_off_npu(view: ResolvingView) -> bool:
     return view["attn_dp_size"] > 1 and not device(view).startswith("npu")
 
 
-@settings_rule("SPEC050", "dspark-device", step=STEP, at="arg_groups/speculative_hook.py:670", via=ALGORITHM_CALL)
+@settings_rule("SPEC050", "dspark-device", step=STEP, at="arg_groups/speculative_hook.py:670", via=DISPATCH)
 def dspark_device(view: ResolvingView) -> Violation | None:
     """Flag DSpark on a device other than CUDA, NPU or XPU.
 
@@ -81,7 +81,7 @@ dspark_device.fix(no_speculation)
 
 
 @settings_rule("SPEC051", "dspark-dp-attention-needs-dp-lm-head", step=STEP, at="arg_groups/speculative_hook.py:676",
-               via=ALGORITHM_CALL)
+               via=DISPATCH)
 def dspark_dp_attention_needs_dp_lm_head(view: ResolvingView) -> Violation | None:
     """Flag DSpark with attention DP and no DP LM head.
 
@@ -125,7 +125,7 @@ dspark_dp_attention_needs_dp_lm_head.fix(dp_lm_head)
 
 
 @settings_rule("SPEC054", "dspark-dp-attention-a2a-backend", step=STEP, at="arg_groups/speculative_hook.py:678",
-               via=ALGORITHM_CALL)
+               via=DISPATCH)
 def dspark_dp_attention_a2a_backend(view: ResolvingView) -> Violation | None:
     """Flag DSpark with attention DP and an a2a backend other than none, megamoe or mori.
 
@@ -183,7 +183,7 @@ dspark_dp_attention_a2a_backend.fix(no_attention_dp)
 
 
 @settings_rule("SPEC052", "dspark-dp-attention-no-cp", step=STEP, at="arg_groups/speculative_hook.py:698",
-               via=ALGORITHM_CALL)
+               via=DISPATCH)
 def dspark_dp_attention_no_cp(view: ResolvingView) -> Violation | None:
     """Flag DSpark with attention DP and attention context parallelism.
 
@@ -231,7 +231,7 @@ dspark_dp_attention_no_cp.fix(no_speculation)
 
 
 @settings_rule("SPEC055", "dspark-draft-a2a-backend-is-the-target-s", step=STEP,
-               at="arg_groups/speculative_hook.py:707", via=ALGORITHM_CALL)
+               at="arg_groups/speculative_hook.py:707", via=DISPATCH)
 def dspark_draft_a2a_backend_is_the_target_s(view: ResolvingView) -> Violation | None:
     """Flag a DSpark draft a2a backend other than the target's under attention DP.
 
@@ -288,7 +288,7 @@ def _no_draft_a2a(view: ResolvingView) -> Fix | None:
 
 
 @settings_rule("SPEC057", "dspark-pp-only-on-pd-prefill", step=STEP, at="arg_groups/speculative_hook.py:715",
-               via=ALGORITHM_CALL)
+               via=DISPATCH)
 def dspark_pp_only_on_pd_prefill(view: ResolvingView) -> Violation | None:
     """Flag DSpark with pipeline parallelism outside a PD prefill server.
 
@@ -331,7 +331,7 @@ dspark_pp_only_on_pd_prefill.fix(pp1)
 dspark_pp_only_on_pd_prefill.fix(no_speculation)
 
 
-@derivation(step=STEP, at="arg_groups/speculative_hook.py:722", via=ALGORITHM_CALL,
+@derivation(step=STEP, at="arg_groups/speculative_hook.py:722", via=DISPATCH,
             writes=("speculative_draft_model_path", "speculative_draft_model_revision"))
 def dspark_bundled_draft(view: ResolvingView) -> dict | None:
     """DSpark without a draft path, on a target that bundles its draft (`model.bundles_dspark_draft`): the target."""
@@ -342,7 +342,7 @@ def dspark_bundled_draft(view: ResolvingView) -> dict | None:
     return {"speculative_draft_model_path": view["model_path"], "speculative_draft_model_revision": view["revision"]}
 
 
-@derivation(step=STEP, at="arg_groups/speculative_hook.py:740", via=ALGORITHM_CALL,
+@derivation(step=STEP, at="arg_groups/speculative_hook.py:740", via=DISPATCH,
             writes=("speculative_draft_model_path",))
 def dspark_draft_subfolder(view: ResolvingView) -> dict | None:
     """DSpark without a draft path: the target checkpoint's `dspark/` draft (`model.dspark_draft_subfolder`)."""
@@ -353,7 +353,7 @@ def dspark_draft_subfolder(view: ResolvingView) -> dict | None:
 
 
 @settings_rule("SPEC056", "dspark-needs-draft-model", step=STEP, at="arg_groups/speculative_hook.py:752",
-               via=ALGORITHM_CALL)
+               via=DISPATCH)
 def dspark_needs_draft_model(view: ResolvingView) -> Violation | None:
     """Flag DSpark without a draft model.
 
@@ -398,7 +398,7 @@ def _dspark_rewrite_cause(view: ResolvingView) -> str:
     return "--speculative-algorithm DSPARK"
 
 
-@derivation(step=STEP, at="arg_groups/speculative_hook.py:768", via=ALGORITHM_CALL,
+@derivation(step=STEP, at="arg_groups/speculative_hook.py:768", via=DISPATCH,
             writes=("speculative_num_steps",), code="SPEC091", name="dspark-overrides-num-steps",
             cause=_dspark_rewrite_cause)
 def dspark_overrides_num_steps(view: ResolvingView) -> dict | None:
@@ -435,7 +435,7 @@ def dspark_overrides_num_steps(view: ResolvingView) -> dict | None:
     return {"speculative_num_steps": 1}
 
 
-@derivation(step=STEP, at="arg_groups/speculative_hook.py:785", via=ALGORITHM_CALL,
+@derivation(step=STEP, at="arg_groups/speculative_hook.py:785", via=DISPATCH,
             writes=("speculative_eagle_topk",), code="SPEC101", name="dspark-overrides-eagle-topk",
             cause=_dspark_rewrite_cause)
 def dspark_overrides_eagle_topk(view: ResolvingView) -> dict | None:
@@ -473,7 +473,7 @@ def dspark_overrides_eagle_topk(view: ResolvingView) -> dict | None:
 
 
 @settings_rule("SPEC102", "dspark-block-size-positive", step=STEP, at="arg_groups/speculative_hook.py:809",
-               via=ALGORITHM_CALL)
+               via=DISPATCH)
 def dspark_block_size_positive(view: ResolvingView) -> Violation | None:
     """Flag a DSpark block size (gamma) below 1.
 
@@ -524,7 +524,7 @@ def _gamma(view: ResolvingView) -> int | None:
 
 
 @settings_rule("SPEC058", "dspark-draft-tokens-are-gamma-plus-one", step=STEP,
-               at="arg_groups/speculative_hook.py:830", via=ALGORITHM_CALL)
+               at="arg_groups/speculative_hook.py:830", via=DISPATCH)
 def dspark_draft_tokens_are_gamma_plus_one(view: ResolvingView) -> Violation | None:
     """Flag DSpark draft tokens other than gamma + 1.
 
@@ -591,7 +591,7 @@ def _gamma_from_draft_tokens(view: ResolvingView) -> Fix | None:
                       title=f"Set --speculative-dspark-block-size to {tokens - 1}")
 
 
-@derivation(step=STEP, at="arg_groups/speculative_hook.py:835", via=ALGORITHM_CALL,
+@derivation(step=STEP, at="arg_groups/speculative_hook.py:835", via=DISPATCH,
             writes=("speculative_num_draft_tokens",))
 def dspark_draft_tokens(view: ResolvingView) -> dict | None:
     """DSpark's verify window: gamma + 1 (gamma: the block size, else the draft model's, else 7 without draft tokens).
@@ -611,7 +611,7 @@ def dspark_draft_tokens(view: ResolvingView) -> dict | None:
 
 
 @settings_rule("SPEC059", "dspark-draft-tokens-at-least-two", step=STEP, at="arg_groups/speculative_hook.py:847",
-               via=ALGORITHM_CALL)
+               via=DISPATCH)
 def dspark_draft_tokens_at_least_two(view: ResolvingView) -> Violation | None:
     """Flag DSpark draft tokens below 2.
 
@@ -659,7 +659,7 @@ dspark_draft_tokens_at_least_two.fix(lambda view: remove(view, "speculative_num_
                                                          "--speculative-num-draft-tokens"))
 
 
-@derivation(step=STEP, at="arg_groups/speculative_hook.py:853", via=ALGORITHM_CALL,
+@derivation(step=STEP, at="arg_groups/speculative_hook.py:853", via=DISPATCH,
             writes=("max_running_requests",))
 def dspark_max_running_requests(view: ResolvingView) -> dict | None:
     """DSpark without `--max-running-requests`: 48."""
