@@ -63,6 +63,14 @@ def is_model_override(module: str, name: str) -> bool:
                for d in fn.decorator_list)
 
 
+def speculative_dispatch() -> ast.FunctionDef:
+    """``SpeculativeAlgorithm.handle_server_args`` (speculative/spec_info.py): the hook's call at
+    speculative_hook.py:284 reaches each algorithm's ``_handle_<algo>`` through it."""
+    [fn] = [n for n in ast.walk(tree("speculative/spec_info.py"))
+            if isinstance(n, ast.FunctionDef) and n.name == "handle_server_args"]
+    return fn
+
+
 def is_declaration(stmt: ast.stmt) -> bool:
     if isinstance(stmt, ast.Return):
         return isinstance(stmt.value, ast.Dict)
@@ -96,6 +104,9 @@ def test_the_item_is_at_its_step_and_line(item):
         called = (sglang_root() / "srt" / step.module).read_text().splitlines()[p.via - 1]
         if is_model_override(p.file, callee):  # reached through the registry of model overrides
             callee = "collect_model_override_declarations"
+        if "algo.handle_server_args(" in called:  # the speculative algorithm dispatches to its _handle_<algo>
+            assert callee in ast.unparse(speculative_dispatch()), f"{callee} is not dispatched by handle_server_args"
+            callee = "handle_server_args"
         assert callee in called, f"{step.module}:{p.via} does not call {callee}"
     found = statements_at(p.file, p.line)
     if isinstance(item, SettingsRule):

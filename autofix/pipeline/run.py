@@ -417,6 +417,11 @@ def _pin(explicit: Mapping[str, Any], values: dict, schema: Schema) -> list:
     for dest, value in values.items():
         if value is UNKNOWN or (dest in explicit and explicit[dest] == value):
             continue
+        option = schema[dest]
+        if option.kind in ("store_true", "store_false", "store_const") and value != option.const:
+            if dest in explicit:  # a flag that takes no value is written on or not at all
+                ops.append(Unset(dest))
+            continue
         if value == schema.default(dest):
             if dest in explicit:
                 ops.append(Unset(dest))
