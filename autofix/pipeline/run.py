@@ -418,10 +418,12 @@ def _pin(explicit: Mapping[str, Any], values: dict, schema: Schema) -> list:
         if value is UNKNOWN or (dest in explicit and explicit[dest] == value):
             continue
         option = schema[dest]
-        if option.kind in ("store_true", "store_false", "store_const") and value != option.const:
-            if dest in explicit:  # a flag that takes no value is written on or not at all
-                ops.append(Unset(dest))
+        if option.nargs == 0 and dest in explicit:  # a flag of no value is not rewritten in place: remove it
+            ops.append(Unset(dest))
             continue
+        if option.nargs == 0 and value != schema.default(dest) and value != (
+                True if option.kind == "boolean_optional" else option.const):
+            continue  # a flag of no value writes only its const (a store_true: on), never another value
         if value == schema.default(dest):
             if dest in explicit:
                 ops.append(Unset(dest))

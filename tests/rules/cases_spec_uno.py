@@ -59,6 +59,10 @@ CASES = [
     case("SPEC041-enable-lora", [*LINEAR, "--enable-lora"], ["SPEC041"], at("SPEC041")),
     case("SPEC041-lora-paths", [*LINEAR, "--lora-paths", "a=/a"], ["SPEC041"], at("SPEC041")),
     case("SPEC118-overlap-loading", [*LINEAR, *FA3, "--enable-lora-overlap-loading"], ["SPEC118"], "ok"),
+    # a flag of no value is pinned by removing it: --no-lora-strict-loading goes, UNO turns strict loading on
+    case("SPEC118-no-strict-loading", [*LINEAR, *FA3, "--no-lora-strict-loading"], ["SPEC118"], "ok"),
+    case("SPEC118-both", [*LINEAR, *FA3, "--no-lora-strict-loading", "--enable-lora-overlap-loading"],
+         ["SPEC118", "SPEC118"], "ok"),
     case("SPEC042-rejection-sampling", [*LINEAR, "--speculative-use-rejection-sampling"], ["SPEC042"], at("SPEC042")),
     case("SPEC119-mixed-chunk", [*LINEAR, *FA3, "--enable-mixed-chunk"], ["SPEC119"], "ok"),
     case("SPEC043-triton", [*LINEAR, "--attention-backend", "triton"], ["SPEC043"], at("SPEC043")),
