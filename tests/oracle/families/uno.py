@@ -1,6 +1,6 @@
 """UNO speculative decoding (``_handle_uno``, SPEC030-SPEC044, SPEC110-SPEC120): the fidelity harness's fragment.
 
-UNO wants one GPU, no LoRA and no attention split, and the base draws those often: two draws in three this fragment
+UNO wants one GPU, no LoRA and no attention split, and the base draws those often: three draws in four this fragment
 takes them out, so that the tree geometry and the later checks are reached. An attention backend is always written:
 the one SGLang picks when none is (FA3 on H200, TRT-LLM MLA on B200 for the oracle's DeepSeek-V3) is not modelled,
 so SPEC043 stays silent without one (docs/coverage.md).
@@ -27,9 +27,11 @@ def settings(draw, c: dict[str, Any], tp: int, divisors: list[int]) -> None:
     from hypothesis import strategies as st
 
     odds = lambda n: draw(st.integers(0, n - 1)) == 0  # noqa: E731
-    if not odds(3):
+    if not odds(4):
         for dest in _BASE_OUT:
             c.pop(dest, None)
+        if odds(20):
+            c["attn_cp_size"] = 0  # SPEC117 on one GPU (a size that divides it would be 1)
     c["speculative_algorithm"] = draw(st.just("UNO"))
     if not odds(12):
         c["uno_lora_path"] = "/models/uno-lora"
@@ -62,8 +64,10 @@ def settings(draw, c: dict[str, Any], tp: int, divisors: list[int]) -> None:
         if not odds(10):
             c["speculative_num_draft_tokens"] = draw(st.sampled_from((0, 1, 2, 4, 8)))
     if odds(10):
-        c["enable_pdmux"] = True
+        c["enable_pdmux"] = True  # with what check_server_args wants of PD-multiplexing (validation_hook.py:249)
         c["chunked_prefill_size"] = -1
+        c["disable_overlap_schedule"] = True
+        c.pop("pp_size", None)
     if odds(10):
         c["enable_two_batch_overlap"] = True
     if odds(8):
