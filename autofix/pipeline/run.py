@@ -417,6 +417,13 @@ def _pin(explicit: Mapping[str, Any], values: dict, schema: Schema) -> list:
     for dest, value in values.items():
         if value is UNKNOWN or (dest in explicit and explicit[dest] == value):
             continue
+        option = schema[dest]
+        if option.nargs == 0 and dest in explicit:  # a flag of no value is not rewritten in place: remove it
+            ops.append(Unset(dest))
+            continue
+        if option.nargs == 0 and value != schema.default(dest) and value != (
+                True if option.kind == "boolean_optional" else option.const):
+            continue  # a flag of no value writes only its const (a store_true: on), never another value
         if value == schema.default(dest):
             if dest in explicit:
                 ops.append(Unset(dest))

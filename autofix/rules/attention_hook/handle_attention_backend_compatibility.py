@@ -85,3 +85,49 @@ def intel_xpu_page_size(view: ResolvingView) -> dict | None:
         return None
     sizes = (64, 128, 16, 32) if view.fact("model.attention_arch") == "MLA" else (64, 128)
     return None if view["page_size"] in sizes else {"page_size": 128}
+
+
+def _fp8_e5m2_cause(view: ResolvingView) -> str:
+    return "--kv-cache-dtype fp8_e5m2"
+
+
+@derivation(step="handle_attention_backend_compatibility", at="arg_groups/overrides.py:1269", via=239,
+            writes=("attention_backend",), code="SPEC120", name="fa3-fp8-e5m2-runs-triton", cause=_fp8_e5m2_cause)
+def fa3_fp8_e5m2_runs_triton(view: ResolvingView) -> dict | None:
+    """FA3 reads FP8 KV caches in `fp8_e4m3` only: with an `fp8_e5m2` cache SGLang runs Triton attention.
+
+    ## What it does
+    Warns at `--attention-backend fa3` with `--kv-cache-dtype fp8_e5m2`,
+    which SGLang replaces by `triton`.
+
+    ## Why it matters
+    SGLang logs a warning and runs Triton attention: checks after this step
+    see `triton` (UNO's FA3 check, SPEC043, refuses it). Equal
+    `--prefill-attention-backend` and `--decode-attention-backend` replace
+    the base backend first (not modelled), so they are left alone.
+
+    ## Example
+    ```yaml
+    attention-backend: fa3
+    kv-cache-dtype: fp8_e5m2
+    ```
+    Use instead:
+    ```yaml
+    attention-backend: triton
+    kv-cache-dtype: fp8_e5m2
+    ```
+
+    ## Fix safety
+    Writing the backend that runs resolves the launch to the same values:
+    safe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/overrides.py:1269` (`_attention_backend_fa3_fp8_fallback`, run at
+    `arg_groups/attention_hook.py:239`)
+    """
+    if view["attention_backend"] != "fa3" or view["kv_cache_dtype"] != "fp8_e5m2":
+        return None
+    prefill = view["prefill_attention_backend"]
+    if prefill is not None and prefill == view["decode_attention_backend"]:
+        return None  # _attention_backend_default (overrides.py:1130) made the base backend the split one first
+    return {"attention_backend": "triton"}
