@@ -31,7 +31,7 @@ from autofix.docs import render_rule
 from autofix.errors import UnknownRule
 from autofix.pipeline.items import Derivation, SettingsRule
 from autofix.rules import BY_CODE, Rule, get
-from autofix.sites import VERSION, Scored, Site, SiteIndex, load
+from autofix.sites import VERSION, Scored, Site, SiteIndex, load, words
 
 # A message matches a site when its score reaches THRESHOLD and beats the next site's by MARGIN; the sites
 # within MARGIN of the best are candidates.
@@ -184,6 +184,16 @@ def by_location(text: str, index: SiteIndex) -> Explanation | None:
     return Explanation("traceback" if trace else "location", rules, site, frame=frame, via=via, cause=cause)
 
 
+def _most_specific(candidates: tuple[Scored, ...], said: frozenset[str]) -> tuple[Scored, ...]:
+    """Of close candidates, the ones whose literal words the text holds all of, less those whose words another such
+    candidate's include (``DFLASH ... not supported on device`` is DFLASH's check, not the check of any algorithm
+    whose message names it by a placeholder); all of them when no candidate's words are all there."""
+    complete = [c for c in candidates if c.site.words and c.site.words <= said]
+    if not complete:
+        return candidates
+    return tuple(c for c in complete if not any(c.site.words < d.site.words for d in complete))
+
+
 def by_message(text: str, index: SiteIndex, frame: Frame | None = None) -> Explanation | None:
     """Step 3: the site whose message the text's is, or the close candidates; None below ``THRESHOLD``."""
     scored = index.by_message(message(text))
@@ -191,6 +201,9 @@ def by_message(text: str, index: SiteIndex, frame: Frame | None = None) -> Expla
         return None
     best = scored[0]
     close = tuple(s for s in scored[1:MAX_CANDIDATES] if s.score > best.score - MARGIN)
+    if close:
+        best, *rest = _most_specific((best, *close), words(message(text)))
+        close = tuple(rest)
     if not close:
         rules, via = _covering(best.site, [])
         return Explanation("message", rules, best.site, frame=frame, score=best.score, via=via)
