@@ -307,10 +307,17 @@ def resolution_mismatches(config: dict, answer: dict, facts: Facts = FACTS) -> t
 
 # Settings SGLang resolves to a set (lora_hook.py:144): the oracle prints its members in no set order.
 SETS = {"lora_target_modules"}
+# Resolvable settings with a fallback (`Arg(fallback=...)` in sglang/srt/arg_groups/fields/, `fallbacks_of`): SGLang
+# writes it once the pipeline is done when no step declared a value. The checks read the setting before that
+# (None), so autofix keeps None and the comparison applies the fallback.
+FALLBACKS = {"mm_enable_dp_encoder": False, "enable_tf32_matmul": False, "swa_full_tokens_ratio": 0.8,
+             "mamba_full_memory_ratio": 0.9}
 
 
 def _differs(dest: str, mine: Any, theirs: Any) -> bool:
     """Whether autofix's value of ``dest`` is not SGLang's: NaN is NaN, a set's members in any order."""
+    if mine is None:
+        mine = FALLBACKS.get(dest)
     if isinstance(mine, float) and isinstance(theirs, float) and math.isnan(mine) and math.isnan(theirs):
         return False
     if dest in SETS and isinstance(mine, list) and isinstance(theirs, list):
