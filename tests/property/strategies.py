@@ -245,7 +245,7 @@ _FALSE = ("false", "False", "no", "off")
 def _yaml_value(draw, dest: str, value: Any) -> str:
     if value is True:
         return draw(st.sampled_from(_TRUE))
-    if isinstance(value, list):  # an option of several values (lora-target-modules): a flow sequence
+    if isinstance(value, list):  # a flow sequence: the merger passes each item as a value of the option
         return "[" + ", ".join(str(v) for v in value) + "]"
     text = str(value)
     style = draw(st.sampled_from(("plain", "plain", "single", "double")))

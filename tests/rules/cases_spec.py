@@ -98,4 +98,10 @@ CASES = [
     case("SPEC049-cascade-steps", [*E, *T(2), "--attention-backend", "flashmla"], ['SPEC047', 'SPEC049'], "sglang/srt/arg_groups/speculative_hook.py:1162"),
     case("SPEC130-cascade-draft-tokens", [*E, *S3, *D(8)], ['SPEC130'], "sglang/srt/arg_groups/speculative_hook.py:1274"),
     case("SPEC067-cascade-pp", [*N, "--page-size", "16", "--tp", "4", "--pp-size", "2"], ['SPEC067', 'PP005'], "sglang/srt/arg_groups/speculative_hook.py:1361"),
+    case("SPEC064-cascade-a2a-turns-dp-on", ["--tp", "8", "--moe-a2a-backend", "flashinfer", *N], ['A2A029', 'A2A038'], "sglang/srt/arg_groups/moe_hook.py:475"),
+    case("SPEC045-cascade-a2a-turns-dp-on", ["--tp", "8", "--moe-a2a-backend", "flashinfer", "--speculative-algorithm", "STANDALONE"], ['A2A029', 'A2A038'], "sglang/srt/arg_groups/moe_hook.py:475"),
+    case("SPEC067-b200-deepseek-default", [*N], ['SPEC067'], "sglang/srt/arg_groups/speculative_hook.py:1361", gpu="b200"),
+    case("SPEC049-b200-deepseek-default", [*E, *S3, *T(2), *D(4)], ['SPEC049'], "sglang/srt/arg_groups/speculative_hook.py:1278", gpu="b200"),
+    case("SPEC067-ok-b200-fa3", [*N, "--attention-backend", "fa3"], [], "ok", gpu="b200"),
+    case("SPEC067-b200-llama-default", [*N], [], "ok", model="llama", gpu="b200"),
 ]

@@ -72,5 +72,3 @@ def settings(draw, c: dict[str, Any], tp: int, divisors: list[int]) -> None:
                 c["speculative_ngram_external_sam_budget"] = draw(st.sampled_from((0, 4, 11, 16)))
             if odds(4):
                 c["speculative_ngram_external_corpus_max_tokens"] = 0
-    if odds(20):
-        c["device"] = "cpu"

@@ -108,6 +108,28 @@ def default_attention_backend(view: ResolvingView) -> str:
     return "triton"
 
 
+# Architectures whose model overrides choose no attention backend (the oracle's Llama and Qwen3-MoE)
+NO_BACKEND_OVERRIDE = ("LlamaForCausalLM", "Qwen3MoeForCausalLM")
+
+
+def model_attention_backend(view: ResolvingView) -> str | None:
+    """The attention backend the model's overrides choose when none is written (handle_model_specific_adjustments).
+
+    DeepSeek V3/R1 (not DSA) takes `trtllm_mla` on SM100
+    (model_overrides/deepseek_v2.py:185); the other architectures' overrides
+    are not modelled (unknown), but for those known to choose none. Without
+    the model's config no model override is modelled.
+    """
+    if not view.fact("model.given"):
+        return None
+    arch = view.fact("model.architecture")
+    if arch == "DeepseekV3ForCausalLM" and view.fact("model.index_topk") is None:
+        return "trtllm_mla" if view.fact("platform.is_sm100") else None
+    if arch in NO_BACKEND_OVERRIDE:
+        return None
+    return view.fact("model.attention_backend_override")
+
+
 def attention_backend(view: ResolvingView) -> str:
     """The attention backend from the attention step on (attention_hook.py:120, `_attention_backend_default`).
 
@@ -118,6 +140,8 @@ def attention_backend(view: ResolvingView) -> str:
     """
     prefill, decode = view["prefill_attention_backend"], view["decode_attention_backend"]
     backend = view["attention_backend"]
+    if backend is None and prefill is None and decode is None:
+        backend = model_attention_backend(view)
     if prefill is not None and prefill == decode:
         backend = prefill
     elif backend is None:

@@ -375,12 +375,13 @@ def ngram_no_dp_attention(view: ResolvingView) -> Violation | None:
     Use instead:
     ```yaml
     tp-size: 2
-    speculative-algorithm: NGRAM
+    attn-dp-size: 2
     ```
 
     ## Fix safety
-    Turning attention DP off changes the parallel layout; removing
-    speculation changes what runs: both unsafe.
+    Removing speculation changes what runs (first: other checks may need
+    attention DP); turning attention DP off changes the parallel layout:
+    both unsafe.
 
     ## SGLang source
     `sglang/srt/arg_groups/speculative_hook.py:1369` (`_handle_ngram`, 0.5.23)
@@ -391,11 +392,11 @@ def ngram_no_dp_attention(view: ResolvingView) -> Violation | None:
                      f"{view['attn_dp_size']})", args=("speculative_algorithm", "attn_dp_size"))
 
 
+ngram_no_dp_attention.fix(_no_ngram)  # first: other checks (A2A029, A2A043) may need the attention DP
+
+
 @ngram_no_dp_attention.fix
 def _ngram_no_dp(view: ResolvingView) -> Fix | None:
     if not view.is_explicit("attn_dp_size") or view["ep_join_mode"] == "scale":
         return None
     return Fix.unsafe(Unset("attn_dp_size"), title="Remove --attn-dp-size (no attention DP)")
-
-
-ngram_no_dp_attention.fix(_no_ngram)
