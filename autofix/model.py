@@ -56,6 +56,11 @@ class Set:
     dest: str
     value: Any
 
+    def __hash__(self) -> int:
+        # an option of several values (--lora-target-modules) holds a list: hashed as its tuple
+        value = tuple(self.value) if isinstance(self.value, list) else self.value
+        return hash((self.dest, value))
+
 
 @dataclass(frozen=True, slots=True)
 class Unset:

@@ -153,8 +153,8 @@ CASES += [
     case("EEP036-ok-decode-graph-off", [*SCALE, "--is-embedding", *NO_DECODE_GRAPH], [], "ok"),
     # the fixed launch reaches the DLLM step, where the oracle cannot load the algorithm (not this family)
     case("EEP037-dllm", [*SCALE, "--dllm-algorithm", "LowConfidence"], ["EEP037"], at("EEP037"), fixed_ok=False),
-    # the fixed launch reaches encoder disaggregation, which refuses DeepSeek-V3 (a model check, not this family)
-    case("EEP038-encoder-only", [*SCALE, "--encoder-only"], ["EEP038", "PD019"], at("EEP038"), fixed_ok=False),
+    # encoder disaggregation refuses DeepSeek-V3 too (PD019): the fix removes --encoder-only for both
+    case("EEP038-encoder-only", [*SCALE, "--encoder-only"], ["EEP038", "PD019"], at("EEP038")),
     case("EEP039-forward-hooks", [*SCALE, *HOOKS], ["EEP039"], at("EEP039")),
     case("EEP039-ok-empty-hooks", [*SCALE, "--forward-hooks", "[]"], [], "ok"),
     case("EEP040-pdmux", [*SCALE, *PDMUX], ["EEP040"], at("EEP040")),
