@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from autofix.arguments import Entry
 from autofix.model import UNKNOWN, Drop, Fix, Revalue, Rewrite, Violation
 from autofix.rules.base import arg_rule
+from autofix.schema import Schema
 from autofix.written import Written
 
 Settings = tuple[tuple[str, tuple[Any, ...]], ...]  # (flag, values) pairs, as ``Rewrite.settings``
@@ -58,9 +60,16 @@ VALUES: dict[tuple[str, str], tuple[str, str]] = {
     ("speculative_draft_attention_backend", "tokenspeed_mla"): ("cutedsl_mla", "arg_groups/serving_hook.py:304"),
     ("prefill_attention_backend", "tokenspeed_mla"): ("trtllm_mla", "arg_groups/serving_hook.py:323"),  # decode-only
 }
+VALUE_DESTS = frozenset(dest for dest, _ in VALUES)
 # tokenspeed_mla as the (decode) attention backend also meant an FP8 KV cache and
 # decode-mode speculative verify: SGLang sets both (arg_groups/serving_hook.py:324).
 FP8_KV_BACKENDS = ("attention_backend", "decode_attention_backend")
+
+
+@cache
+def _deprecated_dests(schema: Schema) -> frozenset[str]:
+    """The dests of the deprecated options ``OPTIONS`` maps, in ``schema``'s release."""
+    return frozenset(o.dest for o in schema.options if o.deprecated and o.flag in OPTIONS)
 
 
 def _effective(w: Written) -> Iterator[Entry]:
@@ -125,8 +134,13 @@ def deprecated_option(w: Written) -> Iterator[Violation]:
     `sglang/srt/server_args.py:407` (the deprecated registrations, 0.5.23); each
     mapping's line is in `autofix/rules/deprecated.py` (`OPTIONS`)
     """
+    dests = _deprecated_dests(w.schema)
+    if not any(e.dest in dests for e in w.entries):
+        return  # most launches: no setting of a deprecated option's dest
     x = w.parsed.explicit_for(w.schema)
     for e in _effective(w):
+        if e.dest not in dests:
+            continue
         option = w.schema.match(e.flag).option
         if option is None or not option.deprecated or option.flag not in OPTIONS:
             continue
@@ -257,6 +271,8 @@ def deprecated_value(w: Written) -> Iterator[Violation]:
     ## SGLang source
     `sglang/srt/arg_groups/serving_hook.py:256` (`handle_deprecated_args`, 0.5.23)
     """
+    if not any(e.dest in VALUE_DESTS for e in w.entries):
+        return  # most launches: no setting of a dest that has a deprecated value
     x = w.parsed.explicit_for(w.schema)
     extras_done = False  # the FP8 KV settings go with the first tokenspeed_mla only
     for e in _effective(w):

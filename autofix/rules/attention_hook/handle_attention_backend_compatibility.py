@@ -80,6 +80,9 @@ def fa4_page_size(view: ResolvingView) -> dict | None:
             writes=("page_size",))
 def intel_xpu_page_size(view: ResolvingView) -> dict | None:
     """The Intel XPU backend pages by 64 or 128 (16 and 32 too for MLA); another page size becomes 128."""
+    written = (view["attention_backend"], view["prefill_attention_backend"], view["decode_attention_backend"])
+    if "intel_xpu" not in written:
+        return None  # no default backend is intel_xpu: without it written, the platform's facts do not matter
     backend, prefill, decode = _backends(view)
     if "intel_xpu" not in (prefill or backend, decode or backend):
         return None
