@@ -11,6 +11,7 @@ from __future__ import annotations
 from autofix.model import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
+from autofix.rules.fixes import remove
 
 STEP = "handle_aux_hidden_state_capture"
 METHODS = ("EAGLE3", "DFLASH", "DSPARK")
@@ -18,12 +19,6 @@ METHODS = ("EAGLE3", "DFLASH", "DSPARK")
 
 def _method(view: ResolvingView) -> str:
     return (view["speculative_algorithm"] or "").upper()
-
-
-def _remove(view: ResolvingView, dest: str, flag: str) -> Fix | None:
-    if not view.is_explicit(dest):
-        return None
-    return Fix.unsafe(Unset(dest), title=f"Remove {flag}")
 
 
 @settings_rule("SPEC002", "aux-layer-ids-need-capture", step=STEP, at="arg_groups/validation_hook.py:707")
@@ -64,7 +59,7 @@ def aux_layer_ids_need_capture(view: ResolvingView) -> Violation | None:
 
 @aux_layer_ids_need_capture.fix
 def _no_layer_ids(view: ResolvingView) -> Fix | None:
-    return _remove(view, "return_aux_hidden_state_layer_ids", "--return-aux-hidden-state-layer-ids")
+    return remove(view, "return_aux_hidden_state_layer_ids", "--return-aux-hidden-state-layer-ids")
 
 
 @settings_rule("SPEC003", "aux-capture-convention", step=STEP, at="arg_groups/validation_hook.py:714")
@@ -111,7 +106,7 @@ def _eagle3(view: ResolvingView) -> Fix:
 
 @aux_capture_convention.fix
 def _no_capture(view: ResolvingView) -> Fix | None:
-    return _remove(view, "enable_return_aux_hidden_states", "--enable-return-aux-hidden-states")
+    return remove(view, "enable_return_aux_hidden_states", "--enable-return-aux-hidden-states")
 
 
 @settings_rule("SPEC004", "aux-capture-no-draft", step=STEP, at="arg_groups/validation_hook.py:720")
@@ -199,7 +194,7 @@ def aux_capture_needs_pp1(view: ResolvingView) -> Violation | None:
 
 @aux_capture_needs_pp1.fix
 def _pp1(view: ResolvingView) -> Fix | None:
-    return _remove(view, "pp_size", "--pp-size (1)")
+    return remove(view, "pp_size", "--pp-size (1)")
 
 
 def _layer_ids_checked(view: ResolvingView) -> bool:
@@ -291,7 +286,7 @@ def _eagle3_default_layers(view: ResolvingView) -> Fix | None:
     """EAGLE3 captures its default layers without ids (a list fix is not offered)."""
     if _method(view) != "EAGLE3":
         return None
-    return _remove(view, "return_aux_hidden_state_layer_ids", "--return-aux-hidden-state-layer-ids (EAGLE3's layers)")
+    return remove(view, "return_aux_hidden_state_layer_ids", "--return-aux-hidden-state-layer-ids (EAGLE3's layers)")
 
 
 aux_layer_ids_non_negative.fix(_eagle3_default_layers)

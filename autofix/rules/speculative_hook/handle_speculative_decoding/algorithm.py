@@ -3,21 +3,16 @@ algorithm shares (decode radix cache, block verification, draft window and sink)
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Unset, Violation
+from autofix.model import Fix, Set, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.speculative_hook.handle_speculative_decoding.common import (
     BUILTIN, STEP, algorithm, device, draft_is_gemma4,
 )
+from autofix.rules.fixes import remove
 
 RUNNER_DEFAULT_CALL = 136  # speculative_hook.py: run_post_process_pass(_speculative_moe_runner_default)
 FROM_STRING_CALL = 242  # speculative_hook.py: SpeculativeAlgorithm.from_string(cfg.speculative_algorithm)
-
-
-def _remove(view: ResolvingView, dest: str, flag: str) -> Fix | None:
-    if not view.is_explicit(dest):
-        return None
-    return Fix.unsafe(Unset(dest), title=f"Remove {flag}")
 
 
 @derivation(step=STEP, at="arg_groups/speculative_hook.py:127", writes=("speculative_draft_model_revision",))
@@ -109,7 +104,7 @@ def decode_radix_cache_speculative_algorithm(view: ResolvingView) -> Violation |
 
 @decode_radix_cache_speculative_algorithm.fix
 def _no_decode_radix(view: ResolvingView) -> Fix | None:
-    return _remove(view, "disaggregation_decode_enable_radix_cache", "--disaggregation-decode-enable-radix-cache")
+    return remove(view, "disaggregation_decode_enable_radix_cache", "--disaggregation-decode-enable-radix-cache")
 
 
 @settings_rule("SPEC013", "block-verification-algorithm", step=STEP, at="arg_groups/speculative_hook.py:177")
@@ -153,7 +148,7 @@ def block_verification_algorithm(view: ResolvingView) -> Violation | None:
 
 @block_verification_algorithm.fix
 def _no_block_verification(view: ResolvingView) -> Fix | None:
-    return _remove(view, "speculative_use_block_verification", "--speculative-use-block-verification")
+    return remove(view, "speculative_use_block_verification", "--speculative-use-block-verification")
 
 
 @settings_rule("SPEC014", "block-verification-needs-cuda", step=STEP, at="arg_groups/speculative_hook.py:182")
@@ -250,7 +245,7 @@ def draft_window_positive(view: ResolvingView) -> Violation | None:
 def _no_window(view: ResolvingView) -> Fix | None:
     if view["speculative_draft_sink_size"] is not None:
         return None  # the sink needs a window (SPEC090)
-    return _remove(view, "speculative_draft_window_size", "--speculative-draft-window-size")
+    return remove(view, "speculative_draft_window_size", "--speculative-draft-window-size")
 
 
 @settings_rule("SPEC017", "draft-sink-non-negative", step=STEP, at="arg_groups/speculative_hook.py:224")
@@ -334,7 +329,7 @@ def draft_sink_needs_window(view: ResolvingView) -> Violation | None:
 
 @draft_sink_needs_window.fix
 def _no_sink(view: ResolvingView) -> Fix | None:
-    return _remove(view, "speculative_draft_sink_size", "--speculative-draft-sink-size")
+    return remove(view, "speculative_draft_sink_size", "--speculative-draft-sink-size")
 
 
 @settings_rule("SPEC080", "unknown-speculative-algorithm", step=STEP, at="speculative/spec_info.py:65",
@@ -388,4 +383,4 @@ def _closest_algorithm(view: ResolvingView) -> Fix | None:
 
 @unknown_speculative_algorithm.fix
 def _no_algorithm(view: ResolvingView) -> Fix | None:
-    return _remove(view, "speculative_algorithm", "--speculative-algorithm (no speculative decoding)")
+    return remove(view, "speculative_algorithm", "--speculative-algorithm (no speculative decoding)")

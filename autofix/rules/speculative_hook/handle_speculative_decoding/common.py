@@ -8,9 +8,10 @@ step would make every check that reads them silent without ``--gpu``.
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Unset
+from autofix.model import Fix, Set
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.parallel_hook.handle_data_parallelism import attn_dp_enabled
+from autofix.rules.fixes import remove
 
 STEP = "handle_speculative_decoding"
 # speculative_hook.py: the line of the hook that dispatches to the algorithm's handler
@@ -167,13 +168,6 @@ def attention_backends(view: ResolvingView) -> tuple[str, str]:
 def dp_attention(view: ResolvingView) -> bool:
     """Attention DP runs (`attn_dp_enabled_of`)."""
     return attn_dp_enabled(view)
-
-
-def remove(view: ResolvingView, dest: str, flag: str, why: str = "") -> Fix | None:
-    """Remove a setting the user wrote (unsafe: the launch means something else); None when it was not written."""
-    if not view.is_explicit(dest):
-        return None
-    return Fix.unsafe(Unset(dest), title=f"Remove {flag}{why}")
 
 
 def no_speculation(view: ResolvingView) -> Fix | None:

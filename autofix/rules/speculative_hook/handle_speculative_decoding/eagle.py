@@ -10,6 +10,7 @@ from autofix.rules.speculative_hook.handle_speculative_decoding.common import (
     DISPATCH, EAGLE_FAMILY, MTP_IN_CHECKPOINT, PAGE_TREE_BACKENDS, STEP, algorithm, attention_backend,
     attention_backends, device, dp_attention,
 )
+from autofix.rules.fixes import remove
 
 MIXED_CHUNK = ("EAGLE", "EAGLE3", "DFLASH", "DSPARK")  # SpeculativeAlgorithm.supports_mixed_chunk
 TREE_LLAMA_GROK = ("LlamaForCausalLM", "Grok1ForCausalLM", "Grok1VForCausalLM")  # auto params (5, 4, 8)
@@ -23,12 +24,6 @@ def eagle_family(view: ResolvingView) -> bool:
 def iquest(view: ResolvingView) -> bool:
     """The target is an IQuest Q1 model: its MTP draft decides steps, top-k and draft tokens (not modelled)."""
     return bool(view.fact("model.given")) and view.fact("model.architecture") == "IQuestQ1ForCausalLM"
-
-
-def _remove(view: ResolvingView, dest: str, flag: str) -> Fix | None:
-    if not view.is_explicit(dest):
-        return None
-    return Fix.unsafe(Unset(dest), title=f"Remove {flag}")
 
 
 @derivation(step=STEP, at="arg_groups/speculative_hook.py:71", via=DISPATCH, writes=("disable_overlap_schedule",))
@@ -400,7 +395,7 @@ def rejection_sampling_eagle_only(view: ResolvingView) -> Violation | None:
 def _no_rejection_sampling(view: ResolvingView) -> Fix | None:
     if view["speculative_use_block_verification"]:
         return None
-    return _remove(view, "speculative_use_rejection_sampling", "--speculative-use-rejection-sampling")
+    return remove(view, "speculative_use_rejection_sampling", "--speculative-use-rejection-sampling")
 
 
 @settings_rule("SPEC061", "rejection-sampling-topk-one", step=STEP, at="arg_groups/speculative_hook.py:1222",

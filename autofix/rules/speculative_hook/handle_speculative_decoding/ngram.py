@@ -9,17 +9,12 @@ from autofix.pipeline.view import ResolvingView
 from autofix.rules.speculative_hook.handle_speculative_decoding.common import (
     DISPATCH, STEP, algorithm, attention_backend, device, dp_attention,
 )
+from autofix.rules.fixes import remove
 
 
 def ngram(view: ResolvingView) -> bool:
     """`_handle_ngram` runs."""
     return algorithm(view) == "NGRAM"
-
-
-def _remove(view: ResolvingView, dest: str, flag: str) -> Fix | None:
-    if not view.is_explicit(dest):
-        return None
-    return Fix.unsafe(Unset(dest), title=f"Remove {flag}")
 
 
 @settings_rule("SPEC065", "ngram-device", step=STEP, at="arg_groups/speculative_hook.py:1288", via=DISPATCH)
@@ -58,7 +53,7 @@ def ngram_device(view: ResolvingView) -> Violation | None:
 
 @ngram_device.fix
 def _no_ngram(view: ResolvingView) -> Fix | None:
-    return _remove(view, "speculative_algorithm", "--speculative-algorithm (no speculative decoding)")
+    return remove(view, "speculative_algorithm", "--speculative-algorithm (no speculative decoding)")
 
 
 @derivation(step=STEP, at="arg_groups/speculative_hook.py:1295", via=DISPATCH, writes=("max_running_requests",))
@@ -183,7 +178,7 @@ def _budget_one(view: ResolvingView) -> Fix | None:
 
 @ngram_corpus_sam_budget.fix
 def _no_corpus(view: ResolvingView) -> Fix | None:
-    return _remove(view, "speculative_ngram_external_corpus_path", "--speculative-ngram-external-corpus-path")
+    return remove(view, "speculative_ngram_external_corpus_path", "--speculative-ngram-external-corpus-path")
 
 
 @settings_rule("SPEC093", "ngram-corpus-max-tokens", step=STEP, at="arg_groups/speculative_hook.py:1338",
@@ -232,7 +227,7 @@ def ngram_corpus_max_tokens(view: ResolvingView) -> Violation | None:
 
 @ngram_corpus_max_tokens.fix
 def _default_limit(view: ResolvingView) -> Fix | None:
-    return _remove(view, "speculative_ngram_external_corpus_max_tokens",
+    return remove(view, "speculative_ngram_external_corpus_max_tokens",
                    "--speculative-ngram-external-corpus-max-tokens")
 
 

@@ -17,6 +17,7 @@ import math
 from autofix.model import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
+from autofix.rules.fixes import remove
 
 STEP = "check_server_args"
 LORA = "arg_groups/lora_hook.py"
@@ -26,14 +27,6 @@ SPEC_CALL = 73  # lora_hook.py: check_lora_speculative_compatibility(server_args
 RUNNER_CALL = 180  # lora_hook.py: check_lora_moe_runner_args(server_args)
 RUNNER_V2_MODES = 208  # lora_hook.py: _check_v2_lora_modes(cfg, f"--moe-runner-backend {backend}")
 DEFAULT_RANK = 16  # what the fix writes for a missing --max-lora-rank
-
-
-def remove_fix(view: ResolvingView, dest: str, flag: str, why: str = "", safe: bool = False) -> Fix | None:
-    """Removing ``dest`` when the user set it (unsafe unless ``safe``), else None."""
-    if not view.is_explicit(dest):
-        return None
-    make = Fix.safe if safe else Fix.unsafe
-    return make(Unset(dest), title=f"Remove {flag}{why}")
 
 
 def runner(view: ResolvingView) -> str:
@@ -124,7 +117,7 @@ def max_loras_per_batch_positive(view: ResolvingView) -> Violation | None:
 @max_loras_per_batch_positive.fix
 def _default_per_batch(view: ResolvingView) -> Fix | None:
     lora = bool(view["enable_lora"]) or bool(view["lora_paths"])
-    return remove_fix(view, "max_loras_per_batch", "--max-loras-per-batch", " (8)", safe=not lora)
+    return remove(view, "max_loras_per_batch", "--max-loras-per-batch", " (8)", safe=not lora)
 
 
 def v2_mode(view: ResolvingView) -> str | None:
@@ -214,7 +207,7 @@ def triton_v2_lora_unsupported_mode(view: ResolvingView) -> Violation | None:
 def _other_lora_backend(view: ResolvingView) -> Fix | None:
     if runner(view) == "experimental_sgl_marlin":
         return Fix.unsafe(Set("lora_backend", "triton"), title="Set --lora-backend to triton")
-    return remove_fix(view, "lora_backend", "--lora-backend", " (csgmv)")
+    return remove(view, "lora_backend", "--lora-backend", " (csgmv)")
 
 
 triton_v2_lora_unsupported_mode.fix(drop_modes)
@@ -272,7 +265,7 @@ def _bound_loaded(view: ResolvingView) -> Fix | None:
 
 @lora_overlap_loading_bounds_loaded.fix
 def _no_overlap_loading(view: ResolvingView) -> Fix | None:
-    return remove_fix(view, "enable_lora_overlap_loading", "--enable-lora-overlap-loading")
+    return remove(view, "enable_lora_overlap_loading", "--enable-lora-overlap-loading")
 
 
 # ---------------------------------------------------------------------------------------------- adapters and bounds
@@ -539,6 +532,6 @@ def lora_drain_threshold_negative(view: ResolvingView) -> Violation | None:
 
 @lora_drain_threshold_negative.fix
 def _no_drain(view: ResolvingView) -> Fix | None:
-    return remove_fix(view, "lora_drain_wait_threshold", "--lora-drain-wait-threshold", " (0: no draining)")
+    return remove(view, "lora_drain_wait_threshold", "--lora-drain-wait-threshold", " (0: no draining)")
 
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 from autofix.model import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
+from autofix.rules.fixes import remove
 from autofix.rules.validation_hook.check_server_args.lora import (CALL, LORA, RUNNER_CALL, RUNNER_V2_MODES, STEP,
-                                                                  drop_modes, lora_runner, remove_fix, runner,
+                                                                  drop_modes, lora_runner, runner,
                                                                   v2_mode)
 
 # ---------------------------------------------------------------------------------------------- LoRA MoE runners
@@ -58,7 +59,7 @@ def lora_draft_moe_runner(view: ResolvingView) -> Violation | None:
 
 @lora_draft_moe_runner.fix
 def _inherit_draft_runner(view: ResolvingView) -> Fix | None:
-    return remove_fix(view, "speculative_moe_runner_backend", "--speculative-moe-runner-backend", " (inherit)")
+    return remove(view, "speculative_moe_runner_backend", "--speculative-moe-runner-backend", " (inherit)")
 
 
 def _auto_runner(view: ResolvingView) -> Fix | None:
@@ -285,12 +286,12 @@ def lora_moe_runner_quantization(view: ResolvingView) -> Violation | None:
 
 @lora_moe_runner_quantization.fix
 def _plain_runner(view: ResolvingView) -> Fix | None:
-    return remove_fix(view, "moe_runner_backend", f"--moe-runner-backend {runner(view)}", " (auto)")
+    return remove(view, "moe_runner_backend", f"--moe-runner-backend {runner(view)}", " (auto)")
 
 
 @lora_moe_runner_quantization.fix
 def _no_quantization(view: ResolvingView) -> Fix | None:
-    return remove_fix(view, "quantization", "--quantization")
+    return remove(view, "quantization", "--quantization")
 
 
 @settings_rule("LORA018", "lora-moe-runner-nvfp4-needs-marlin", step=STEP, at=f"{LORA}:216", via=CALL,
@@ -459,7 +460,7 @@ def lora_moe_runner_elastic_ep(view: ResolvingView) -> Violation | None:
 
 @lora_moe_runner_elastic_ep.fix
 def _no_join(view: ResolvingView) -> Fix | None:
-    return remove_fix(view, "ep_join_mode", "--elastic-ep-join-mode")
+    return remove(view, "ep_join_mode", "--elastic-ep-join-mode")
 
 
 lora_moe_runner_elastic_ep.fix(_plain_runner)

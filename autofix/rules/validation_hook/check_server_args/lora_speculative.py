@@ -10,7 +10,8 @@ from __future__ import annotations
 from autofix.model import Fix, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.validation_hook.check_server_args.lora import CALL, LORA, SPEC_CALL, STEP, remove_fix
+from autofix.rules.fixes import remove
+from autofix.rules.validation_hook.check_server_args.lora import CALL, LORA, SPEC_CALL, STEP
 
 LORA_SPEC_ALGORITHMS = ("EAGLE", "EAGLE3", "DFLASH", "DSPARK")
 
@@ -61,7 +62,7 @@ def lora_speculative_algorithm(view: ResolvingView) -> Violation | None:
 
 @lora_speculative_algorithm.fix
 def _no_speculation(view: ResolvingView) -> Fix | None:
-    return remove_fix(view, "speculative_algorithm", "--speculative-algorithm", " (no speculative decoding)")
+    return remove(view, "speculative_algorithm", "--speculative-algorithm", " (no speculative decoding)")
 
 
 @lora_speculative_algorithm.fix
@@ -136,7 +137,7 @@ def lora_speculative_unsupported_feature(view: ResolvingView) -> Violation | Non
 def _no_adaptive(view: ResolvingView) -> Fix | None:
     if not view["speculative_adaptive"]:
         return None
-    return remove_fix(view, "speculative_adaptive", "--speculative-adaptive")
+    return remove(view, "speculative_adaptive", "--speculative-adaptive")
 
 
 @lora_speculative_unsupported_feature.fix

@@ -7,16 +7,11 @@ from autofix.model import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.parallel_hook.handle_data_parallelism import attention_dp_over_tp, attn_dp_enabled
+from autofix.rules.fixes import remove
 
 STEP = "check_server_args"
 PP_COMPAT_CALL = 197  # validation_hook.py: check_pipeline_parallel_compat(cfg)
 TBO_CALL = 346  # validation_hook.py: check_two_batch_overlap(server_args)
-
-
-def _remove(view: ResolvingView, dest: str, flag: str, why: str = "") -> Fix | None:
-    if not view.is_explicit(dest):
-        return None
-    return Fix.unsafe(Unset(dest), title=f"Remove {flag}{why}")
 
 
 @settings_rule("PAR001", "tp-pp-divisible-by-nnodes", step=STEP, at="arg_groups/validation_hook.py:179")
@@ -65,7 +60,7 @@ def _fewer_nodes(view: ResolvingView) -> Fix | None:
         return None
     fit = max(n for n in range(1, min(nnodes, ranks) + 1) if ranks % n == 0)
     if fit == 1:
-        return _remove(view, "nnodes", "--nnodes", " (one node)")
+        return remove(view, "nnodes", "--nnodes", " (one node)")
     return Fix.unsafe(Set("nnodes", fit), title=f"Set --nnodes to {fit} (it divides {ranks})")
 
 
@@ -106,7 +101,7 @@ def pp_max_micro_batch_size_positive(view: ResolvingView) -> Violation | None:
 
 @pp_max_micro_batch_size_positive.fix
 def _auto_micro_batch(view: ResolvingView) -> Fix | None:
-    return _remove(view, "pp_max_micro_batch_size", "--pp-max-micro-batch-size", " (computed)")
+    return remove(view, "pp_max_micro_batch_size", "--pp-max-micro-batch-size", " (computed)")
 
 
 def _speculative_algorithm(view: ResolvingView) -> str | None:
@@ -168,12 +163,12 @@ def pp_speculative_needs_single_layer_eagle(view: ResolvingView) -> Violation | 
 def _single_layer_eagle(view: ResolvingView) -> Fix | None:
     if _speculative_algorithm(view) != "EAGLE" or view["disaggregation_mode"] != "prefill":
         return None  # off a PD prefill server single-layer EAGLE meets PP009 next
-    return _remove(view, "enable_multi_layer_eagle", "--enable-multi-layer-eagle")
+    return remove(view, "enable_multi_layer_eagle", "--enable-multi-layer-eagle")
 
 
 @pp_speculative_needs_single_layer_eagle.fix
 def _no_pp(view: ResolvingView) -> Fix | None:
-    return _remove(view, "pp_size", "--pp-size", " (no pipeline parallelism)")
+    return remove(view, "pp_size", "--pp-size", " (no pipeline parallelism)")
 
 
 @settings_rule("PP009", "pp-eagle-needs-prefill-role", step=STEP, at="arg_groups/validation_hook.py:161",
@@ -233,7 +228,7 @@ pp_eagle_needs_prefill_role.fix(_no_pp)
 
 @pp_eagle_needs_prefill_role.fix
 def _no_speculation(view: ResolvingView) -> Fix | None:
-    return _remove(view, "speculative_algorithm", "--speculative-algorithm", " (no speculative decoding)")
+    return remove(view, "speculative_algorithm", "--speculative-algorithm", " (no speculative decoding)")
 
 
 @settings_rule("PP010", "pp-excludes-min-free-slots-delay", step=STEP, at="arg_groups/validation_hook.py:165",
@@ -276,7 +271,7 @@ def pp_excludes_min_free_slots_delay(view: ResolvingView) -> Violation | None:
 
 @pp_excludes_min_free_slots_delay.fix
 def _no_min_free_slots_delay(view: ResolvingView) -> Fix | None:
-    return _remove(view, "min_free_slots_delay", "--min-free-slots-delay")
+    return remove(view, "min_free_slots_delay", "--min-free-slots-delay")
 
 
 pp_excludes_min_free_slots_delay.fix(_no_pp)
@@ -334,7 +329,7 @@ def _attention_dp_across_nodes(view: ResolvingView) -> Fix | None:
 
 @replicas_single_node.fix
 def _no_replicas(view: ResolvingView) -> Fix | None:
-    return _remove(view, "dp_size", "--dp-size")
+    return remove(view, "dp_size", "--dp-size")
 
 
 @settings_rule("PAR003", "base-gpu-id-non-negative", step=STEP, at="arg_groups/validation_hook.py:204")
@@ -371,7 +366,7 @@ def base_gpu_id_non_negative(view: ResolvingView) -> Violation | None:
 
 @base_gpu_id_non_negative.fix
 def _gpu_0(view: ResolvingView) -> Fix | None:
-    return _remove(view, "base_gpu_id", "--base-gpu-id", " (GPU 0)")
+    return remove(view, "base_gpu_id", "--base-gpu-id", " (GPU 0)")
 
 
 @settings_rule("PAR006", "gpu-id-step-positive", step=STEP, at="arg_groups/validation_hook.py:205")
@@ -410,7 +405,7 @@ def gpu_id_step_positive(view: ResolvingView) -> Violation | None:
 
 @gpu_id_step_positive.fix
 def _step_1(view: ResolvingView) -> Fix | None:
-    return _remove(view, "gpu_id_step", "--gpu-id-step", " (1)")
+    return remove(view, "gpu_id_step", "--gpu-id-step", " (1)")
 
 
 @settings_rule("PAR002", "moe-dense-tp-size-1-or-tp", step=STEP, at="arg_groups/validation_hook.py:207")
@@ -458,7 +453,7 @@ def _dense_tp_1(view: ResolvingView) -> Fix:
 
 @moe_dense_tp_size_1_or_tp.fix
 def _dense_tp_default(view: ResolvingView) -> Fix | None:
-    return _remove(view, "moe_dense_tp_size", "--moe-dense-tp-size", " (the --tp-size)")
+    return remove(view, "moe_dense_tp_size", "--moe-dense-tp-size", " (the --tp-size)")
 
 
 @settings_rule("A2A053", "tbo-without-a2a-needs-attention-dp", step=STEP, at="arg_groups/validation_hook.py:768",
@@ -522,4 +517,4 @@ def _tbo_attention_dp(view: ResolvingView) -> Fix | None:
 
 @tbo_without_a2a_needs_attention_dp.fix
 def _no_tbo(view: ResolvingView) -> Fix | None:
-    return _remove(view, "enable_two_batch_overlap", "--enable-two-batch-overlap")
+    return remove(view, "enable_two_batch_overlap", "--enable-two-batch-overlap")
