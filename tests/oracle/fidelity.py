@@ -102,10 +102,10 @@ def statements() -> dict[str, SettingsRule]:
     for rule in RULES:
         p = rule.position
         tree = ast.parse((root / "srt" / p.file).read_text())
-        # a rule whose refusal is a TypeError (SPEC130) sits on a comparison, not a raise or assert
+        # a rule whose refusal is a TypeError (SPEC130, SPEC131) sits on a comparison, not a raise or assert
         [stmt] = [n for n in ast.walk(tree) if isinstance(n, ast.Raise | ast.Assert) and n.lineno == p.line] or [
             n for n in ast.walk(tree) if isinstance(n, ast.Compare) and n.lineno == p.line][:1]
-        lines = [*range(stmt.lineno, stmt.end_lineno + 1), *ALSO_AT.get(rule.code, ())]
+        lines = range(stmt.lineno, stmt.end_lineno + 1)
         for line in lines:
             out.setdefault(f"sglang/srt/{p.file}:{line}", rule)
             _RULES_AT.setdefault(f"sglang/srt/{p.file}:{line}", set()).add(rule.code)
@@ -113,8 +113,6 @@ def statements() -> dict[str, SettingsRule]:
 
 
 _RULES_AT: dict[str, set[str]] = {}
-# Other lines of the rule's file where SGLang refuses the same check (the same comparison of a missing top-k)
-ALSO_AT = {"SPEC130": (1177,)}
 
 
 def rules_at(where: str) -> set[str]:

@@ -240,6 +240,64 @@ def eagle_auto_params(view: ResolvingView) -> dict | None:
     return {"speculative_num_steps": steps, "speculative_eagle_topk": topk, "speculative_num_draft_tokens": tokens}
 
 
+@settings_rule("SPEC131", "trtllm-mha-steps-need-topk", step=STEP, at="arg_groups/speculative_hook.py:1177",
+               via=DISPATCH)
+def trtllm_mha_steps_need_topk(view: ResolvingView) -> Violation | None:
+    """Flag EAGLE steps given without a top-k while the TRT-LLM MHA backend runs.
+
+    ## What it does
+    Checks EAGLE, EAGLE3, NEXTN and STANDALONE (not adaptive) for
+    `--speculative-num-steps` without `--speculative-eagle-topk` while
+    `trtllm_mha` runs prefill or decode attention (written, or SGLang's
+    default on Blackwell; known with `--gpu`).
+
+    ## Why SGLang refuses it
+    With the steps given, SGLang takes the top-k from the user too. Its
+    TRT-LLM MHA check then compares the missing value with 1 and crashes
+    with a TypeError (`'>' not supported between 'NoneType' and 'int'`),
+    before any rejection-sampling check. SPEC130 is the same crash at a
+    later line for the other backends.
+
+    ## Example
+    ```yaml
+    speculative-algorithm: NEXTN
+    speculative-num-steps: 3
+    attention-backend: trtllm_mha
+    ```
+    Use instead:
+    ```yaml
+    speculative-algorithm: NEXTN
+    speculative-num-steps: 3
+    speculative-eagle-topk: 1
+    attention-backend: trtllm_mha
+    ```
+
+    ## Fix safety
+    Top-k 1 is the only top-k TRT-LLM MHA runs (SPEC048): safe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/speculative_hook.py:1177` (`_handle_eagle_family`, 0.5.23)
+    """
+    if not steps_without_topk(view) or "trtllm_mha" not in attention_backends(view):
+        return None
+    return Violation("--speculative-num-steps needs --speculative-eagle-topk with the trtllm_mha attention backend "
+                     "(SGLang crashes on the missing top-k)",
+                     args=("speculative_num_steps", "speculative_eagle_topk", "attention_backend"))
+
+
+@trtllm_mha_steps_need_topk.fix
+def _mha_topk_one(view: ResolvingView) -> Fix:
+    return Fix.safe(Set("speculative_eagle_topk", 1), title="Set --speculative-eagle-topk to 1")
+
+
+def steps_without_topk(view: ResolvingView) -> bool:
+    """EAGLE-family steps written without a top-k (not adaptive, not IQuest's MTP draft): SGLang keeps the top-k
+    missing and later compares it with 1."""
+    if not eagle_family(view) or view["speculative_adaptive"] or iquest(view):
+        return False
+    return view["speculative_num_steps"] is not None and view["speculative_eagle_topk"] is None
+
+
 @settings_rule("SPEC130", "eagle-steps-need-topk", step=STEP, at="arg_groups/speculative_hook.py:1274",
                via=DISPATCH)
 def eagle_steps_need_topk(view: ResolvingView) -> Violation | None:
@@ -253,8 +311,8 @@ def eagle_steps_need_topk(view: ResolvingView) -> Violation | None:
     ## Why SGLang refuses it
     With the steps given, SGLang takes the top-k from the user too, and
     then compares the missing value with 1: it crashes with a TypeError
-    (`'>' not supported between 'NoneType' and 'int'`), at line 1274, or
-    at line 1177 when a TRT-LLM MHA backend runs.
+    (`'>' not supported between 'NoneType' and 'int'`). With a TRT-LLM MHA
+    backend it crashes earlier, at SPEC131.
 
     ## Example
     ```yaml
@@ -273,12 +331,10 @@ def eagle_steps_need_topk(view: ResolvingView) -> Violation | None:
     SGLang picks for most models: safe.
 
     ## SGLang source
-    `sglang/srt/arg_groups/speculative_hook.py:1274` (`_handle_eagle_family`, 0.5.23; and 1177)
+    `sglang/srt/arg_groups/speculative_hook.py:1274` (`_handle_eagle_family`, 0.5.23)
     """
-    if not eagle_family(view) or view["speculative_adaptive"] or iquest(view):
-        return None
-    if view["speculative_num_steps"] is None or view["speculative_eagle_topk"] is not None:
-        return None
+    if not steps_without_topk(view) or "trtllm_mha" in attention_backends(view):
+        return None  # SPEC131 refuses the TRT-LLM MHA case first
     if view["speculative_use_rejection_sampling"]:
         return None  # SPEC061 refuses it first
     return Violation("--speculative-num-steps needs --speculative-eagle-topk (SGLang crashes on the missing top-k)",
