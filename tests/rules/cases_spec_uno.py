@@ -47,7 +47,7 @@ CASES = [
     case("SPEC113-capacity", _tree(4, 2, 1), ["SPEC113"], at("SPEC113")),
     case("SPEC113-ok-full", _tree(2, 2, 1), [], "ok"),
     case("SPEC114-parent-list", _tree(8, 2, 3), ["SPEC114"], at("SPEC114")),
-    case("SPEC040-pdmux", [*TREE, "--enable-pdmux"], ["SPEC040"], at("SPEC040")),
+    case("SPEC040-pdmux", [*TREE, "--enable-pdmux"], ["SPEC040", "GEN031", "GEN033"], at("SPEC040")),
     case("SPEC115-two-batch-overlap", [*TREE, "--enable-two-batch-overlap"], ["SPEC115", "A2A053"], at("SPEC115")),
     case("SPEC116-threshold-acc", [*TREE, "--speculative-accept-threshold-acc", "0.5"], ["SPEC116"], at("SPEC116")),
     case("SPEC116-threshold-single", [*TREE, "--speculative-accept-threshold-single", "0.9"], ["SPEC116"],

@@ -516,6 +516,8 @@ def elastic_graph_recapture_pdmux(view: ResolvingView) -> Violation | None:
     attn-dp-size: 8
     enable-dp-lm-head: true
     enable-pdmux: true
+    chunked-prefill-size: -1
+    disable-overlap-schedule: true
     ```
     Use instead:
     ```yaml
@@ -526,6 +528,8 @@ def elastic_graph_recapture_pdmux(view: ResolvingView) -> Violation | None:
     attn-dp-size: 8
     enable-dp-lm-head: true
     enable-pdmux: true
+    chunked-prefill-size: -1
+    disable-overlap-schedule: true
     cuda-graph-backend-decode: disabled
     ```
 

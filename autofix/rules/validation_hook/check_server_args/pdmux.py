@@ -1,0 +1,292 @@
+"""``check_server_args``: what PD-Multiplexing (`--enable-pdmux`) needs, and chunked prefill in whole pages
+(KV090)."""
+
+from __future__ import annotations
+
+from autofix.model import Fix, Set, Violation
+from autofix.pipeline.items import settings_rule
+from autofix.pipeline.view import ResolvingView, Unknown
+from autofix.rules.fixes import remove
+from autofix.rules.memory_hook.handle_gpu_memory_settings import CHUNKED_PREFILL_BY_MEMORY, LARGEST
+from autofix.rules.moe_hook import chunked_prefill_size
+from autofix.rules.parallel_hook.handle_data_parallelism import attn_dp_enabled
+
+STEP = "check_server_args"
+PDMUX = "--enable-pdmux"
+
+
+def _no_pdmux(view: ResolvingView) -> Fix | None:
+    return remove(view, "enable_pdmux", PDMUX, " (no PD-Multiplexing)")
+
+
+# What an unknown chunk or page size can be. The chunk size SGLang sizes by GPU memory (memory_hook.py:89-177) is
+# one of these, before attention DP divides it; every page size the attention backends snap to is a power of two
+# up to 128 (overrides.py:1199-1336), and an unset one without a snap is 1 (64 on MUSA and ROCm's 5-D layout).
+DEFAULT_CHUNKS = tuple(sorted({size for _, size in CHUNKED_PREFILL_BY_MEMORY} | {LARGEST}))
+SNAPPED_PAGES = (1, 16, 32, 64, 128)
+
+
+def _chunk_sizes(view: ResolvingView) -> tuple[int | None, ...]:
+    """The chunked-prefill size at the check, or what it can be when the GPU is not known (``Unknown`` when
+    neither: a written size divided by an unknown attention DP)."""
+    try:
+        return (view["chunked_prefill_size"],)
+    except Unknown:
+        if view.is_explicit("chunked_prefill_size"):
+            raise
+        groups = view["attn_dp_size"] if attn_dp_enabled(view) else 1
+        return tuple(size // groups for size in DEFAULT_CHUNKS)
+
+
+def _page_sizes(view: ResolvingView) -> tuple[int, ...]:
+    """The page size at the check, or what it can be when the platform (and so the snaps) is not known."""
+    try:
+        return (view["page_size"],)
+    except Unknown:
+        written = view.explicit.get("page_size")
+        return tuple({*SNAPPED_PAGES, written}) if isinstance(written, int) else SNAPPED_PAGES
+
+
+def _misfit(size: int | None, page: int) -> bool:
+    return size is not None and size > 0 and size % page != 0  # None: a model-free launch sizes nothing
+
+
+@settings_rule("KV090", "chunked-prefill-in-pages", step=STEP, at="arg_groups/validation_hook.py:244")
+def chunked_prefill_in_pages(view: ResolvingView) -> Violation | None:
+    """Flag a chunked-prefill size that is not a whole number of KV pages.
+
+    ## What it does
+    Checks, off a PD decode server, that the chunked-prefill size SGLang
+    ends with (`--chunked-prefill-size`, or its GPU-memory default, divided
+    by `--attn-dp-size` under attention DP) is a multiple of the page size
+    (`--page-size`, or what the attention backend snaps it to). A size of 0
+    or below (no chunking) is exempt. Without `--gpu`, the default size and
+    the snapped page size are unknown: the rule decides when every value
+    they can take gives the same answer (a default size is a power of two
+    from 2048 up, a snapped page size one up to 128), and stays silent
+    otherwise.
+
+    ## Why SGLang refuses it
+    A prefill chunk is allocated in whole pages. SGLang stops on an assert
+    when the Engine starts.
+
+    ## Example
+    ```yaml
+    chunked-prefill-size: 1000
+    page-size: 64
+    ```
+    Use instead:
+    ```yaml
+    chunked-prefill-size: 960
+    page-size: 64
+    ```
+
+    ## Fix safety
+    The nearest whole number of pages below changes the prefill budget a
+    little: unsafe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/validation_hook.py:244` (`check_server_args`, 0.5.23)
+    """
+    if view["disaggregation_mode"] == "decode":
+        return None
+    sizes, pages = _chunk_sizes(view), _page_sizes(view)
+    verdicts = {_misfit(size, page) for size in sizes for page in pages}
+    if verdicts == {False}:
+        return None
+    if verdicts != {True}:
+        raise Unknown("page_size")  # the GPU decides it
+    size = sizes[0] if len(sizes) == 1 else f"SGLang picks ({'/'.join(map(str, sizes))}, by GPU memory)"
+    page = pages[0] if len(pages) == 1 else "/".join(map(str, sorted(pages)))
+    per_group = f" per attention-DP group of {view['attn_dp_size']}" if attn_dp_enabled(view) else ""
+    return Violation(f"the chunked-prefill size {size}{per_group} must be a multiple of the page size {page}",
+                     args=("chunked_prefill_size", "page_size"))
+
+
+@chunked_prefill_in_pages.fix
+def _whole_pages(view: ResolvingView) -> Fix:
+    size, page = view["chunked_prefill_size"], view["page_size"]
+    groups = view["attn_dp_size"] if attn_dp_enabled(view) else 1
+    new = max(size // page, 1) * page * groups  # SGLang divides the written size by the attention-DP groups
+    return Fix.unsafe(Set("chunked_prefill_size", new), title=f"Set --chunked-prefill-size to {new}")
+
+
+@settings_rule("GEN030", "pdmux-without-pipeline-parallelism", step=STEP, at="arg_groups/validation_hook.py:250")
+def pdmux_without_pipeline_parallelism(view: ResolvingView) -> Violation | None:
+    """Flag PD-Multiplexing with pipeline parallelism.
+
+    ## What it does
+    Checks for `--enable-pdmux` with `--pp-size` above 1.
+
+    ## Why SGLang refuses it
+    PD-Multiplexing splits one GPU's SMs between prefill and decode
+    streams of a single stage. SGLang stops on an assert when the Engine
+    starts.
+
+    ## Example
+    ```yaml
+    enable-pdmux: true
+    chunked-prefill-size: -1
+    disable-overlap-schedule: true
+    pp-size: 2
+    ```
+    Use instead:
+    ```yaml
+    enable-pdmux: true
+    chunked-prefill-size: -1
+    disable-overlap-schedule: true
+    ```
+
+    ## Fix safety
+    Dropping PD-Multiplexing, or pipeline parallelism, changes how the
+    server runs: unsafe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/validation_hook.py:250` (`check_server_args`, 0.5.23)
+    """
+    if not view["enable_pdmux"] or view["pp_size"] == 1:
+        return None
+    return Violation(f"{PDMUX} needs --pp-size 1, not {view['pp_size']}", args=("enable_pdmux", "pp_size"))
+
+
+pdmux_without_pipeline_parallelism.fix(_no_pdmux)
+
+
+@pdmux_without_pipeline_parallelism.fix
+def _no_pp(view: ResolvingView) -> Fix | None:
+    return remove(view, "pp_size", "--pp-size", " (no pipeline parallelism)")
+
+
+@settings_rule("GEN031", "pdmux-without-chunked-prefill", step=STEP, at="arg_groups/validation_hook.py:253")
+def pdmux_without_chunked_prefill(view: ResolvingView) -> Violation | None:
+    """Flag PD-Multiplexing with chunked prefill on.
+
+    ## What it does
+    Checks for `--enable-pdmux` without `--chunked-prefill-size -1`
+    (unset, SGLang picks a positive size from the GPU memory).
+
+    ## Why SGLang refuses it
+    PD-Multiplexing schedules whole prefills beside decode. SGLang stops
+    on an assert when the Engine starts.
+
+    ## Example
+    ```yaml
+    enable-pdmux: true
+    disable-overlap-schedule: true
+    ```
+    Use instead:
+    ```yaml
+    enable-pdmux: true
+    disable-overlap-schedule: true
+    chunked-prefill-size: -1
+    ```
+
+    ## Fix safety
+    Turning chunked prefill off changes how long prompts are scheduled:
+    unsafe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/validation_hook.py:253` (`check_server_args`, 0.5.23)
+    """
+    if not view["enable_pdmux"]:
+        return None
+    size = chunked_prefill_size(view)  # None: SGLang's positive default
+    if size == -1:
+        return None
+    return Violation(f"{PDMUX} needs --chunked-prefill-size -1"
+                     + (f", not {size}" if size is not None else " (unset, SGLang picks a positive size)"),
+                     args=("enable_pdmux", "chunked_prefill_size"))
+
+
+@pdmux_without_chunked_prefill.fix
+def _no_chunking(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Set("chunked_prefill_size", -1), title="Set --chunked-prefill-size to -1 (no chunked prefill)")
+
+
+pdmux_without_chunked_prefill.fix(_no_pdmux)
+
+
+@settings_rule("GEN032", "pdmux-without-pd-disaggregation", step=STEP, at="arg_groups/validation_hook.py:256")
+def pdmux_without_pd_disaggregation(view: ResolvingView) -> Violation | None:
+    """Flag PD-Multiplexing on a PD-disaggregated server.
+
+    ## What it does
+    Checks for `--enable-pdmux` with `--disaggregation-mode` `prefill` or
+    `decode`.
+
+    ## Why SGLang refuses it
+    PD-Multiplexing runs prefill and decode on one server; disaggregation
+    puts them on different ones. SGLang stops on an assert when the Engine
+    starts.
+
+    ## Example
+    ```yaml
+    enable-pdmux: true
+    chunked-prefill-size: -1
+    disable-overlap-schedule: true
+    disaggregation-mode: prefill
+    ```
+    Use instead:
+    ```yaml
+    disaggregation-mode: prefill
+    ```
+
+    ## Fix safety
+    Either PD-Multiplexing or the disaggregation role goes: unsafe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/validation_hook.py:256` (`check_server_args`, 0.5.23)
+    """
+    if not view["enable_pdmux"] or view["disaggregation_mode"] == "null":
+        return None
+    return Violation(f"{PDMUX} does not work with --disaggregation-mode {view['disaggregation_mode']}",
+                     args=("enable_pdmux", "disaggregation_mode"))
+
+
+pdmux_without_pd_disaggregation.fix(_no_pdmux)
+
+
+@settings_rule("GEN033", "pdmux-without-overlap-schedule", step=STEP, at="arg_groups/validation_hook.py:259")
+def pdmux_without_overlap_schedule(view: ResolvingView) -> Violation | None:
+    """Flag PD-Multiplexing with the overlap scheduler on.
+
+    ## What it does
+    Checks for `--enable-pdmux` without `--disable-overlap-schedule` (or
+    another setting that turns the overlap scheduler off).
+
+    ## Why SGLang refuses it
+    PD-Multiplexing has its own stream scheduling, which the overlap
+    scheduler would interleave with. SGLang stops on an assert when the
+    Engine starts.
+
+    ## Example
+    ```yaml
+    enable-pdmux: true
+    chunked-prefill-size: -1
+    ```
+    Use instead:
+    ```yaml
+    enable-pdmux: true
+    chunked-prefill-size: -1
+    disable-overlap-schedule: true
+    ```
+
+    ## Fix safety
+    Turning the overlap scheduler off costs throughput: unsafe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/validation_hook.py:259` (`check_server_args`, 0.5.23)
+    """
+    if not view["enable_pdmux"] or view["disable_overlap_schedule"]:
+        return None
+    if view["dllm_algorithm"] is not None:
+        return None  # diffusion LLMs turn the overlap scheduler off (overrides.py:1719), not modelled as a value
+    return Violation(f"{PDMUX} needs --disable-overlap-schedule", args=("enable_pdmux", "disable_overlap_schedule"))
+
+
+@pdmux_without_overlap_schedule.fix
+def _no_overlap(view: ResolvingView) -> Fix:
+    return Fix.unsafe(Set("disable_overlap_schedule", True), title="Add --disable-overlap-schedule")
+
+
+pdmux_without_overlap_schedule.fix(_no_pdmux)

@@ -1,0 +1,52 @@
+"""KV-cache compatibility (``handle_cache_compatibility``), multi-item scoring's radix cache, and the Engine's
+PD-Multiplexing and chunked-prefill checks (``check_server_args``): cases checked with ../shared/oracle."""
+
+from __future__ import annotations
+
+from tests.rules.casekit import at, case
+
+D = ["--disaggregation-mode", "decode"]
+HOST_POOL = ["--disaggregation-decode-retraction-backup", "host_pool"]
+OFFLOAD = ["--disaggregation-decode-enable-offload-kvcache"]
+HICACHE = ["--enable-hierarchical-cache"]
+PDMUX = ["--enable-pdmux"]
+NO_CHUNK = ["--chunked-prefill-size", "-1"]
+NO_OVERLAP = ["--disable-overlap-schedule"]
+
+CASES = [
+    case("KV050-prefill", ["--disaggregation-mode", "prefill", *HOST_POOL], ["KV050"], at("KV050")),
+    case("KV050-no-pd", HOST_POOL, ["KV050"], at("KV050")),
+    case("KV050-ok-decode", [*D, *HOST_POOL], [], "ok"),
+    case("KV051-dcp", [*D, "--tp", "8", "--dcp-size", "2", *HOST_POOL], ["KV051"], at("KV051")),
+    case("KV051-host-receive-default", [*D, "--tp", "8", "--dcp-size", "2",
+                                        "--disaggregation-decode-host-receive-threshold", "0.5"], ["KV051"], at("KV051")),
+    case("KV051-ok-cpu-tensor", [*D, "--tp", "8", "--dcp-size", "2"], [], "ok"),
+    case("KV052-priority", [*D, "--enable-priority-scheduling", *HOST_POOL], ["KV052"], at("KV052")),
+    case("KV052-ok-no-preemption", [*D, "--enable-priority-scheduling", "--disable-priority-preemption", *HOST_POOL],
+         [], "ok"),
+    case("KV054-disable-radix", [*HICACHE, "--disable-radix-cache"], ["KV054"], at("KV054")),
+    case("KV054-decode", [*HICACHE, *D], ["KV054"], at("KV054")),
+    case("KV054-mis", [*HICACHE, "--enable-mis", "--attention-backend", "flashinfer"], ["KV054"], at("KV054")),
+    case("KV054-ok-decode-radix", [*HICACHE, *D, "--disaggregation-decode-enable-radix-cache"], [], "ok"),
+    case("KV054-ok", HICACHE, [], "ok"),
+    case("KV055-no-pd", OFFLOAD, ["KV055"], at("KV055")),
+    case("KV058-no-storage", [*D, *OFFLOAD], ["KV058"], at("KV058")),
+    case("KV059-host-pool", [*D, *OFFLOAD, "--hicache-storage-backend", "file", *HOST_POOL], ["KV059"], at("KV059")),
+    case("KV059-ok", [*D, *OFFLOAD, "--hicache-storage-backend", "file"], [], "ok"),
+    case("KV090-page", ["--chunked-prefill-size", "1000", "--page-size", "64"], ["KV090"], at("KV090")),
+    case("KV090-trtllm-snap", ["--chunked-prefill-size", "1000", "--attention-backend", "trtllm_mha"], ["KV090"],
+         at("KV090")),
+    case("KV090-attention-dp-default", ["--page-size", "64", "--tp", "6", "--dp", "3", "--enable-dp-attention"],
+         ["KV090"], at("KV090")),
+    case("KV090-ok-page", ["--chunked-prefill-size", "960", "--page-size", "64"], [], "ok"),
+    case("KV090-ok-decode", ["--chunked-prefill-size", "1000", "--page-size", "64", *D], [], "ok"),
+    case("GEN030-pp", [*PDMUX, "--pp-size", "2", *NO_CHUNK, *NO_OVERLAP], ["GEN030"], at("GEN030")),
+    case("GEN031-default-chunk", [*PDMUX, *NO_OVERLAP], ["GEN031"], at("GEN031")),
+    case("GEN031-written-chunk", [*PDMUX, *NO_OVERLAP, "--chunked-prefill-size", "4096"], ["GEN031"], at("GEN031")),
+    case("GEN032-prefill", [*PDMUX, *NO_OVERLAP, *NO_CHUNK, "--disaggregation-mode", "prefill"], ["GEN032"],
+         at("GEN032")),
+    case("GEN033-overlap", [*PDMUX, *NO_CHUNK], ["GEN033"], at("GEN033")),
+    case("GEN030-all-four", [*PDMUX, "--pp-size", "2", *D], ["GEN030", "GEN031", "GEN032"], at("GEN030")),
+    case("GEN033-ok-pp-turns-overlap-off", [*PDMUX, *NO_CHUNK, "--pp-size", "2"], ["GEN030"], at("GEN030")),
+    case("GEN030-ok", [*PDMUX, *NO_CHUNK, *NO_OVERLAP], [], "ok"),
+]
