@@ -92,8 +92,9 @@ def test_an_unknown_tp_size_keeps_the_a2a_backend_known():
 
 def test_an_override_pin_made_without_the_gpu_holds_on_every_gpu():
     """A2A028 without --gpu pins the prefill graph backend (what the fixed launch resolves it to is unknown);
-    on ROCm the pin is not needed, but holds (found by a draw that met mi300x)."""
-    launch = {"model_path": "x/y", "chunked_prefill_size": 1, "moe_a2a_backend": "ascend_tp", "attn_dp_size": 1,
+    on ROCm the pin is not needed, but holds (found by a draw that met mi300x). The chunk size fits every page
+    size: the draw's 1 leaves KV090 undecided without the GPU, and no pin is made while a check may refuse."""
+    launch = {"model_path": "x/y", "chunked_prefill_size": 4096, "moe_a2a_backend": "ascend_tp", "attn_dp_size": 1,
               "cuda_graph_backend_decode": "full"}
     partial = resolve(launch, SCHEMA, SETTINGS, NO_FACTS)
     (said,) = [m for m in _said(partial) if m[0] == "A2A028" and m[2] is not None]

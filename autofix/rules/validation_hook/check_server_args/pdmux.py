@@ -61,10 +61,9 @@ def chunked_prefill_in_pages(view: ResolvingView) -> Violation | None:
     by `--attn-dp-size` under attention DP) is a multiple of the page size
     (`--page-size`, or what the attention backend snaps it to). A size of 0
     or below (no chunking) is exempt. Without `--gpu`, the default size and
-    the snapped page size are unknown: the rule decides when every value
-    they can take gives the same answer (a default size is a power of two
-    from 2048 up, a snapped page size one up to 128), and stays silent
-    otherwise.
+    the snapped page size are unknown: the rule passes a launch when every
+    value they can take fits (a default size is a power of two from 2048
+    up, a snapped page size one up to 128), and is silent on the others.
 
     ## Why SGLang refuses it
     A prefill chunk is allocated in whole pages. SGLang stops on an assert
@@ -94,10 +93,7 @@ def chunked_prefill_in_pages(view: ResolvingView) -> Violation | None:
     verdicts = {_misfit(size, page) for size in sizes for page in pages}
     if verdicts == {False}:
         return None
-    if verdicts != {True}:
-        raise Unknown("page_size")  # the GPU decides it
-    size = sizes[0] if len(sizes) == 1 else f"SGLang picks ({'/'.join(map(str, sizes))}, by GPU memory)"
-    page = pages[0] if len(pages) == 1 else "/".join(map(str, sorted(pages)))
+    size, page = view["chunked_prefill_size"], view["page_size"]  # a refusal is said with the values (else Unknown)
     per_group = f" per attention-DP group of {view['attn_dp_size']}" if attn_dp_enabled(view) else ""
     return Violation(f"the chunked-prefill size {size}{per_group} must be a multiple of the page size {page}",
                      args=("chunked_prefill_size", "page_size"))
