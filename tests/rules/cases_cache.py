@@ -50,3 +50,22 @@ CASES = [
     case("GEN033-ok-pp-turns-overlap-off", [*PDMUX, *NO_CHUNK, "--pp-size", "2"], ["GEN030"], at("GEN030")),
     case("GEN030-ok", [*PDMUX, *NO_CHUNK, *NO_OVERLAP], [], "ok"),
 ]
+
+DET = ["--enable-deterministic-inference"]
+
+CASES += [
+    case("KV032-flashmla", [*DET, "--attention-backend", "flashmla"], ["KV032"], at("KV032")),
+    case("KV032-rl-target", ["--rl-on-policy-target", "fsdp", "--attention-backend", "trtllm_mla"], ["KV032"],
+         at("KV032")),
+    case("KV032-model-choice-b200", DET, ["KV032"], at("KV032"), gpu="b200"),
+    case("KV032-ok-default-h200", DET, [], "ok"),
+    case("KV032-ok-triton-b200", [*DET, "--attention-backend", "triton"], [], "ok", gpu="b200"),
+    case("KV031-flashinfer", [*DET, "--attention-backend", "flashinfer"], ["KV031"], at("KV031")),
+    case("KV031-ok-llama-flashinfer", [*DET, "--attention-backend", "flashinfer"], [], "ok", model="llama"),
+    case("KV138-fa4-h200", [*DET, "--attention-backend", "fa4"], ["KV138"], at("KV138")),
+    case("KV138-ok-fa4-b200", [*DET, "--attention-backend", "fa4"], [], "ok", gpu="b200"),
+    case("KV054-deterministic-flashinfer", [*DET, "--attention-backend", "flashinfer", *HICACHE], ["KV054"],
+         at("KV054"), model="llama"),
+    case("KV054-deterministic-fallback-b200", [*DET, *HICACHE], ["KV054"], at("KV054"), model="llama", gpu="b200"),
+    case("KV054-ok-deterministic-fa3", [*DET, "--attention-backend", "fa3", *HICACHE], [], "ok", model="llama"),
+]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from autofix.model import Fix, Set
 from autofix.pipeline.view import ResolvingView
+from autofix.rules.attention_hook.handle_deterministic_inference import deterministic_backend
 from autofix.rules.parallel_hook.handle_data_parallelism import attn_dp_enabled
 from autofix.rules.fixes import remove
 
@@ -135,7 +136,7 @@ def attention_backend(view: ResolvingView) -> str:
     """The attention backend from the attention step on (attention_hook.py:120, `_attention_backend_default`).
 
     Equal prefill and decode backends replace it; none written: the
-    deterministic-inference default (overrides.py:1090), else the
+    deterministic-inference default (``deterministic_backend``), else the
     platform's; FA3 with an FP8 E5M2 KV cache falls back to Triton
     (overrides.py:1243).
     """
@@ -147,11 +148,7 @@ def attention_backend(view: ResolvingView) -> str:
         backend = prefill
     elif backend is None:
         if view["enable_deterministic_inference"]:
-            if view.fact("platform.is_sm100") or view.fact("platform.is_sm120"):
-                deepseek = view.fact("model.architecture") in ("DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM")
-                backend = "triton" if deepseek else "flashinfer"
-            else:
-                backend = "fa3"
+            backend = deterministic_backend(view)
         else:
             backend = default_attention_backend(view)
     if backend == "fa3" and view["kv_cache_dtype"] == "fp8_e5m2":
