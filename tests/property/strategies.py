@@ -493,8 +493,14 @@ def path_for(fmt: str) -> str:
 
 
 def read_explicit(text: str, fmt: str) -> list[dict[str, Any]]:
-    """The explicit settings of every launch in ``text``."""
-    return [launch.parsed.explicit for launch in FORMATS[fmt].read(text, path_for(fmt), SCHEMA)]
+    """The explicit settings of every launch in ``text``, comparable (``comparable``)."""
+    return comparable([launch.parsed.explicit for launch in FORMATS[fmt].read(text, path_for(fmt), SCHEMA)])
+
+
+def comparable(configs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``configs`` with each NaN as the string "nan": a NaN read from a text is a float of its own, and no two
+    NaNs are equal (`--disaggregation-decode-host-receive-threshold nan`)."""
+    return [{dest: "nan" if value != value else value for dest, value in c.items()} for c in configs]
 
 
 def fix(text: str, fmt: str, unsafe: bool) -> FixResult:

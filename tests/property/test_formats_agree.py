@@ -21,7 +21,7 @@ import pytest
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import SCHEMA, configs
+from strategies import SCHEMA, comparable, configs
 
 from autofix.api import fix_source
 from autofix.formats import by_name, detect
@@ -176,7 +176,7 @@ def _fix(text: str, path: str, unsafe: bool):
 
 
 def _explicit(fmt, text: str, path: str) -> list[dict]:
-    return [launch.parsed.explicit for launch in fmt.read(text, path, SCHEMA)]
+    return comparable([launch.parsed.explicit for launch in fmt.read(text, path, SCHEMA)])
 
 
 def _outside_unchanged(text: str, output: str, region: tuple[int, int]) -> None:
@@ -197,12 +197,12 @@ def test_every_format_gives_the_same_diagnostics_and_fixed_args(unsafe, data):
     sh_fmt, expected = _fix(text, "serve.sh", unsafe)
     want_diags = sorted((d.code, d.violation.message) for d in expected.diagnostics)
     want_args = _explicit(sh_fmt, expected.output, "serve.sh")
-    assert _explicit(sh_fmt, text, "serve.sh") == [config]
+    assert _explicit(sh_fmt, text, "serve.sh") == comparable([config])
 
     for name, (path, render) in RENDER.items():
         text, region = render(words, plain)
         fmt, got = _fix(text, path, unsafe)
-        assert _explicit(fmt, text, path) == [config], name
+        assert _explicit(fmt, text, path) == comparable([config]), name
         assert sorted((d.code, d.violation.message) for d in got.diagnostics) == want_diags, name
         assert _explicit(fmt, got.output, path) == want_args, name
         _outside_unchanged(text, got.output, region)
@@ -211,7 +211,7 @@ def test_every_format_gives_the_same_diagnostics_and_fixed_args(unsafe, data):
     text, region = srt_slurm(config)
     fmt, got = _fix(text, "recipe.yaml", unsafe)
     assert fmt is by_name("srt-slurm")
-    assert _explicit(fmt, text, "recipe.yaml") == [config]
+    assert _explicit(fmt, text, "recipe.yaml") == comparable([config])
     assert Counter(d.code for d in got.diagnostics) == Counter(c for c, _ in want_diags)
     assert _explicit(fmt, got.output, "recipe.yaml") == want_args
     _outside_unchanged(text, got.output, region)
