@@ -170,7 +170,9 @@ def hierarchical_cache_needs_radix_cache(view: ResolvingView) -> Violation | Non
     ## What it does
     Checks for `--enable-hierarchical-cache` while the radix cache is off:
     `--disable-radix-cache`, a decode server without
-    `--disaggregation-decode-enable-radix-cache`, or `--enable-mis`.
+    `--disaggregation-decode-enable-radix-cache`, `--enable-mis`, or
+    deterministic inference on a backend without radix-cache support
+    (FlashInfer: written, or SGLang's fallback on Blackwell).
 
     ## Why SGLang refuses it
     The hierarchical cache extends the radix tree to host memory and

@@ -64,6 +64,9 @@ def chunked_prefill_in_pages(view: ResolvingView) -> Violation | None:
     the snapped page size are unknown: the rule passes a launch when every
     value they can take fits (a default size is a power of two from 2048
     up, a snapped page size one up to 128), and is silent on the others.
+    Not modelled: the models that turn chunked prefill off themselves
+    (embedding, some multimodal and decision checkpoints; `model_hook.py`),
+    where SGLang skips the check.
 
     ## Why SGLang refuses it
     A prefill chunk is allocated in whole pages. SGLang stops on an assert
@@ -159,7 +162,8 @@ def pdmux_without_chunked_prefill(view: ResolvingView) -> Violation | None:
 
     ## What it does
     Checks for `--enable-pdmux` without `--chunked-prefill-size -1`
-    (unset, SGLang picks a positive size from the GPU memory).
+    (unset, SGLang picks a positive size from the GPU memory; the models
+    that turn chunked prefill off themselves are not modelled).
 
     ## Why SGLang refuses it
     PD-Multiplexing schedules whole prefills beside decode. SGLang stops
