@@ -69,3 +69,9 @@ CASES += [
     case("KV054-deterministic-fallback-b200", [*DET, *HICACHE], ["KV054"], at("KV054"), model="llama", gpu="b200"),
     case("KV054-ok-deterministic-fa3", [*DET, "--attention-backend", "fa3", *HICACHE], [], "ok", model="llama"),
 ]
+
+CASES += [
+    case("KV032-hpu", [*DET, "--device", "hpu"], ["KV032"], at("KV032")),
+    case("KV032-hpu-fa3", [*DET, "--device", "hpu", "--attention-backend", "fa3"], ["KV032"], at("KV032")),
+    case("KV032-ok-decode-backend-b200", [*DET, "--decode-attention-backend", "fa3"], [], "ok", gpu="b200"),
+]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from autofix.model import Fix, Set, Violation
 from autofix.pipeline.items import derivation, settings_rule
-from autofix.pipeline.view import ResolvingView
+from autofix.pipeline.view import ResolvingView, Unknown
 from autofix.rules.fixes import remove
 
 STEP = "handle_deterministic_inference"
@@ -35,10 +35,26 @@ def rl_on_policy_target_is_deterministic(view: ResolvingView) -> dict | None:
 
 
 def chosen_backend(view: ResolvingView) -> str | None:
-    """The attention backend before deterministic inference falls back: written, or the model's override."""
+    """The attention backend before deterministic inference falls back (None: none chosen).
+
+    HPU runs `torch_native` whatever is written (platform_hook.py:182); on a CPU an unset backend is `intel_amx`
+    (`torch_native` on an ARM host, platform_hook.py:165); NPU's defaults are not modelled (unknown). Then the
+    written backend, or, with no attention backend of any kind written, the model's override (DeepSeek V3 on
+    SM100: `trtllm_mla`, model_overrides/deepseek_v2.py:180).
+    """
     from autofix.rules.speculative_hook.handle_speculative_decoding.common import model_attention_backend
 
-    return view["attention_backend"] or model_attention_backend(view)
+    written = str(view["device"] or "").split(":")[0]
+    if written == "hpu":
+        return "torch_native"
+    if written == "npu":
+        raise Unknown("device")
+    backend = view["attention_backend"]
+    if backend is None and (written == "cpu" or (not written and view.fact("platform.is_cpu"))):
+        return "torch_native" if view.fact("platform.is_host_cpu_arm64") else "intel_amx"
+    if backend is None and view["prefill_attention_backend"] is None and view["decode_attention_backend"] is None:
+        return model_attention_backend(view)
+    return backend
 
 
 def deterministic_backend(view: ResolvingView) -> str:
@@ -104,7 +120,7 @@ def deterministic_attention_backend(view: ResolvingView) -> Violation | None:
     backend = chosen_backend(view)
     if backend is None or backend in DETERMINISTIC_BACKENDS:
         return None
-    chosen = "" if view["attention_backend"] else " (the model's choice)"
+    chosen = "" if view["attention_backend"] == backend else " (SGLang's choice for this device or model)"
     return Violation(f"deterministic inference does not run on the {backend} attention backend{chosen}",
                      args=("enable_deterministic_inference", "attention_backend"))
 
