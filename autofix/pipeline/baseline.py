@@ -5,8 +5,9 @@ A step is a pure function of what it reads, in the order it reads it
 reads on the baseline differs, at its position, from the same read on a
 launch finds there what it found on the baseline: the launch need not look
 it up at all. ``resolve`` (``autofix.pipeline.run``) walks only the steps
-that read a dest the launch sets, or one a derivation made differ from the
-baseline on the way, and the derivations that declare something on the
+that read a dest the launch sets to another value than the default (or
+whether it is written), or one a derivation made differ from the baseline
+on the way, and the derivations that declare something on the
 baseline (most launches declare the same there: the CUDA graph backends,
 the draft's MoE runner, the page-size snaps); the other steps of several
 hundred are not touched.
@@ -36,9 +37,11 @@ class Baseline:
     unknown; ``UNANSWERED`` for a rule that fired, or a step that raised:
     its answer is built from the launch itself). ``after[rank]``: the
     value of each dest a derivation ``writes`` right after it, there.
-    ``readers[dest]``: the ranks whose reads there include ``dest`` (its
-    value, or whether it is written). ``always``: the ranks a launch looks
-    up whatever it sets (``UNANSWERED``); ``declaring``: the derivations
+    ``readers[dest]``: the ranks whose reads there include ``dest``'s
+    value; ``checkers[dest]``: those that read whether it is written
+    (``is_explicit``, ``written``: a launch that writes it differs there,
+    whatever the value). ``always``: the ranks a launch looks up whatever
+    it sets (``UNANSWERED``); ``declaring``: the derivations
     that declare something there; ``silent``: the ranks of the checks that
     read an unknown there, and ``silent_codes`` their codes.
     """
@@ -46,6 +49,7 @@ class Baseline:
     found: tuple[Any, ...]
     after: Mapping[int, Mapping[str, Any]]
     readers: Mapping[str, tuple[int, ...]]
+    checkers: Mapping[str, tuple[int, ...]]
     always: frozenset[int]
     declaring: tuple[int, ...]
     silent: frozenset[int]
@@ -64,6 +68,7 @@ def walk(steps: tuple[tuple[Any, bool, bool], ...], view: ResolvingView, run: St
     found: list[Any] = []
     after: dict[int, dict[str, Any]] = {}
     readers: dict[str, list[int]] = {}
+    checkers: dict[str, list[int]] = {}
     always: set[int] = set()
     declaring: list[int] = []
     quiet: dict[int, str] = {}
@@ -90,11 +95,17 @@ def walk(steps: tuple[tuple[Any, bool, bool], ...], view: ResolvingView, run: St
         if not is_rule:
             after[rank] = {dest: view.value(dest) for dest in item.writes}
         for name in dict.fromkeys(reads):
-            if not name.startswith("fact:"):  # the facts are the launch's own: they never differ
-                readers.setdefault(name.removeprefix("explicit:"), []).append(rank)
+            if name.startswith("explicit:"):
+                checkers.setdefault(name[9:], []).append(rank)
+            elif not name.startswith("fact:"):  # the facts are the launch's own: they never differ
+                readers.setdefault(name, []).append(rank)
         found.append(out)
-    return Baseline(tuple(found), after, {dest: tuple(dict.fromkeys(ranks)) for dest, ranks in readers.items()},
-                    frozenset(always), tuple(declaring), frozenset(quiet), tuple(quiet.values()))
+    return Baseline(tuple(found), after, _frozen(readers), _frozen(checkers), frozenset(always), tuple(declaring),
+                    frozenset(quiet), tuple(quiet.values()))
+
+
+def _frozen(index: dict[str, list[int]]) -> dict[str, tuple[int, ...]]:
+    return {dest: tuple(ranks) for dest, ranks in index.items()}
 
 
 def same(a: Any, b: Any) -> bool:

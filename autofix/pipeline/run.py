@@ -93,14 +93,18 @@ def resolve(explicit: Mapping[str, Any], schema: Schema, items: tuple[Item, ...]
     steps = agenda.steps
     base = agenda.baseline(facts, dummy)
     # A step whose reads all match the baseline's (a launch that sets nothing: ``baseline.py``) finds what it
-    # found there. differ: the dests whose value, or whether they are written, differs from the baseline's at
-    # the current position; lookup: the steps that read one of them, to look up (or run) when their turn comes
-    explicit = view.explicit
-    differ = set(explicit)
-    readers = base.readers
+    # found there. differ: the dests whose value differs from the baseline's at the current position (at the
+    # start, the defaults); lookup: the steps that read one of them, or whether a dest the launch writes is
+    # written, to look up (or run) when their turn comes
+    readers, checkers, defaults = base.readers, base.checkers, view._defaults
     lookup = set(base.always)
-    for dest in differ & readers.keys():
-        lookup.update(readers[dest])
+    differ = set()
+    for dest, value in view.explicit.items():
+        if dest in checkers:
+            lookup.update(checkers[dest])
+        if dest in readers and not same(value, defaults[dest]):
+            differ.add(dest)
+            lookup.update(readers[dest])
     queued = lookup.union(base.declaring)  # and the derivations that declare on the baseline: they declare here too
     due = list(queued)
     heapify(due)
@@ -129,7 +133,7 @@ def resolve(explicit: Mapping[str, Any], schema: Schema, items: tuple[Item, ...]
         # what it declared here, or what it declared on the baseline, may now differ from the baseline's value
         after = base.after[rank]
         for dest in (out.keys() | base.found[rank].keys()) if base.found[rank] is not UNANSWERED else out:
-            if dest not in explicit and same(view.value(dest), after[dest]):
+            if same(view.value(dest), after[dest]):
                 differ.discard(dest)
             elif dest not in differ:
                 differ.add(dest)
