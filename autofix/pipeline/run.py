@@ -21,13 +21,13 @@ that before), is taken to name a model.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
 from heapq import heapify, heappop, heappush
 from typing import Any
 
 from autofix.model import UNKNOWN, Fix, Set, Unset, Violation, applied
+from autofix.pipeline.baseline import UNANSWERED, Baseline, same, walk
 from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.pipeline.items import DeclarationError, Derivation, SettingsRule
 from autofix.pipeline.view import ResolvingView, Unknown
@@ -91,38 +91,69 @@ def resolve(explicit: Mapping[str, Any], schema: Schema, items: tuple[Item, ...]
     silent: list[str] = []
     agenda = _agenda(items, schema)
     steps = agenda.steps
-    # touched: the due steps to look up when their turn comes (those a declaration reached, and those start
-    # did not look up); early: what start found for the rest
-    due, pending, touched, early = agenda.start(view)
+    base = agenda.baseline(facts, dummy)
+    # A step whose reads all match the baseline's (a launch that sets nothing: ``baseline.py``) finds what it
+    # found there. differ: the dests whose value differs from the baseline's at the current position (at the
+    # start, the defaults); lookup: the steps that read one of them, or whether a dest the launch writes is
+    # written, to look up (or run) when their turn comes
+    readers, checkers, defaults = base.readers, base.checkers, view._defaults
+    lookup = set(base.always)
+    differ = set()
+    for dest, value in view.explicit.items():
+        if dest in checkers:
+            lookup.update(checkers[dest])
+        if dest in readers and not same(value, defaults[dest]):
+            differ.add(dest)
+            lookup.update(readers[dest])
+    queued = lookup.union(base.declaring)  # and the derivations that declare on the baseline: they declare here too
+    due = list(queued)
+    heapify(due)
     while due:
         rank = heappop(due)
-        pending.discard(rank)
         item, model_only, is_rule = steps[rank]
         if model_only and dummy:
             continue
-        if is_rule:
-            if rank in touched and agenda.recall(rank, view) is None:
-                continue
-            reads = view.reads = []
-            v = _check(item, view, items, fixes)
-            view.reads = None
-            if v is _SILENT:
-                silent.append(item.code)
-            elif v is not None:
-                found.append(v)
-            else:
-                agenda.learn(rank, view, reads, None)
+        if rank not in lookup:
+            _declare_all(item, view, base.found[rank], items, fixes, found)  # as on the baseline
             continue
-        out = agenda.recall(rank, view) if rank in touched else early.get(rank, _MISS)
+        out = agenda.recall(rank, view)
         if out is _MISS:
             reads = view.reads = []
-            out = _derived(item, view)
+            out = _check(item, view, items, fixes) if is_rule else _derived(item, view)
             view.reads = None
-            agenda.learn(rank, view, reads, out)
-        if out:
-            found.extend(_declare(item, view, out, items, fixes))
-            agenda.declared(rank, out, due, pending, touched)
+            if out is None or not is_rule:
+                agenda.learn(rank, view, reads, out)
+        if is_rule:
+            if out is _SILENT:
+                silent.append(item.code)
+            elif out is not None:
+                found.append(out)
+            continue
+        _declare_all(item, view, out, items, fixes, found)
+        # what it declared here, or what it declared on the baseline, may now differ from the baseline's value
+        after = base.after[rank]
+        for dest in (out.keys() | base.found[rank].keys()) if base.found[rank] is not UNANSWERED else out:
+            if same(view.value(dest), after[dest]):
+                differ.discard(dest)
+            elif dest not in differ:
+                differ.add(dest)
+                for r in readers.get(dest, ()):
+                    if r > rank and r not in lookup:
+                        lookup.add(r)
+                        if r not in queued:
+                            queued.add(r)
+                            heappush(due, r)
+    if base.silent:  # the checks that read an unknown on the baseline and were not looked up read it here too
+        silent.extend(base.silent_codes if base.silent.isdisjoint(lookup) else
+                      [steps[r][0].code for r in sorted(base.silent - lookup)])
     return Resolution(tuple(found), view, len(silent), frozenset(silent))
+
+
+def _declare_all(d: Derivation, view: ResolvingView, out: dict[str, Any], items: tuple[Item, ...], fixes: bool,
+                 found: list[Violation]) -> None:
+    """Declare ``out`` (what ``d`` found), and add its override warnings to ``found``."""
+    if out:
+        found.extend(_declare(d, view, out, items, fixes))
 
 
 _SILENT = Violation("silent", ())  # what _check returns for a check that read an unknown value
@@ -130,7 +161,7 @@ _MISS = object()  # what ``_Agenda.recall`` returns for a step it cannot answer 
 
 
 class _Agenda:
-    """The pipeline's steps in order, which of them a launch needs to run, and what they found before.
+    """The pipeline's steps in order, their baselines (``baseline.py``), and what they found before.
 
     A step is a pure function of what it reads, in the order it reads it:
     on values that match, read for read, those of an earlier run, it takes
@@ -138,56 +169,40 @@ class _Agenda:
     its runs (which dest or fact it read first, for each value the next
     read, ..., and at the end what it found) for the runs that had nothing
     to report: no violation (a rule), the declarations (a derivation). A
-    step that finds nothing for the defaults is "sure": a launch that
-    neither sets one of its dests nor has one declared skips it without
-    looking at it. The rest are looked up, in pipeline order, and run only
-    on values they have not seen: the cost is flat in the number of steps,
-    not a call each.
+    launch looks up only the steps whose reads differ from the baseline's
+    (a launch that sets nothing), and runs only those that meet values they
+    have not seen: the cost is flat in the number of steps, not a call each.
     """
 
     KEEP = 64  # runs remembered per step (memory stays flat over many files)
+    BASELINES = 16  # baselines kept (per facts and model/no-model): a run has one or two
 
     def __init__(self, steps: tuple[tuple[Item, bool, bool], ...], schema: Schema) -> None:
         self.steps = steps  # (item, its step runs only with a model, whether it is a rule), in pipeline order
+        self.schema = schema
         self.trees: dict[int, _Node] = {}  # rank -> its runs
         self.size: dict[int, int] = {}  # rank -> how many runs its tree holds
-        self.by_dest: dict[str, list[int]] = defaultdict(list)  # dest -> the ranks that read it
-        self._indexed: set[tuple[int, str]] = set()  # (rank, read) pairs in by_dest
-        self.unsure: set[int] = set(range(len(steps)))  # not known to find nothing for the defaults
-        self.defaults = schema.defaults
+        self._baselines: dict[Any, tuple[Facts, Baseline]] = {}
 
-    def start(self, view: ResolvingView) -> tuple[list[int], set[int], set[int], dict[int, Any]]:
-        """The ranks due for the launch as written, as a heap and a set: the unsure ones and those that
-        read a dest it sets, less those known to find nothing for the values as written (``declared`` adds
-        those each declaration reaches). Then the due ranks not looked up (the unsure ones: most read a
-        dest an earlier step declares, so a look-up now would be wasted), and what the rest found."""
-        unsure = self.unsure
-        readers: set[int] = set()
-        for dest in self.by_dest.keys() & view.explicit.keys():
-            readers.update(self.by_dest[dest])
-        # nothing is declared yet: what a step finds for the values as written holds at its position unless
-        # a declaration reaches one of its dests first, and ``declared`` makes it due again then
-        early = {}
-        for r in readers - unsure:
-            found = self.recall(r, view)
-            if found not in _NOTHING:
-                early[r] = found
-        due = set(unsure)
-        due.update(early)
-        heap = list(due)
-        heapify(heap)
-        return heap, due, set(unsure), early
-
-    def declared(self, rank: int, out: Mapping[str, Any], due: list[int], pending: set[int],
-                 touched: set[int]) -> None:
-        """Make due the later steps that read a dest the derivation at ``rank`` just declared (``out``)."""
-        for dest in out:
-            for r in self.by_dest.get(dest, ()):
-                if r > rank:
-                    touched.add(r)
-                    if r not in pending:
-                        heappush(due, r)
-                        pending.add(r)
+    def baseline(self, facts: Facts, dummy: bool) -> Baseline:
+        """The ``Baseline`` for ``facts`` (and a launch of no model, when ``dummy``), walked once and kept: by
+        the ``facts`` object, else by what it holds (a config file's ``--gpu`` gives equal facts each time)."""
+        kept = self._baselines.get((id(facts), dummy))
+        if kept is not None and kept[0] is facts:
+            return kept[1]
+        try:
+            key = (frozenset(facts.known.items()), dummy)
+            kept = self._baselines.get(key)
+        except TypeError:  # an unhashable fact value: kept by object only
+            key, kept = None, None
+        if kept is None:
+            if len(self._baselines) >= 2 * self.BASELINES:
+                self._baselines.clear()
+            kept = (facts, walk(self.steps, ResolvingView({}, self.schema, facts), _step, dummy, _SILENT))
+            if key is not None:
+                self._baselines[key] = kept
+        self._baselines[(id(facts), dummy)] = (facts, kept[1])
+        return kept[1]
 
     def recall(self, rank: int, view: ResolvingView) -> Any:
         """What the step at ``rank`` found before on the values it reads in ``view`` (None: a rule's
@@ -224,9 +239,6 @@ class _Agenda:
                     node.reads(name)
                 if node.leaf or node.name != name:
                     return  # the step read something else here before: not a pure function of its reads
-                if not name.startswith("fact:") and (rank, name) not in self._indexed:
-                    self._indexed.add((rank, name))
-                    self.by_dest[name.removeprefix("explicit:")].append(rank)
                 nxt = node.next.get(value)
                 if nxt is None:
                     nxt = node.next[value] = _Node()
@@ -237,22 +249,12 @@ class _Agenda:
             return  # already known (or read further before)
         node.leaf, node.found = True, found
         self.size[rank] = self.size.get(rank, 0) + 1
-        if found in _NOTHING and rank in self.unsure and self._defaults_find_nothing(rank):
-            self.unsure.discard(rank)
 
-    def _defaults_find_nothing(self, rank: int) -> bool:
-        node = self.trees[rank]
-        try:
-            while not node.leaf:
-                if node.name is None or node.name.startswith("fact:"):
-                    return False  # a fact's value is the launch's, not a default
-                value = _ABSENT if node.name.startswith("explicit:") else self.defaults[node.name]
-                node = node.next.get(value)
-                if node is None:
-                    return False
-        except TypeError:
-            return False
-        return node.found in _NOTHING
+
+def _step(item: Item, is_rule: bool, view: ResolvingView) -> Any:
+    """One step on ``view`` as the baseline walks it: a rule's violation (no fixes), None or ``_SILENT``; a
+    derivation's declarations."""
+    return _check(item, view, (), False) if is_rule else _derived(item, view)
 
 
 _DEST, _EXPLICIT, _FACT = range(3)  # what a read is of: a dest's value, whether and how it is set, a fact
@@ -284,9 +286,6 @@ def _read(view: ResolvingView, name: str) -> Any:
         dest = name[9:]
         return (True, view.explicit[dest]) if dest in view.explicit else _ABSENT
     return view.value(name)
-
-
-_NOTHING = (None, {})  # what a quiet rule, and a derivation that declares nothing, find
 
 
 _ABSENT = ("absent",)  # an ``explicit:`` read of a dest the launch does not set

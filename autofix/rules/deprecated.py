@@ -60,7 +60,6 @@ VALUES: dict[tuple[str, str], tuple[str, str]] = {
     ("speculative_draft_attention_backend", "tokenspeed_mla"): ("cutedsl_mla", "arg_groups/serving_hook.py:304"),
     ("prefill_attention_backend", "tokenspeed_mla"): ("trtllm_mla", "arg_groups/serving_hook.py:323"),  # decode-only
 }
-VALUE_DESTS = frozenset(dest for dest, _ in VALUES)
 # tokenspeed_mla as the (decode) attention backend also meant an FP8 KV cache and
 # decode-mode speculative verify: SGLang sets both (arg_groups/serving_hook.py:324).
 FP8_KV_BACKENDS = ("attention_backend", "decode_attention_backend")
@@ -271,8 +270,8 @@ def deprecated_value(w: Written) -> Iterator[Violation]:
     ## SGLang source
     `sglang/srt/arg_groups/serving_hook.py:256` (`handle_deprecated_args`, 0.5.23)
     """
-    if not any(e.dest in VALUE_DESTS for e in w.entries):
-        return  # most launches: no setting of a dest that has a deprecated value
+    if not any(e.values and (e.dest, e.values[0]) in VALUES for e in w.entries):
+        return  # most launches: no entry writes a deprecated value (the loop reports only such entries)
     x = w.parsed.explicit_for(w.schema)
     extras_done = False  # the FP8 KV settings go with the first tokenspeed_mla only
     for e in _effective(w):
