@@ -75,3 +75,8 @@ CASES += [
     case("KV032-hpu-fa3", [*DET, "--device", "hpu", "--attention-backend", "fa3"], ["KV032"], at("KV032")),
     case("KV032-ok-decode-backend-b200", [*DET, "--decode-attention-backend", "fa3"], [], "ok", gpu="b200"),
 ]
+
+CASES += [
+    # without --gpu the page-size snaps leave the page size unknown: a written page of 100 may stay 100 (H200)
+    case("KV090-page-100-default-chunk", ["--page-size", "100"], ["KV090"], at("KV090")),
+]

@@ -43,7 +43,7 @@ def _page_sizes(view: ResolvingView) -> tuple[int, ...]:
     try:
         return (view["page_size"],)
     except Unknown:
-        written = view.explicit.get("page_size")
+        written = view.written("page_size")  # a read the pipeline's baseline tracks, unlike `view.explicit`
         return tuple({*SNAPPED_PAGES, written}) if isinstance(written, int) else SNAPPED_PAGES
 
 
