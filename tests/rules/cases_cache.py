@@ -80,3 +80,14 @@ CASES += [
     # without --gpu the page-size snaps leave the page size unknown: a written page of 100 may stay 100 (H200)
     case("KV090-page-100-default-chunk", ["--page-size", "100"], ["KV090"], at("KV090")),
 ]
+
+CASES += [
+    case("KV022-h200", ["--tp", "4", "--attn-cp-size", "2", "--attention-backend", "trtllm_mha"], ["KV022"],
+         at("KV022")),
+    case("KV022-prefill-h200", ["--tp", "4", "--attn-cp-size", "2", "--prefill-attention-backend", "trtllm_mha"],
+         ["KV022"], at("KV022")),
+    case("KV022-cp018-fix", ["--tp", "4", "--moe-dp-size", "2", "--attention-backend", "trtllm_mha"], ["CP018"],
+         at("CP018")),
+    case("KV022-ok-b200", ["--tp", "4", "--attn-cp-size", "2", "--attention-backend", "trtllm_mha"], [], "ok",
+         gpu="b200"),
+]

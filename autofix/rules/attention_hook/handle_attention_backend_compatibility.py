@@ -8,7 +8,8 @@ GPU host it is neither of the two (whatever ``--device`` says).
 
 from __future__ import annotations
 
-from autofix.pipeline.items import derivation
+from autofix.model import Fix, Unset, Violation
+from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.cuda_graph_hook import DECODE, PREFILL
 
@@ -134,3 +135,59 @@ def fa3_fp8_e5m2_runs_triton(view: ResolvingView) -> dict | None:
     if prefill is not None and prefill == view["decode_attention_backend"]:
         return None  # _attention_backend_default (overrides.py:1130) made the base backend the split one first
     return {"attention_backend": "triton"}
+
+
+@settings_rule("KV022", "trtllm-mha-prefill-cp-needs-sm100", step="handle_attention_backend_compatibility",
+               at="arg_groups/attention_hook.py:233")
+def trtllm_mha_prefill_cp_needs_sm100(view: ResolvingView) -> Violation | None:
+    """Flag attention context parallelism with TRT-LLM MHA prefill off SM100.
+
+    ## What it does
+    Checks for `--attn-cp-size` above 1 while `trtllm_mha` runs prefill
+    attention (written as `--attention-backend` or
+    `--prefill-attention-backend`) on a GPU that is not SM100 (B200, GB200;
+    known with `--gpu`).
+
+    ## Why SGLang refuses it
+    Only the SM100 TRT-LLM context kernel masks a CP shard; the SM90 and
+    SM120 prefill path does not. SGLang stops with a ValueError.
+
+    ## Example
+    ```yaml
+    # on H200
+    tp-size: 4
+    attn-cp-size: 2
+    attention-backend: trtllm_mha
+    ```
+    Use instead:
+    ```yaml
+    tp-size: 4
+    attn-cp-size: 2
+    ```
+
+    ## Fix safety
+    Without the written backend SGLang picks its default for the GPU
+    (FA3 on Hopper): other kernels, unsafe.
+
+    ## SGLang source
+    `sglang/srt/arg_groups/attention_hook.py:233` (`handle_attention_backend_compatibility`, 0.5.23)
+    """
+    if view["attn_cp_size"] <= 1 or _prefill_backend(view) != "trtllm_mha" or view.fact("platform.is_sm100"):
+        return None
+    return Violation(f"--attn-cp-size {view['attn_cp_size']} with the trtllm_mha prefill backend needs an SM100 GPU, "
+                     f"not {view.fact('gpu.name')}", args=("attn_cp_size", "attention_backend"))
+
+
+@trtllm_mha_prefill_cp_needs_sm100.fix
+def _default_prefill_backend(view: ResolvingView) -> Fix | None:
+    written = [d for d in ("prefill_attention_backend", "attention_backend") if view.is_explicit(d)]
+    if not written:
+        return None
+    dest = written[0]  # the split prefill backend wins (attention_backends_of)
+    return Fix.unsafe(Unset(dest), title=f"Remove --{dest.replace('_', '-')} (SGLang's default for the GPU)")
+
+
+def _prefill_backend(view: ResolvingView) -> str | None:
+    """The prefill attention backend as written (`attention_backends_of`): trtllm_mha is never SGLang's default
+    off SM100, where the check passes."""
+    return view["prefill_attention_backend"] or view["attention_backend"]
