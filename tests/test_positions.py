@@ -105,6 +105,13 @@ def reached(module: str, line: str) -> set[str]:
     return seen
 
 
+def names_a_field(function_name: str) -> bool:
+    """Whether a field declaration of ``arg_groups/fields/`` names ``function_name`` of runtime_context.py as the
+    function that derives it."""
+    fields = sglang_root() / "srt" / "arg_groups" / "fields"
+    return any(f'"sglang.srt.runtime_context.{function_name}"' in f.read_text() for f in fields.glob("*.py"))
+
+
 def test_the_step_list_is_the_installed_sglang_s():
     from sglang_steps import steps
 
@@ -114,6 +121,11 @@ def test_the_step_list_is_the_installed_sglang_s():
 ITEMS = order(SETTINGS, SCHEMA)
 # Rules whose SGLang refusal is a TypeError of a comparison with None, at that comparison's line
 TYPE_ERRORS = {"SPEC130", "SPEC131"}
+# Rules whose SGLang refusal is a ZeroDivisionError of a floor division, at that division's line
+ZERO_DIVISIONS = {"PAR008"}
+# Calls by name: runtime_context.py installs each derived leaf of the config bags by the function its field
+# declaration names (`Derived(fn="sglang.srt.runtime_context.<name>")` in arg_groups/fields/)
+CALLS_BY_FIELD = {"runtime_context.py:946"}
 
 
 @pytest.mark.parametrize("item", ITEMS, ids=[f"{getattr(i, 'code', None) or i.derive.__name__}@{i.position.at}"
@@ -130,7 +142,8 @@ def test_the_item_is_at_its_step_and_line(item):
         called = (sglang_root() / "srt" / step.module).read_text().splitlines()[p.via - 1]
         for call in reversed(p.calls):  # nested calls (Position.calls): each in the function the one before calls
             line = (sglang_root() / "srt" / p.file).read_text().splitlines()[call - 1]
-            assert callee in line, f"{p.file}:{call} does not call {callee}"
+            assert callee in line or (f"{p.file}:{call}" in CALLS_BY_FIELD and names_a_field(callee)), \
+                f"{p.file}:{call} does not call {callee}"
             callee = enclosing_function(p.file, call).name
         if is_model_override(p.file, callee):  # reached through the registry of model overrides
             callee = "collect_model_override_declarations"
@@ -138,6 +151,9 @@ def test_the_item_is_at_its_step_and_line(item):
     found = statements_at(p.file, p.line)
     if isinstance(item, SettingsRule) and item.code in TYPE_ERRORS:  # SGLang compares a missing value: a TypeError
         assert any(isinstance(n, ast.Compare) and n.lineno == p.line for n in ast.walk(tree(p.file))), p.at
+    elif isinstance(item, SettingsRule) and item.code in ZERO_DIVISIONS:
+        assert any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv) and n.lineno == p.line
+                   for n in ast.walk(tree(p.file))), p.at
     elif isinstance(item, SettingsRule):
         assert any(isinstance(s, ast.Raise | ast.Assert) for s in found), f"{p.at} is no raise or assert"
     else:

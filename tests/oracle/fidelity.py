@@ -102,9 +102,10 @@ def statements() -> dict[str, SettingsRule]:
     for rule in RULES:
         p = rule.position
         tree = ast.parse((root / "srt" / p.file).read_text())
-        # a rule whose refusal is a TypeError (SPEC130, SPEC131) sits on a comparison, not a raise or assert
+        # a rule whose refusal is a TypeError (SPEC130, SPEC131) or a ZeroDivisionError (PAR008) sits on a comparison
+        # or a division, not a raise or assert
         [stmt] = [n for n in ast.walk(tree) if isinstance(n, ast.Raise | ast.Assert) and n.lineno == p.line] or [
-            n for n in ast.walk(tree) if isinstance(n, ast.Compare) and n.lineno == p.line][:1]
+            n for n in ast.walk(tree) if isinstance(n, ast.Compare | ast.BinOp) and n.lineno == p.line][:1]
         lines = range(stmt.lineno, stmt.end_lineno + 1)
         for line in lines:
             out.setdefault(f"sglang/srt/{p.file}:{line}", rule)

@@ -91,3 +91,8 @@ CASES += [
     case("KV022-ok-b200", ["--tp", "4", "--attn-cp-size", "2", "--attention-backend", "trtllm_mha"], [], "ok",
          gpu="b200"),
 ]
+
+CASES += [
+    case("PAR008-attn-cp-zero", ["--attn-cp-size", "0"], ["PAR008"], at("PAR008")),
+    case("PAR008-tp8", ["--tp", "8", "--attn-cp-size", "0"], ["PAR008"], at("PAR008")),
+]

@@ -66,7 +66,7 @@ CASES += [
     case("EEP-scale-up-ok-joiner", [*SCALE, *JOIN, "--elastic-ep-initial-size", "8"], [], "ok"),
     case("EEP-scale-up-ok-max-equals-tp", ["--tp", "8", "--elastic-ep-backend", "mooncake", "--max-ep-size", "8"], [],
          "ok"),
-    case("EEP013-attn-cp0", [*SCALE, "--attn-cp-size", "0"], ["EEP013"], at("EEP013")),
+    case("EEP013-attn-cp0", [*SCALE, "--attn-cp-size", "0"], ["EEP013", "PAR008"], at("EEP013")),
     case("EEP014-max-ep-size-odd", [*DP4, "--max-ep-size", "15", "--moe-dense-tp-size", "1"], ["EEP014"], at("EEP014")),
     case("EEP014-joiner-offset-odd", [*DP4, "--max-ep-size", "24", "--moe-dense-tp-size", "1", "--elastic-ep-join-mode",
                                       "scale", "--node-rank", "1", "--elastic-ep-join-rank-offset", "9",

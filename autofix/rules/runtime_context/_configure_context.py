@@ -12,6 +12,7 @@ from __future__ import annotations
 from autofix.model import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
+from autofix.rules.fixes import remove
 
 STEP = "_configure_context"
 
@@ -108,3 +109,49 @@ def _no_moe_dp_size(view: ResolvingView) -> Fix | None:
     if view["moe_dp_size"] <= 1 or not view.is_explicit("moe_dp_size"):
         return None
     return Fix.unsafe(Unset("moe_dp_size"), title="Remove --moe-dp-size")
+
+
+# runtime_context.py: `_configure_context` publishes the arguments (1554: `context.set_server_args`), which builds the
+# config bags (1044), installs their derived leaves (906), each by the function its field names (946: the attention
+# TP width, `attn_tp_size_of`), which derives all the parallel widths (188, 162) and the attention TP width (150).
+ATTN_TP_CALLS = (1044, 906, 946, 188, 162, 150)
+
+
+@settings_rule("PAR008", "attn-cp-size-not-zero", step=STEP, at="runtime_context.py:76", via=1554,
+               calls=ATTN_TP_CALLS)
+def attn_cp_size_not_zero(view: ResolvingView) -> Violation | None:
+    """Flag an attention context-parallel size of 0.
+
+    ## What it does
+    Checks for `--attn-cp-size 0`.
+
+    ## Why SGLang refuses it
+    SGLang derives the attention TP width as TP // attention DP //
+    attention CP when it publishes the arguments, after every other check,
+    and crashes dividing by zero (a ZeroDivisionError).
+
+    ## Example
+    ```yaml
+    attn-cp-size: 0
+    ```
+    Use instead:
+    ```yaml
+    attn-cp-size: 1
+    ```
+
+    ## Fix safety
+    Size 1 (no attention context parallelism, the default) is the only
+    reading of 0 that runs, but it may not be what was meant: unsafe.
+
+    ## SGLang source
+    `sglang/srt/runtime_context.py:76` (`derive_attn_tp_size`, reached from `_configure_context` at
+    `runtime_context.py:1554`, 0.5.23)
+    """
+    if view["attn_cp_size"] != 0:
+        return None
+    return Violation("--attn-cp-size must not be 0 (1: no attention context parallelism)", args=("attn_cp_size",))
+
+
+@attn_cp_size_not_zero.fix
+def _attn_cp_one(view: ResolvingView) -> Fix | None:
+    return remove(view, "attn_cp_size", "--attn-cp-size", " (no attention context parallelism)")
