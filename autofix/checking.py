@@ -47,6 +47,7 @@ class Request:
     stdin_filename: str | None = None
     stdin_format: str | None = None
     verbose: bool = False
+    jobs: int | None = None  # -j: worker processes (None: all cores)
     config_file: str | None = None
     isolated: bool = False
     target_version: str | None = None
@@ -70,6 +71,15 @@ class Job:
     target_version: str = "0.5.23"
     resolver: Resolver | None = None
 
+    @property
+    def jobs(self) -> int:
+        """The worker processes of the run: ``-j``, else every core this process may run on."""
+        if self.request.jobs is not None:
+            return self.request.jobs
+        from autofix.parallel import default_jobs
+
+        return default_jobs()
+
     def run(self, stdin: BinaryIO | None = None) -> int:
         """Check every path, write what the mode says, print the report; the exit code (0, 1, 2).
 
@@ -90,7 +100,7 @@ class Job:
                              stdin_filename=r.stdin_filename, stdin_format=r.stdin_format, verbose=r.verbose,
                              stdin=stdin, target_version=self.target_version, output=self.output,
                              options=self.options, excluded=self.excluded, exit_zero=r.exit_zero,
-                             exit_non_zero_on_fix=r.exit_non_zero_on_fix)
+                             exit_non_zero_on_fix=r.exit_non_zero_on_fix, jobs=self.jobs)
         except ConfigError as exc:
             self.stderr.write(f"{exc}\n")
             return 2
@@ -138,6 +148,8 @@ def prepare(request: Request, *, env: Mapping[str, str], stdout: TextIO, stderr:
         raise UsageError("--add-ignores writes files: give paths, not stdin")
     if r.stdin_format not in (None, *NAMES):
         raise UsageError(f"must be one of {', '.join(NAMES)}", "--stdin-format")
+    if r.jobs is not None and r.jobs < 1:
+        raise UsageError("must be at least 1", "--jobs")
     if r.select == [] or r.extend_select == []:
         raise UsageError("selects no rule: give a code, a prefix, a name or ALL", "--select")
     from_env = env.get("AUTOFIX_OUTPUT_FORMAT")

@@ -116,6 +116,9 @@ def check(
                             "srt-slurm (default: from the content).", rich_help_panel=_OUT)] = None,
     verbose: Annotated[bool, typer.Option("--verbose", help="Print the traceback of an internal error.",
                                           rich_help_panel=_OUT)] = False,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", metavar="N", min=1, help="Check files in N "
+                    "processes (default: all cores; runs of fewer than 200 files use one). The output is the "
+                    "same, in the same order, whatever N.", rich_help_panel=_OUT, show_default=False)] = None,
     config_file: Annotated[str | None, typer.Option("--config-file", metavar="PATH", help="Use this configuration "
                            "file for every path (\\[tool.autofix] in pyproject.toml, or autofix.toml).",
                            rich_help_panel=_CONF)] = None,
@@ -150,6 +153,7 @@ def check(
             fixable=_codes(fixable), unfixable=_codes(unfixable), extend_safe_fixes=_codes(extend_safe_fixes),
             extend_unsafe_fixes=_codes(extend_unsafe_fixes), output_format=output_format, show_fixes=show_fixes,
             statistics=statistics, stdin_filename=stdin_filename, stdin_format=stdin_format, verbose=verbose,
+            jobs=jobs,
             config_file=config_file, isolated=isolated, target_version=target_version, gpu=gpu,
             gpus_per_node=gpus_per_node)
         job = prepare(request, env=os.environ, stdout=sys.stdout, stderr=sys.stderr)

@@ -30,14 +30,16 @@ exit 2; the file is not checked again on its own either).
 from __future__ import annotations
 
 import enum
+import itertools
 import os
+import sys
 import traceback
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO, TextIO
 
-from autofix import files, report
+from autofix import files, parallel, report
 from autofix.api import FixResult, config_files, fix_source
 from autofix.model import Location
 from autofix.policy import DEFAULT as DEFAULT_POLICY, Policy
@@ -185,6 +187,7 @@ def run(
     excluded: Callable[[str], bool] | None = None,
     exit_zero: bool = False,
     exit_non_zero_on_fix: bool = False,
+    jobs: int = 1,
 ) -> Report:
     """Check (and, in WRITE mode, fix) every path; write reports to ``out``/``err``.
 
@@ -217,6 +220,10 @@ def run(
     checked with ``unsafe``, ``target_version`` (the SGLang argument table)
     and ``facts`` (the hardware every launch runs on, ``--gpu``; default:
     none known, and the checks that need it stay silent).
+
+    ``jobs`` above 1 checks the files in that many worker processes when the
+    run has at least ``parallel.PARALLEL_FROM`` of them (``autofix.parallel``);
+    what is printed and written, and in what order, is the same as with 1.
     """
     raw_err = err
     out, err = _Output(out, "stdout"), _Output(err, "stderr")
@@ -237,22 +244,28 @@ def run(
     once = _Once()
     run_one = _One(rep, mode, disk, once, through_launch, shared, out, err, output, options,
                    stdin_filename=stdin_filename, stdin_format=stdin_format, stdin=stdin)
-    for path, named in _progress(ordered, output, raw_err):
-        if path != "-" and disk.real(path) in through_launch:
-            continue
-        try:
-            run_one(path, named)
-        except (BrokenPipeError, OutputError, ConfigError):
-            raise
-        except Exception as exc:  # noqa: BLE001 - the guard: one file never stops the run
-            what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-            how = "" if verbose else "; --verbose shows the traceback"
-            rep.errors += 1
-            run_one.failed(run_one.shown(path), 1, 1, f"internal error, nothing written: {what[:300]} "
-                           f"(please report this{how})")
-            if verbose:
-                traceback.print_exc(file=err)
-            run_one.pass_through()
+    ready = _ready(ordered, jobs, options, shared, output, out, err)
+    try:
+        for path, named in _progress(ordered, output, raw_err):
+            answer = next(ready)
+            if path != "-" and disk.real(path) in through_launch:
+                continue
+            try:
+                run_one(path, named, answer)
+            except (BrokenPipeError, OutputError, ConfigError):
+                raise
+            except Exception as exc:  # noqa: BLE001 - the guard: one file never stops the run
+                what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                how = "" if verbose else "; --verbose shows the traceback"
+                rep.errors += 1
+                run_one.failed(run_one.shown(path), 1, 1, f"internal error, nothing written: {what[:300]} "
+                               f"(please report this{how})")
+                if verbose:
+                    traceback.print_exc(file=err)
+                run_one.pass_through()
+    finally:
+        if hasattr(ready, "close"):  # stop the workers now, on an error or Ctrl-C too
+            ready.close()
     if output.statistics:
         out.write(report.statistics(rep.results, write=mode is Mode.WRITE, machine=output.machine))
     elif output.machine:
@@ -262,6 +275,20 @@ def run(
     out.flush()  # a full disk shows here, as one error, not at exit
     err.flush()
     return rep
+
+
+def _ready(items: list[tuple[str, bool]], jobs: int, options: Callable[[str], FileOptions], shared: frozenset[str],
+           output: Output, out: TextIO, err: TextIO):
+    """A worker's answer (``parallel.Ready``) or None for each of ``items``, in order: all None in-process."""
+    if jobs <= 1 or len(items) < parallel.PARALLEL_FROM:
+        return itertools.repeat(None)
+
+    def flush() -> None:  # a forked worker must hold no unwritten output of ours (it flushes at exit)
+        for stream in (out, err, sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+
+    return parallel.results(items, jobs, options, shared=shared, fix_edits=output.machine, before_start=flush)
 
 
 def _progress(items: list, output: Output, stream):
@@ -349,7 +376,32 @@ class _One:
         else:  # a text stream of the caller's (tests): as text
             self.out.write(data.decode("utf-8", "replace"))
 
-    def __call__(self, path: str, named: bool) -> None:
+    def __call__(self, path: str, named: bool, ready: parallel.Ready | None = None) -> None:
+        """Check ``path`` and report it; ``ready``: a worker's answer for it (``-j``), used if still current."""
+        result = self._adopt(ready) if ready is not None else None
+        if result is None:
+            result = self._check(path, named)
+            if result is None:
+                return
+        if not result.is_config:  # YAML that is neither a config nor launches SGLang: no false alarms
+            if named:
+                why = "not an SGLang config (fewer than half of its keys are SGLang options) and no SGLang " \
+                      "launch" if result.format == "yaml" else "no SGLang launch found"
+                self.err.write(f"{self.shown(path)}: skipped: {why}\n")
+            self.pass_through()
+            return
+        self._report(path, result)
+
+    def _adopt(self, ready: parallel.Ready) -> FixResult | None:
+        """A worker's result, if every file it read is still what this run last read or wrote there."""
+        snapshots = self.disk.snapshots
+        if any(snapshots.get(real, snap) != snap for real, snap in ready.snapshots.items()):
+            return None  # an earlier --write of this run rewrote one: check it again here
+        snapshots.update(ready.snapshots)
+        return ready.result
+
+    def _check(self, path: str, named: bool) -> FixResult | None:
+        """Read and check ``path``; None when it is done with (an error or a note was reported, or skipped)."""
         err, shown = self.err, self.shown(path)
         text = fmt = None
         try:
@@ -399,15 +451,8 @@ class _One:
             self.failed(shown, 1, 1, f"internal error, nothing written: {exc} (please report this)")
             self.rep.errors += 1
             self.pass_through()
-            return
-        if not result.is_config:  # YAML that is neither a config nor launches SGLang: no false alarms
-            if named:
-                why = "not an SGLang config (fewer than half of its keys are SGLang options) and no SGLang " \
-                      "launch" if result.format == "yaml" else "no SGLang launch found"
-                err.write(f"{shown}: skipped: {why}\n")
-            self.pass_through()
-            return
-        self._report(path, result)
+            return None
+        return result
 
     def _read_stdin(self) -> bytes:
         try:

@@ -1,0 +1,152 @@
+"""``-j/--jobs``: check the files of a long run in worker processes, report them in the main one.
+
+Only the pure, costly part of a file moves to a worker: reading it (and the ``--config`` files its
+launches read) and ``api.fix_source``. Everything a run decides across files stays in ``runner.run``, in
+the main process, in the order of the files: what is skipped because a launch already handled it,
+what is printed once, the writes, the errors, the counts and the exit code. So the output is the same
+bytes whatever the number of jobs.
+
+A worker's answer for a file is used only when nothing the main process did since could have changed
+it: it carries the snapshot of every file it read (``files.Snapshot``), and the main process takes it
+only when each of those files is still what it last read or wrote there (a ``--write`` earlier in the
+run that rewrote a config file makes the answer stale). Otherwise, and for every file a worker could
+not finish (a read error, bad input, a file that is no SGLang input, an internal error: each has its own
+message and path through ``runner``), the main process checks the file again itself, as ``-j 1`` does.
+That costs one more check of those few files and keeps every error message and its order exactly as
+they are without ``-j``.
+
+Work goes out in chunks of ``CHUNK`` files, and at most ``WINDOW`` chunks per worker are in flight: the
+per-file overhead (pickling the arguments and the result) stays small and the memory held for ordering
+stays flat in the number of files.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from autofix import files
+from autofix.api import FixResult, fix_source
+from autofix.formats import detect
+from autofix.schema import load
+
+# Below this many files a run stays in-process whatever -j says: starting the workers (a fork each, and
+# each warming its own caches on its first files) costs about what checking ~100 clean files does on one
+# core (bench/README.md, "-j"), so a smaller run (a pre-commit hook's few files) would only get slower.
+PARALLEL_FROM = 200
+CHUNK = 32  # files per task: ~15 ms of work, against well under 1 ms of pickling and queueing
+WINDOW = 4  # chunks in flight per worker: workers never wait for the main process, memory stays flat
+
+
+def default_jobs() -> int:
+    """All the cores this process may run on (``os.process_cpu_count``, Python 3.13+; else the affinity mask)."""
+    count = getattr(os, "process_cpu_count", None)
+    if count is not None:
+        return count() or 1
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """A worker's answer for one file: the result, and the snapshot of each file read for it (by real path)."""
+
+    result: FixResult
+    snapshots: dict[str, files.Snapshot]
+
+
+_SHARED: frozenset[str] = frozenset()  # the run's shared --config files (runner._shared_configs), per worker
+_FIX_EDITS = False
+
+
+def _init(shared: frozenset[str], fix_edits: bool) -> None:
+    """A worker's start: the run's constants; Ctrl-C and SIGTERM are the main process's to handle."""
+    global _SHARED, _FIX_EDITS
+    _SHARED, _FIX_EDITS = shared, fix_edits
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _check(path: str, opts) -> Ready | None:
+    """``path`` read and checked as ``runner._One`` does; None when the main process must do it itself."""
+    try:
+        disk = files.FileSet()
+        text = disk.read(path)
+        fmt = detect(path, text)
+        if fmt is None:
+            return None
+        result = fix_source(text, fmt, path=path, unsafe=opts.unsafe, schema=load(opts.target_version),
+                            read_config=disk.read_config, shared_configs=_SHARED, facts=opts.facts,
+                            policy=opts.policy, fix_edits=_FIX_EDITS)
+    except Exception:  # noqa: BLE001 - every error is reported by the main process, which checks it again
+        return None
+    if result.errors:  # a --config file SGLang refuses: its InputError is reported (and pickles) in the main process
+        return None
+    return Ready(result, disk.snapshots)
+
+
+def _check_chunk(chunk: list[tuple[str, object]]) -> list[Ready | None]:
+    return [None if opts is None else _check(path, opts) for path, opts in chunk]
+
+
+def results(items: list[tuple[str, bool]], jobs: int, options: Callable[[str], object], *,
+            shared: frozenset[str], fix_edits: bool, before_start: Callable[[], None]) -> Iterator[Ready | None]:
+    """One ``Ready`` or None per item of ``items`` (path, named), in their order, checked by ``jobs`` workers.
+
+    ``options(path)`` gives a file's ``runner.FileOptions``; a file it raises for is left to the main
+    process (which meets the error at its turn). ``before_start`` runs before the workers start
+    (``runner`` flushes its streams, so a forked worker holds no unwritten output of the main process).
+    Stdin (``-``) is always left to the main process. Closing the iterator stops the workers.
+    """
+    def task(path: str):
+        if path == "-":
+            return path, None
+        try:
+            return path, options(path)
+        except Exception:  # noqa: BLE001 - met again, and reported, when the main process reaches it
+            return path, None
+
+    import multiprocessing  # here, not at import: a run without workers (and the cold start) never loads them
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunks = (list(map(task, (p for p, _ in items[i:i + CHUNK]))) for i in range(0, len(items), CHUNK))
+    # fork where it is safe and cheap (Linux): the workers start with autofix already imported
+    context = multiprocessing.get_context("fork") if sys.platform == "linux" else None
+    before_start()
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init, initargs=(shared, fix_edits))
+    pending: deque = deque()
+    broken = False
+    try:
+        for chunk in chunks:
+            pending.append((len(chunk), pool.submit(_check_chunk, chunk)))
+            if len(pending) >= WINDOW * jobs:
+                broken = yield from _drain_one(pending, broken)
+        while pending:
+            broken = yield from _drain_one(pending, broken)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _drain_one(pending: deque, broken: bool):
+    """Yield the answers of the oldest chunk in flight (all None when it failed); whether the pool is broken."""
+    from concurrent.futures import BrokenExecutor
+
+    size, future = pending.popleft()
+    if not broken:
+        try:
+            answers = future.result()
+        except BrokenExecutor:  # a worker was killed (out of memory): the rest is checked in-process
+            broken = True
+        except Exception:  # noqa: BLE001 - e.g. a result that would not pickle: that chunk in-process
+            pass
+        else:
+            yield from answers
+            return False
+    yield from [None] * size
+    return broken

@@ -1,0 +1,129 @@
+"""``-j/--jobs``: the same bytes, in the same order, and the same exit code as ``-j 1``, whatever N.
+
+The threshold and the chunk size are lowered here, so that a few files go through the workers in several
+chunks (a real run needs ``parallel.PARALLEL_FROM`` files before it starts any).
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from autofix import files, parallel, runner
+from autofix.cli import app
+
+CLEAN = "model-path: meta-llama/Llama-3.1-8B-Instruct\ntp-size: {tp}\nport: 3000{tp}\n"
+NEEDS_FIX = "tp-size: 8\nmoe-a2a-backend: none  # single node\nep-dispatch-algorithm: static\n"
+MARLIN = "tp-size: 8\nmoe-runner-backend: experimental_sgl_marlin\nmoe-a2a-backend: deepep\nep-dispatch-algorithm: static\n"
+SCRIPT = "#!/bin/sh\npython3 -m sglang.launch_server --config launched.yaml --tp 8\n"
+
+
+def _tree(root: Path) -> Path:
+    """Clean configs, configs that need fixes, bad input (invalid YAML, not UTF-8), a script and its config."""
+    root.mkdir()
+    for i in range(12):
+        (root / f"c{i:02}.yaml").write_text(CLEAN.format(tp=1 + i % 2))
+    (root / "c03.yaml").write_text(NEEDS_FIX)
+    (root / "c07.yaml").write_text(MARLIN)
+    (root / "c05.yaml").write_text("tp-size: [\n")  # invalid YAML: an error, exit 2
+    (root / "c09.yaml").write_bytes(b"tp-size: \xff\n")  # not UTF-8
+    (root / "launched.yaml").write_text(NEEDS_FIX)  # checked through the script, not again on its own
+    (root / "serve.sh").write_text(SCRIPT)
+    (root / "notes.sh").write_text("#!/bin/sh\necho hello\n")  # launches nothing
+    return root
+
+
+@pytest.fixture
+def small_pool(monkeypatch):
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(parallel, "CHUNK", 3)
+    monkeypatch.setattr(parallel, "WINDOW", 1)
+
+
+def _run(paths: list[str], mode: runner.Mode, jobs: int, fmt: str = "full") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    rep = runner.run(paths, mode, unsafe=True, out=out, err=err, output=runner.Output(fmt), jobs=jobs)
+    return rep.exit_code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("fmt", ["full", "concise", "json", "sarif", "github"])
+@pytest.mark.parametrize("mode", [runner.Mode.DIFF, runner.Mode.CHECK, runner.Mode.DIFF_ONLY])
+def test_same_output_as_one_job(tmp_path, small_pool, monkeypatch, mode, fmt):
+    if mode is runner.Mode.DIFF_ONLY and fmt != "full":
+        pytest.skip("--diff takes no report format")
+    monkeypatch.chdir(tmp_path)
+    _tree(tmp_path / "d")
+    one = _run(["d"], mode, 1, fmt)
+    assert one[0] == 2  # the bad inputs
+    adopted = []
+    adopt = runner._One._adopt
+    monkeypatch.setattr(runner._One, "_adopt", lambda self, ready: adopted.append(adopt(self, ready)) or adopted[-1])
+    for jobs in (2, 3):
+        assert _run(["d"], mode, jobs, fmt) == one
+    # per run the workers answered the 10 good configs and the script; the 2 bad inputs and notes.sh are redone
+    assert sum(r is not None for r in adopted) == 2 * 11
+
+
+def test_write_writes_the_same_files(tmp_path, small_pool, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _tree(tmp_path / "one")
+    shutil.copytree(tmp_path / "one", tmp_path / "two")
+    code1, out1, err1 = _run(["one"], runner.Mode.WRITE, 1)
+    code2, out2, err2 = _run(["two"], runner.Mode.WRITE, 2)
+    assert (code1, out1, err1.replace("one/", "two/")) == (code2, out2, err2)
+    assert "Fixed" in err2
+    for path in sorted((tmp_path / "one").iterdir()):
+        assert path.read_bytes() == (tmp_path / "two" / path.name).read_bytes(), path.name
+    assert (tmp_path / "two" / "c03.yaml").read_text() != NEEDS_FIX
+    assert not list((tmp_path / "two").glob(".*autofix*"))  # no temp file left behind
+
+
+def test_stable_order(tmp_path, small_pool, monkeypatch):
+    """Reported in the order the files are given (and walked), not the order the workers finish."""
+    monkeypatch.chdir(tmp_path)
+    names = [f"f{i}.yaml" for i in (5, 1, 4, 2, 3, 0, 6)]
+    for name in names:
+        (tmp_path / name).write_text(NEEDS_FIX)
+    code, out, _ = _run(names, runner.Mode.CHECK, 2, "concise")
+    assert code == 1
+    assert [line.split(":")[0] for line in out.splitlines()] == names
+
+
+def test_small_runs_start_no_worker(tmp_path, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("a pool was started")
+
+    monkeypatch.setattr(parallel, "results", refuse)
+    (tmp_path / "a.yaml").write_text(NEEDS_FIX)
+    assert _run([str(tmp_path / "a.yaml")], runner.Mode.CHECK, 8)[0] == 1
+
+
+def test_a_stale_answer_is_checked_again(tmp_path):
+    """An answer read before this run rewrote one of its files is not used."""
+    path = tmp_path / "a.yaml"
+    path.write_text(NEEDS_FIX)
+    one = runner._One(runner.Report(runner.Mode.CHECK), runner.Mode.CHECK, files.FileSet(), runner._Once(), set(),
+                      frozenset(), io.StringIO(), io.StringIO(), runner.Output(), lambda _p: runner.FileOptions(),
+                      stdin_filename=None, stdin_format=None, stdin=None)
+    ready = parallel._check(str(path), runner.FileOptions())
+    assert ready is not None and one._adopt(ready) is ready.result
+    one.disk.snapshots[str(path.resolve())] = files.Snapshot(0, 0, b"written since")
+    assert one._adopt(ready) is None
+
+
+def test_cli_option(tmp_path):
+    (tmp_path / "a.yaml").write_text(NEEDS_FIX)
+    cli = CliRunner()
+    for args in (["-j", "2"], ["--jobs", "1"], []):
+        assert cli.invoke(app, [str(tmp_path), *args], prog_name="autofix").exit_code == 1
+    bad = cli.invoke(app, [str(tmp_path), "-j", "0"], prog_name="autofix")
+    assert bad.exit_code == 2 and "--jobs" in bad.output
+    assert "--jobs" in cli.invoke(app, ["--help"], prog_name="autofix").output
+
+
+def test_default_jobs_is_the_cores():
+    assert parallel.default_jobs() >= 1
