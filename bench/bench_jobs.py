@@ -7,14 +7,17 @@ Usage::
 Each run is a fresh process, as a user's is (``python -c`` calling ``autofix.cli.main`` with
 ``autofix.parallel.PARALLEL_FROM`` set to 1, so that small runs can be timed with workers too). The files are
 ``bench_configs.py``'s clean configs (seed 0). Before timing, the script checks that ``-j 1`` and ``-j N`` print
-the same bytes and exit with the same code. Printed: the best wall time of each over ``--repeats`` rounds, and
-the speed-up; then the same for the smaller ``--sizes`` (where the start-up of the workers shows).
+the same bytes and exit with the same code. Printed: the best wall time of each over ``--repeats`` rounds, the
+speed-up, and the median CPU time (user + system, workers included: what the workers cost over one process);
+then the same for the smaller ``--sizes`` (where the start-up of the workers shows).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -28,19 +31,24 @@ RUN = "import sys; from autofix import parallel; parallel.PARALLEL_FROM = 1; fro
       "sys.argv = ['autofix', *sys.argv[1:]]; main()"
 
 
-def run(directory: str, jobs: int) -> tuple[float, int, bytes, bytes]:
+def run(directory: str, jobs: int) -> tuple[float, float, int, bytes, bytes]:
+    """Wall time, CPU time (the process and its workers: user + system), exit code, stdout, stderr."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     p = subprocess.run([sys.executable, "-c", RUN, directory, "-j", str(jobs)], capture_output=True)
-    return time.perf_counter() - start, p.returncode, p.stdout, p.stderr
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu, p.returncode, p.stdout, p.stderr
 
 
-def best(directory: str, jobs: int, repeats: int) -> dict[int, float]:
-    """Best wall time of ``-j 1`` and ``-j jobs`` over ``repeats`` rounds, the two taking turns."""
-    times: dict[int, list[float]] = {1: [], jobs: []}
+def best(directory: str, jobs: int, repeats: int) -> dict[int, tuple[float, float]]:
+    """Best wall time and median CPU time of ``-j 1`` and ``-j jobs`` over ``repeats`` rounds, taking turns."""
+    times: dict[int, list[tuple[float, float]]] = {1: [], jobs: []}
     for _ in range(repeats):
         for j in times:
-            times[j].append(run(directory, j)[0])
-    return {j: min(t) for j, t in times.items()}
+            times[j].append(run(directory, j)[:2])
+    return {j: (min(w for w, _ in t), statistics.median(c for _, c in t)) for j, t in times.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,9 +64,10 @@ def main(argv: list[str] | None = None) -> int:
         paths, digest = bench_configs.generate(Path(tmp), args.n, 0)
         print(f"{args.n} clean configs, digest {digest}")
         one, many = run(tmp, 1), run(tmp, args.jobs)
-        assert one[1:] == many[1:], "-j 1 and -j N differ"
-        assert one[1] == 0, one[2][-500:]
-        print(f"{'files':>6} {'-j 1 s':>8} {f'-j {args.jobs} s':>8} {'speed-up':>9}")
+        assert one[2:] == many[2:], "-j 1 and -j N differ"
+        assert one[2] == 0, one[3][-500:]
+        print(f"{'files':>6} {'-j 1 s':>8} {f'-j {args.jobs} s':>8} {'speed-up':>9} {'-j 1 cpu s':>11} "
+              f"{f'-j {args.jobs} cpu s':>11}")
         for n in sizes:
             sub = os.path.join(tmp, f"first{n}")
             if n != args.n:
@@ -66,7 +75,8 @@ def main(argv: list[str] | None = None) -> int:
                 for p in paths[:n]:
                     os.link(p, os.path.join(sub, os.path.basename(p)))
             t = best(tmp if n == args.n else sub, args.jobs, args.repeats)
-            print(f"{n:>6} {t[1]:>8.3f} {t[args.jobs]:>8.3f} {t[1] / t[args.jobs]:>8.2f}x", flush=True)
+            (w1, c1), (wn, cn) = t[1], t[args.jobs]
+            print(f"{n:>6} {w1:>8.3f} {wn:>8.3f} {w1 / wn:>8.2f}x {c1:>11.3f} {cn:>11.3f}", flush=True)
     return 0
 
 
