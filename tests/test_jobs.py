@@ -127,3 +127,23 @@ def test_cli_option(tmp_path):
 
 def test_default_jobs_is_the_cores():
     assert parallel.default_jobs() >= 1
+
+
+@pytest.mark.parametrize("extra", [[], ["--check", "--output-format", "json"], ["--write"]])
+def test_cli_at_the_real_threshold(tmp_path, monkeypatch, extra):
+    """A run long enough to start the workers, through the command line (project settings, streams, exit)."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("one", "two"):
+        d = tmp_path / name
+        d.mkdir()
+        for i in range(parallel.PARALLEL_FROM):
+            (d / f"c{i:03}.yaml").write_text(CLEAN.format(tp=1 + i % 2))
+        (d / "c100.yaml").write_text(NEEDS_FIX)
+        (d / "c150.yaml").write_text("tp-size: [\n")
+    cli = CliRunner()
+    one = cli.invoke(app, ["one", "-j", "1", *extra], prog_name="autofix")
+    two = cli.invoke(app, ["two", "-j", "2", *extra], prog_name="autofix")
+    assert one.exit_code == two.exit_code == 2
+    assert two.output == one.output.replace("one/", "two/")
+    if extra == ["--write"]:
+        assert (tmp_path / "two" / "c100.yaml").read_text() == (tmp_path / "one" / "c100.yaml").read_text() != NEEDS_FIX
