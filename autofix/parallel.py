@@ -115,6 +115,7 @@ def results(items: list[tuple[str, bool]], jobs: int, options: Callable[[str], o
     import multiprocessing  # here, not at import: a run without workers (and the cold start) never loads them
     from concurrent.futures import ProcessPoolExecutor
 
+    jobs = min(jobs, -(-len(items) // CHUNK))  # -j 64 over 300 files: no worker without a chunk to check
     chunks = (list(map(task, (p for p, _ in items[i:i + CHUNK]))) for i in range(0, len(items), CHUNK))
     # fork where it is safe and cheap (Linux): the workers start with autofix already imported
     context = multiprocessing.get_context("fork") if sys.platform == "linux" else None

@@ -147,3 +147,22 @@ def test_cli_at_the_real_threshold(tmp_path, monkeypatch, extra):
     assert two.output == one.output.replace("one/", "two/")
     if extra == ["--write"]:
         assert (tmp_path / "two" / "c100.yaml").read_text() == (tmp_path / "one" / "c100.yaml").read_text() != NEEDS_FIX
+
+
+def test_no_more_workers_than_chunks(tmp_path, small_pool, monkeypatch):
+    started = []
+    import concurrent.futures
+
+    real = concurrent.futures.ProcessPoolExecutor
+
+    def counting(workers, **kwargs):
+        started.append(workers)
+        return real(workers, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", counting)
+    names = []
+    for i in range(4):
+        (tmp_path / f"f{i}.yaml").write_text(NEEDS_FIX)
+        names.append(str(tmp_path / f"f{i}.yaml"))
+    assert _run(names, runner.Mode.CHECK, 64)[0] == 1
+    assert started == [2]  # 4 files in chunks of 3
