@@ -113,7 +113,7 @@ def results(items: list[tuple[str, bool]], jobs: int, options: Callable[[str], o
             return path, None
 
     import multiprocessing  # here, not at import: a run without workers (and the cold start) never loads them
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 
     jobs = min(jobs, -(-len(items) // CHUNK))  # -j 64 over 300 files: no worker without a chunk to check
     chunks = (list(map(task, (p for p, _ in items[i:i + CHUNK]))) for i in range(0, len(items), CHUNK))
@@ -125,7 +125,11 @@ def results(items: list[tuple[str, bool]], jobs: int, options: Callable[[str], o
     broken = False
     try:
         for chunk in chunks:
-            pending.append((len(chunk), pool.submit(_check_chunk, chunk)))
+            try:
+                future = None if broken else pool.submit(_check_chunk, chunk)
+            except BrokenExecutor:  # a worker was killed (out of memory): the rest is checked in-process
+                broken, future = True, None
+            pending.append((len(chunk), future))
             if len(pending) >= WINDOW * jobs:
                 broken = yield from _drain_one(pending, broken)
         while pending:
@@ -139,7 +143,7 @@ def _drain_one(pending: deque, broken: bool):
     from concurrent.futures import BrokenExecutor
 
     size, future = pending.popleft()
-    if not broken:
+    if future is not None and not broken:
         try:
             answers = future.result()
         except BrokenExecutor:  # a worker was killed (out of memory): the rest is checked in-process

@@ -7,6 +7,7 @@ chunks (a real run needs ``parallel.PARALLEL_FROM`` files before it starts any).
 from __future__ import annotations
 
 import io
+import os
 import shutil
 from pathlib import Path
 
@@ -166,3 +167,18 @@ def test_no_more_workers_than_chunks(tmp_path, small_pool, monkeypatch):
         names.append(str(tmp_path / f"f{i}.yaml"))
     assert _run(names, runner.Mode.CHECK, 64)[0] == 1
     assert started == [2]  # 4 files in chunks of 3
+
+
+def test_a_killed_worker_leaves_the_rest_to_the_main_process(tmp_path, small_pool, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _tree(tmp_path / "d")
+    one = _run(["d"], runner.Mode.DIFF, 1)
+    check = parallel._check
+
+    def dies(path, opts):  # in a forked worker: as the kernel's OOM killer would end it
+        if path.endswith("c04.yaml"):
+            os._exit(1)
+        return check(path, opts)
+
+    monkeypatch.setattr(parallel, "_check", dies)
+    assert _run(["d"], runner.Mode.DIFF, 2) == one
