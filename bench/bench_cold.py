@@ -11,7 +11,8 @@ dir (``PYTHONPYCACHEPREFIX``), so nothing is written to the tree.
 
 ``--also NAME=PATH`` adds another autofix console script (another checkout's venv) to the same rounds,
 for before/after figures measured together. ``--file`` checks that file instead of the clean one this
-script writes. Every autofix command must exit 0 (the file is clean); yamllint's exit status is not
+script writes. The commands run in a temp dir, so neither finds a settings file
+(a ``pyproject.toml`` with ``[tool.autofix]``, a ``.yamllint``) up the tree. Every autofix command must exit 0 (the file is clean); yamllint's exit status is not
 checked (it may warn about a missing ``---``).
 """
 
@@ -40,13 +41,13 @@ max-running-requests: 128
 """
 
 
-def _medians(cmds: dict[str, list[str]], env: dict[str, str], runs: int) -> dict[str, list[float]]:
+def _medians(cmds: dict[str, list[str]], env: dict[str, str], runs: int, cwd: str) -> dict[str, list[float]]:
     """Wall times in ms of ``runs`` rounds of every command, taking turns, after one untimed round."""
     times: dict[str, list[float]] = {name: [] for name in cmds}
     for r in range(runs + 1):
         for name, cmd in cmds.items():
             t0 = time.perf_counter()
-            proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+            proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd)
             dt = time.perf_counter() - t0
             if name.startswith("autofix") and proc.returncode != 0:
                 raise SystemExit(f"{cmd} exited {proc.returncode}: {proc.stderr.decode()[-500:]}")
@@ -77,7 +78,7 @@ def main() -> None:
             cmds[f"autofix ({name})"] = [script, path]
         cmds["yamllint"] = [str(bindir / "yamllint"), path]
         cmds["python -c pass"] = [sys.executable, "-c", "pass"]
-        times = _medians(cmds, env, args.runs)
+        times = _medians(cmds, env, args.runs, tmp)
     print(f"load average {os.getloadavg()[0]:.2f}; {args.runs} rounds; bytecode cached")
     print(f"{'command':<24} {'median ms':>10} {'min':>7} {'max':>7}")
     for name, ts in times.items():

@@ -49,3 +49,22 @@ runner.run([{str(path)!r}], runner.Mode.DIFF, unsafe=False, out=o, err=io.String
 print("VER001" in o.getvalue(), schema._others.cache_info().currsize)
 """)
     assert out == "True 1"
+
+
+def test_a_config_check_imports_only_what_it_needs(tmp_path):
+    # a YAML config in a folder without a settings file: no TOML, no writing, no other format's reader
+    path = tmp_path / "clean.yaml"
+    path.write_text("model-path: meta-llama/Llama-3.1-8B-Instruct\ntp-size: 2\n", encoding="utf-8")
+    unwanted = ("tomllib", "tempfile", "hashlib", "importlib.resources", "tree_sitter", "dockerfile",
+                "autofix.formats.argv", "autofix.formats.dockerfile", "autofix.formats.manifest",
+                "autofix.formats.srtslurm", "autofix.toml_positions")
+    out = subprocess.run([sys.executable, "-c", f"""
+import sys
+from autofix.cli import main
+sys.argv = ["autofix", {str(path)!r}]
+try:
+    main()
+except SystemExit as exit:
+    print(exit.code, [m for m in {unwanted!r} if m in sys.modules])
+"""], capture_output=True, text=True, check=True, cwd=tmp_path).stdout.strip()
+    assert out.splitlines()[-1] == "0 []"

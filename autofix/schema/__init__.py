@@ -12,7 +12,7 @@ import json
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+import os
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -182,9 +182,15 @@ def load(version: str = DEFAULT_VERSION) -> Schema:
     return _load(version)  # one cache key per version: ``load()`` and ``load("0.5.23")`` share the table
 
 
+# The tables' folder, read with plain os calls: importlib.resources (with the tempfile and zipfile modules it
+# imports) was ~5 ms of every start-up (issue 15), and autofix is installed as files (a wheel), not zipped.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
 @cache
 def _load(version: str) -> Schema:
-    text = resources.files(__package__).joinpath(f"sglang-{version}.json").read_text("utf-8")
+    with open(os.path.join(_HERE, f"sglang-{version}.json"), encoding="utf-8") as f:
+        text = f.read()
     data = json.loads(text)
     steps = tuple(Step(**s) for s in data.get("steps", ()))
     return Schema(data["sglang_version"], tuple(_option(o) for o in data["options"]), steps)
@@ -194,7 +200,7 @@ def _load(version: str) -> Schema:
 def versions() -> tuple[str, ...]:
     """The SGLang versions a table ships for, oldest first (``sglang-<version>.json``; the other data files
     here, ``sglang-<version>-messages.json`` and ``-coverage.json``, are ``autofix explain``'s)."""
-    names = [p.name for p in resources.files(__package__).iterdir()]
+    names = os.listdir(_HERE)
     found = [m.group(1) for n in names if (m := re.fullmatch(r"sglang-(\d+(?:\.\d+)*)\.json", n))]
     return tuple(sorted(found, key=lambda v: tuple(map(int, re.findall(r"\d+", v)))))
 
