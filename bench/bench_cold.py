@@ -82,6 +82,8 @@ def main() -> None:
         for spec in args.also:
             name, _, script = spec.partition("=")
             cmds[f"autofix ({name})"] = [script, path]
+        if not (bindir / "yamllint").exists():
+            raise SystemExit(f"no yamllint next to {sys.executable}: {bindir / 'pip'} install yamllint")
         cmds["yamllint"] = [str(bindir / "yamllint"), path]
         cmds["python -c pass"] = [sys.executable, "-c", "pass"]
         times = _times(cmds, env, args.runs, tmp)
