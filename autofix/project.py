@@ -46,18 +46,20 @@ and the ``stat`` calls of the walk up.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from autofix import files, globs, toml_positions
+from autofix import files, globs
 from autofix.errors import ConfigError, InputError
 from autofix.pipeline.facts import Facts, HardwareError, hardware, parse_gpu
 from autofix.policy import ALL, Policy, RuleId, SelectorError, validate
 from autofix.schema import DEFAULT_VERSION
+
+if TYPE_CHECKING:
+    import tomllib
 
 NAMES = (".autofix.toml", "autofix.toml", "pyproject.toml")  # precedence within one directory, highest first
 TABLE = ("tool", "autofix")  # where pyproject.toml holds the keys
@@ -328,6 +330,8 @@ class Config:
 
     def error(self, at: tuple[str | int, ...], message: str, *, value: bool = True) -> ConfigError:
         """A ``ConfigError`` at key path ``at`` (below this file's table): at the value, or at the key."""
+        from autofix import toml_positions  # only to report an error in a settings file
+
         line, col = toml_positions.locate(self.text, (*self.table, *at), value=value, table=self.table)
         prefix = "[tool.autofix] " if self.table else ""
         return ConfigError(self.shown, line, col, prefix + message)
@@ -340,6 +344,8 @@ def _shown(path: str, cwd: str) -> str:
 
 def _toml_error(shown: str, text: str, exc: tomllib.TOMLDecodeError) -> ConfigError:
     """tomllib's message, at its position."""
+    from autofix import toml_positions
+
     line, col, message = toml_positions.decode_error(text, str(exc))
     return ConfigError(shown, line, col, f"invalid TOML: {message}")
 
@@ -365,6 +371,8 @@ def load(path: str, *, shown: str | None = None, required: bool = True) -> Confi
     is_pyproject = os.path.basename(path) == "pyproject.toml"
     if is_pyproject and not required and "autofix" not in text:
         return None
+    import tomllib  # here, not at the top: a run without a settings file never parses TOML (start-up, issue 15)
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -12,7 +12,8 @@ import json
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+import os
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 DEFAULT_VERSION = "0.5.23"
@@ -173,13 +174,23 @@ def _option(raw: dict) -> Option:
     )
 
 
-@cache
 def load(version: str = DEFAULT_VERSION) -> Schema:
-    """Load the shipped table for ``version``.
+    """Load the shipped table for ``version``, once per process.
 
     Raises ``FileNotFoundError`` when no table ships for that version.
     """
-    text = resources.files(__package__).joinpath(f"sglang-{version}.json").read_text("utf-8")
+    return _load(version)  # one cache key per version: ``load()`` and ``load("0.5.23")`` share the table
+
+
+# The tables' folder, read with plain os calls: importlib.resources (with the tempfile and zipfile modules it
+# imports) was ~5 ms of every start-up (issue 15), and autofix is installed as files (a wheel), not zipped.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+@cache
+def _load(version: str) -> Schema:
+    with open(os.path.join(_HERE, f"sglang-{version}.json"), encoding="utf-8") as f:
+        text = f.read()
     data = json.loads(text)
     steps = tuple(Step(**s) for s in data.get("steps", ()))
     return Schema(data["sglang_version"], tuple(_option(o) for o in data["options"]), steps)
@@ -189,14 +200,46 @@ def load(version: str = DEFAULT_VERSION) -> Schema:
 def versions() -> tuple[str, ...]:
     """The SGLang versions a table ships for, oldest first (``sglang-<version>.json``; the other data files
     here, ``sglang-<version>-messages.json`` and ``-coverage.json``, are ``autofix explain``'s)."""
-    names = [p.name for p in resources.files(__package__).iterdir()]
+    names = os.listdir(_HERE)
     found = [m.group(1) for n in names if (m := re.fullmatch(r"sglang-(\d+(?:\.\d+)*)\.json", n))]
     return tuple(sorted(found, key=lambda v: tuple(map(int, re.findall(r"\d+", v)))))
 
 
-def others_of(schema: Schema) -> tuple[Schema, ...]:
-    """The shipped tables of every version but ``schema``'s (for migrations)."""
-    return _others(schema.version)
+def others_of(schema: Schema) -> Sequence[Schema]:
+    """The shipped tables of every version but ``schema``'s (for migrations), read on first use: only an
+    option the target release refuses is looked up in them, so a clean file never reads them (issue 15's
+    cold start)."""
+    return _Others(schema.version)
+
+
+class _Others(Sequence):
+    """The tables of every shipped version but ``version``, a read-only sequence that loads them (once per
+    process, ``_others``' cache) when first indexed, iterated or measured."""
+
+    __slots__ = ("version",)
+
+    def __init__(self, version: str) -> None:
+        self.version = version
+
+    def __getitem__(self, index):
+        return _others(self.version)[index]
+
+    def __len__(self) -> int:
+        return len(_others(self.version))
+
+    def __iter__(self) -> Iterator[Schema]:
+        return iter(_others(self.version))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _Others):
+            return self.version == other.version
+        return tuple(self) == other if isinstance(other, tuple) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(_others(self.version))
+
+    def __repr__(self) -> str:
+        return f"others_of({self.version!r})"
 
 
 @cache

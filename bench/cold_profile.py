@@ -1,0 +1,126 @@
+"""Where the start-up of ``autofix one-file.yaml`` goes, in CPU ms (the minimum over ``--runs`` fresh processes).
+
+Each process imports the layers in order (typer and click, PyYAML, autofix's CLI, the checking machinery) and
+then runs the check, timing each with ``time.process_time`` (less moved by a shared machine than wall time).
+Inside the checking import it also counts the time spent making dataclasses (``dataclasses._process_class``),
+importing the rule step modules and loading the SGLang table. ``python -c pass`` (the interpreter and
+``site``) is timed the same way for reference. Bytecode is cached in a temp dir, as in ``bench_cold.py``.
+
+    .venv/bin/python bench/cold_profile.py --runs 7
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from bench_cold import CLEAN
+
+CHILD = r"""
+import json, sys, time
+clock = time.process_time
+t = {"start": clock()}
+import dataclasses
+made = [0.0]
+_process = dataclasses._process_class
+def timed(*a, **k):
+    t0 = clock()
+    try:
+        return _process(*a, **k)
+    finally:
+        made[0] += clock() - t0
+dataclasses._process_class = timed
+import click, typer
+t["typer"] = clock()
+import yaml
+t["yaml"] = clock()
+import autofix.cli
+t["cli"] = clock()
+made[0] = 0.0
+import autofix.schema
+_load = autofix.schema._load.__wrapped__
+loaded = [0.0]
+def load(version):
+    t0 = clock()
+    try:
+        return _load(version)
+    finally:
+        loaded[0] += clock() - t0
+autofix.schema._load = autofix.schema.cache(load)
+steps = [0.0]
+"""
+
+CHILD += r"""
+import importlib
+_import = importlib.import_module
+def import_module(name, package=None):
+    t0 = clock()
+    try:
+        return _import(name, package)
+    finally:
+        if name.startswith("autofix.rules.") and name.count(".") >= 3:
+            steps[0] += clock() - t0
+importlib.import_module = import_module
+import autofix.checking
+t["checking"] = clock()
+importlib.import_module = _import
+dataclasses._process_class = _process
+checking_dataclasses = made[0]
+import typer.main
+command = typer.main.get_command(autofix.cli.app)
+t["command"] = clock()
+sys.argv = ["autofix", sys.argv[1]]
+try:
+    command.main(args=sys.argv[1:], prog_name="autofix", standalone_mode=True)
+except SystemExit as exit:
+    assert exit.code == 0, exit.code
+t["run"] = clock()
+keys = list(t)
+out = {k: 1e3 * (t[k] - t[p]) for p, k in zip(keys, keys[1:])}
+out["dataclasses in checking"] = 1e3 * checking_dataclasses
+out["step modules"] = 1e3 * steps[0]
+out["SGLang table"] = 1e3 * loaded[0]
+out["total after start"] = 1e3 * (t["run"] - t["start"])
+print(json.dumps(out), file=sys.__stdout__)
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="autofix-cold-") as tmp:
+        path = os.path.join(tmp, "one.yaml")
+        Path(path).write_text(CLEAN, encoding="utf-8")
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = os.path.join(tmp, "pycache")
+        rows: list[dict[str, float]] = []
+        base: list[float] = []
+        for r in range(args.runs + 1):
+            proc = subprocess.run([sys.executable, "-c", CHILD, path], capture_output=True, text=True, env=env,
+                                  cwd=tmp, check=True)
+            pas = subprocess.run([sys.executable, "-c", "import os, json; t = os.times(); "
+                                  "print(json.dumps(1e3 * (t.user + t.system)))"],
+                                 capture_output=True, text=True, env=env, cwd=tmp, check=True)
+            if r:
+                rows.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+                base.append(json.loads(pas.stdout))
+    print(f"load average {os.getloadavg()[0]:.2f}; minimum of {args.runs} processes, CPU ms")
+    print(f"{'interpreter and site (python -c pass)':<40} {min(base):7.1f}")
+    labels = {"typer": "import typer, click", "yaml": "import yaml (PyYAML)", "cli": "import autofix.cli",
+              "checking": "import autofix.checking (engine, rules)", "command": "typer builds the command",
+              "run": "the check (config, read, rules, report)"}
+    for key, label in labels.items():
+        print(f"{label:<40} {min(r[key] for r in rows):7.1f}")
+    for key in ("dataclasses in checking", "step modules", "SGLang table"):
+        print(f"  of which {key:<31} {min(r[key] for r in rows):7.1f}")
+    print(f"{'total after start':<40} {min(r['total after start'] for r in rows):7.1f}")
+
+
+if __name__ == "__main__":
+    main()
