@@ -30,9 +30,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from autofix import files
-from autofix.api import FixResult, fix_source
+from autofix.api import FixResult
 from autofix.formats import detect
-from autofix.schema import load
 
 # Below this many files a run stays in-process whatever -j says: starting the workers (a fork each, and
 # each warming its own caches on its first files) costs about what checking ~100 clean files does on one
@@ -81,9 +80,7 @@ def _check(path: str, opts) -> Ready | None:
         fmt = detect(path, text)
         if fmt is None:
             return None
-        result = fix_source(text, fmt, path=path, unsafe=opts.unsafe, schema=load(opts.target_version),
-                            read_config=disk.read_config, shared_configs=_SHARED, facts=opts.facts,
-                            policy=opts.policy, fix_edits=_FIX_EDITS)
+        result = opts.fix(text, fmt, path, read_config=disk.read_config, shared=_SHARED, fix_edits=_FIX_EDITS)
     except Exception:  # noqa: BLE001 - every error is reported by the main process, which checks it again
         return None
     if result.errors:  # a --config file SGLang refuses: its InputError is reported (and pickles) in the main process

@@ -100,6 +100,13 @@ class FileOptions:
     target_version: str = DEFAULT_VERSION
     facts: Facts = NO_FACTS
 
+    def fix(self, text: str, fmt, path: str, *, read_config, shared: frozenset[str], fix_edits: bool) -> FixResult:
+        """``api.fix_source`` of ``text`` (format ``fmt``, shown as ``path``) with these options: what the main
+        process and a ``-j`` worker (``autofix.parallel``) both run for a file."""
+        return fix_source(text, fmt, path=path, unsafe=self.unsafe, schema=load(self.target_version),
+                          read_config=read_config, shared_configs=shared, facts=self.facts, policy=self.policy,
+                          fix_edits=fix_edits)
+
 
 class _Output:
     """A stream whose write failures stop the run with one ``OutputError`` (not one error per file)."""
@@ -423,10 +430,8 @@ class _One:
                 self.pass_through()
                 return
             opts = self.options(shown)
-            result = fix_source(text, fmt, path=shown, unsafe=opts.unsafe, schema=load(opts.target_version),
-                                read_config=None if path == "-" else self.disk.read_config,
-                                shared_configs=self.shared, facts=opts.facts, policy=opts.policy,
-                                fix_edits=self.output.machine)
+            result = opts.fix(text, fmt, shown, read_config=None if path == "-" else self.disk.read_config,
+                              shared=self.shared, fix_edits=self.output.machine)
         except ConfigError:
             raise  # the project's configuration, not this file: it stops the run
         except InputError as exc:
@@ -463,7 +468,7 @@ class _One:
             raise
 
     def _report(self, path: str, result: FixResult) -> None:
-        rep, once, err = self.rep, self.once, self.err
+        rep, once = self.rep, self.once
         for error in result.errors:  # --config files SGLang would refuse to read
             real = self.disk.real(error.path)
             self.through_launch.add(real)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from autofix.model import Fix, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.cuda_graph_hook import DECODE, PREFILL
+from autofix.rules.cuda_graph_hook import DECODE, PREFILL, prefill_attention_backend
 
 EAGER_ONLY = ("torch_native", "flex_attention")
 
@@ -172,7 +172,8 @@ def trtllm_mha_prefill_cp_needs_sm100(view: ResolvingView) -> Violation | None:
     ## SGLang source
     `sglang/srt/arg_groups/attention_hook.py:233` (`handle_attention_backend_compatibility`, 0.5.23)
     """
-    if view["attn_cp_size"] <= 1 or _prefill_backend(view) != "trtllm_mha" or view.fact("platform.is_sm100"):
+    # the written prefill backend: trtllm_mha is never SGLang's default off SM100, where the check passes
+    if view["attn_cp_size"] <= 1 or prefill_attention_backend(view) != "trtllm_mha" or view.fact("platform.is_sm100"):
         return None
     return Violation(f"--attn-cp-size {view['attn_cp_size']} with the trtllm_mha prefill backend needs an SM100 GPU, "
                      f"not {view.fact('gpu.name')}", args=("attn_cp_size", "attention_backend"))
@@ -185,9 +186,3 @@ def _default_prefill_backend(view: ResolvingView) -> Fix | None:
         return None
     dest = written[0]  # the split prefill backend wins (attention_backends_of)
     return Fix.unsafe(Unset(dest), title=f"Remove --{dest.replace('_', '-')} (SGLang's default for the GPU)")
-
-
-def _prefill_backend(view: ResolvingView) -> str | None:
-    """The prefill attention backend as written (`attention_backends_of`): trtllm_mha is never SGLang's default
-    off SM100, where the check passes."""
-    return view["prefill_attention_backend"] or view["attention_backend"]

@@ -11,7 +11,8 @@ EP_SPANNING_A2A = frozenset({"megamoe", "deepep", "deepep_v2", "mooncake", "nixl
 
 
 def chunked_prefill_size(view) -> int | None:
-    """The chunked-prefill size a MoE token-budget check reads, or None when it is SGLang's positive default.
+    """The chunked-prefill size a MoE token-budget check (and PD-Multiplexing's, GEN031) reads, or None when it is
+    SGLang's positive default.
 
     Unset, SGLang sizes it from the GPU memory (2048 tokens and up), and
     attention DP's division leaves it positive: it is read only when the
