@@ -2,8 +2,9 @@
 
 Each process imports the layers in order (PyYAML, autofix's CLI, the checking machinery) and then runs the
 command line as ``autofix.cli.main`` does (a command line of paths: without typer and click), timing each
-with ``time.process_time`` (less moved by a shared machine than wall time). Inside the checking import it also counts the time spent making dataclasses (``dataclasses._process_class``),
-importing the rule step modules and loading the SGLang table. ``python -c pass`` (the interpreter and
+with ``time.process_time`` (less moved by a shared machine than wall time). Inside the checking import it also
+counts the time spent making dataclasses (``dataclasses._process_class``), importing the rule step modules and
+loading the SGLang table. ``python -c pass`` (the interpreter and
 ``site``) is timed the same way for reference. Bytecode is cached in a temp dir, as in ``bench_cold.py``.
 
     .venv/bin/python bench/cold_profile.py --runs 7
