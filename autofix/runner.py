@@ -71,7 +71,7 @@ class Mode(enum.Enum):
         return cls.WRITE if write else cls.CHECK if check else cls.DIFF_ONLY if diff else cls.DIFF
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class Output:
     """How a run reports: the format (``report.FORMATS``), and what else it prints.
 
@@ -92,7 +92,7 @@ class Output:
         return self.format in report.MACHINE
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class FileOptions:
     """What a file is checked with (the command line over its project configuration, ``autofix.project``)."""
 
@@ -139,7 +139,7 @@ class _Output:
         return _Output(getattr(self._stream, "buffer", None), self._name)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class Report:
     """Counters of one run.
 
