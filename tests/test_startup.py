@@ -56,7 +56,7 @@ def test_a_config_check_imports_only_what_it_needs(tmp_path):
     # command-line parser (autofix.cli runs a command line of paths itself)
     path = tmp_path / "clean.yaml"
     path.write_text("model-path: meta-llama/Llama-3.1-8B-Instruct\ntp-size: 2\n", encoding="utf-8")
-    unwanted = ("typer", "click", "autofix.commands", "traceback", "autofix.report.records",
+    unwanted = ("typer", "click", "autofix.commands", "traceback", "autofix.report.records", "pkgutil",
                 "tomllib", "tempfile", "hashlib", "importlib.resources", "tree_sitter", "dockerfile",
                 "autofix.formats.argv", "autofix.formats.dockerfile", "autofix.formats.manifest",
                 "autofix.formats.srtslurm", "autofix.toml_positions")
