@@ -23,7 +23,8 @@ from pathlib import Path
 from bench_cold import CLEAN
 
 CHILD = r"""
-import json, sys, time
+import gc, json, sys, time
+gc.disable()  # as autofix.cli does around the imports of a command line of paths
 clock = time.process_time
 t = {"start": clock()}
 import dataclasses
@@ -66,6 +67,8 @@ def import_module(name, package=None):
             steps[0] += clock() - t0
 importlib.import_module = import_module
 import autofix.checking
+gc.freeze()
+gc.enable()
 t["checking"] = clock()
 importlib.import_module = _import
 dataclasses._process_class = _process
