@@ -24,9 +24,10 @@ COMMANDS = ("check", "rules", "explain")
 
 def _paths_only(args: list[str]) -> bool:
     """``args`` is ``autofix PATH...``: at least one word, none an option (``-`` alone is stdin, a path to
-    click too), the first no sub-command; and no shell-completion request (click answers those)."""
+    click too), the first no sub-command; and no shell-completion request (click answers those), and not on
+    Windows (where click expands wildcards in the arguments)."""
     return (bool(args) and args[0] not in COMMANDS and all(a == "-" or not a.startswith("-") for a in args)
-            and "_AUTOFIX_COMPLETE" not in os.environ)
+            and "_AUTOFIX_COMPLETE" not in os.environ and os.name != "nt")
 
 
 def _check_paths(paths: list[str]) -> int | None:

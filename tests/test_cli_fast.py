@@ -47,6 +47,11 @@ def test_only_a_command_line_of_paths_takes_the_fast_path(args, plain):
     assert cli._paths_only(args) is plain
 
 
+def test_a_shell_completion_request_goes_to_click(monkeypatch):
+    monkeypatch.setenv("_AUTOFIX_COMPLETE", "bash_complete")
+    assert not cli._paths_only(["a.yaml"])
+
+
 # A child process running main(), either as installed or with the fast path turned off; it says whether typer
 # was loaded, on its last stderr line
 _CHILD = """
