@@ -328,7 +328,7 @@ def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return list(out.values())
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class _Config:
     """A ``--config`` file read through a launch: its argparse-stage pass, and the settings-stage edits."""
 
@@ -493,7 +493,7 @@ def _edit(text: str, fmt: ModuleType, launch: Launch, ops: list, schema: Schema,
     return out, (configs.name(ctx.path), yaml_config.edit(config.written.text, ctx.config, in_file, schema))
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class _ArgStage:
     """The argparse-stage pass over a text: the corrected text, read, and what was found."""
 

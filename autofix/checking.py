@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # the runner and the project's reader load with the run, not 
     from autofix.runner import FileOptions, Mode, Output
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class Request:
     """What the command line asked for; None: not given (the project's value, else the default, applies)."""
 
@@ -55,7 +55,7 @@ class Request:
     gpus_per_node: int | None = None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class Job:
     """A prepared run: ``run`` checks (or adds suppressions) and gives the exit code."""
 

@@ -27,7 +27,7 @@ __all__ = ["Applicability", "Finding", "Outcome", "Screen", "check", "check_args
 
 MAX_PASSES = 10
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class Screen:
     """What the caller keeps of each violation found; one left out is neither reported nor fixed.
 

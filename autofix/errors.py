@@ -1,4 +1,4 @@
-"""Errors autofix raises. Only ``autofix.cli`` turns them into exit codes."""
+"""Errors autofix raises. Only ``autofix.cli`` and ``autofix.commands`` turn them into exit codes."""
 
 from __future__ import annotations
 

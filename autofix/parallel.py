@@ -52,7 +52,7 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class Ready:
     """A worker's answer for one file: the result, and the snapshot of each file read for it (by real path)."""
 

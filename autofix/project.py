@@ -100,7 +100,7 @@ def _what(value: Any) -> str:
     return f"a {type(value).__name__}"  # datetime, date, time
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class Kind:
     """The TOML type a key's value must have: ``mismatch`` says where and how a value differs from it (None:
     it has it), ``normalise`` makes the stored form (tuples for lists)."""
@@ -232,7 +232,7 @@ def _check_output_format(value: str) -> None:
 REPLACES, EXTENDS = "replaces", "extends"  # how a command-line value combines with the file's (Key.cli)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class Key:
     """One configuration key: its kebab-case name, type, check, help, and how the command line combines with it.
 
@@ -471,7 +471,7 @@ class _Failed:
         self.error = error
 
 
-@dataclass
+@dataclass(eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class _Resolved:
     """One configuration file (or none) with the command line over it: what every file it configures shares."""
 

@@ -33,23 +33,24 @@ import enum
 import itertools
 import os
 import sys
-import traceback
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from autofix import files, parallel, report
 from autofix.api import FixResult, config_files, fix_source
 from autofix.model import Location
 from autofix.policy import DEFAULT as DEFAULT_POLICY, Policy
-from autofix.report.records import ErrorRecord, Record, RenderContext
 from autofix.edits import unified_diff
 from autofix.errors import ConfigError, InputError, InternalError, OutputError, WriteError
 from autofix.formats import DOCKERFILE, LAUNCH, by_name, detect
 from autofix.formats.yaml_config import NotAConfig, looks_like_config_text
 from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.schema import DEFAULT_VERSION, load
+
+if TYPE_CHECKING:  # the records are made only for a machine format or an error: not on a clean run's start-up
+    from autofix.report.records import ErrorRecord, Record
 
 PROGRESS_FROM = 50  # files: a shorter run finishes before a bar is worth reading
 
@@ -70,7 +71,7 @@ class Mode(enum.Enum):
         return cls.WRITE if write else cls.CHECK if check else cls.DIFF_ONLY if diff else cls.DIFF
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class Output:
     """How a run reports: the format (``report.FORMATS``), and what else it prints.
 
@@ -91,7 +92,7 @@ class Output:
         return self.format in report.MACHINE
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class FileOptions:
     """What a file is checked with (the command line over its project configuration, ``autofix.project``)."""
 
@@ -138,7 +139,7 @@ class _Output:
         return _Output(getattr(self._stream, "buffer", None), self._name)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class Report:
     """Counters of one run.
 
@@ -268,6 +269,8 @@ def run(
                 run_one.failed(run_one.shown(path), 1, 1, f"internal error, nothing written: {what[:300]} "
                                f"(please report this{how})")
                 if verbose:
+                    import traceback
+
                     traceback.print_exc(file=err)
                 run_one.pass_through()
     finally:
@@ -327,6 +330,7 @@ def _render(rep: Report, fmt: str, target_version: str, out: TextIO) -> None:
     """
     import autofix
     from autofix.report.build import rule_info
+    from autofix.report.records import RenderContext
 
     cwd = os.getcwd()
     root = files.repository_root(cwd)
@@ -369,6 +373,8 @@ class _One:
     def failed(self, path: str, line: int, col: int, message: str) -> None:
         """An input that could not be checked, or a fix that could not be written: one error line (exit 2)."""
         self.err.write(f"{path}:{line}:{col}: error: {message}\n")
+        from autofix.report.records import ErrorRecord
+
         self.rep.error_records.append(ErrorRecord(path, Location(line, col), message))
 
     def pass_through(self) -> None:
@@ -520,6 +526,8 @@ class _One:
     def _not_written(self, group: list[tuple[FixResult, bool]], exc: WriteError) -> list[tuple[FixResult, bool]]:
         """``group`` as it stands on disk after ``exc``: nothing written (the script still holds its configs)."""
         self.err.write(f"{exc}\n")
+        from autofix.report.records import ErrorRecord
+
         self.rep.error_records.append(ErrorRecord(exc.path, Location(1, 1), exc.message))
         self.rep.unwritten += 1
         others = [(unwritten(o), show) for o, show in group[:-1]]

@@ -1,9 +1,10 @@
 """Where the start-up of ``autofix one-file.yaml`` goes, in CPU ms (the minimum over ``--runs`` fresh processes).
 
-Each process imports the layers in order (typer and click, PyYAML, autofix's CLI, the checking machinery) and
-then runs the check, timing each with ``time.process_time`` (less moved by a shared machine than wall time).
-Inside the checking import it also counts the time spent making dataclasses (``dataclasses._process_class``),
-importing the rule step modules and loading the SGLang table. ``python -c pass`` (the interpreter and
+Each process imports the layers in order (PyYAML, autofix's CLI, the checking machinery) and then runs the
+command line as ``autofix.cli.main`` does (a command line of paths: without typer and click), timing each
+with ``time.process_time`` (less moved by a shared machine than wall time). Inside the checking import it also
+counts the time spent making dataclasses (``dataclasses._process_class``), importing the rule step modules and
+loading the SGLang table. ``python -c pass`` (the interpreter and
 ``site``) is timed the same way for reference. Bytecode is cached in a temp dir, as in ``bench_cold.py``.
 
     .venv/bin/python bench/cold_profile.py --runs 7
@@ -22,7 +23,8 @@ from pathlib import Path
 from bench_cold import CLEAN
 
 CHILD = r"""
-import json, sys, time
+import gc, json, sys, time
+gc.disable()  # as autofix.cli does around the imports of a command line of paths
 clock = time.process_time
 t = {"start": clock()}
 import dataclasses
@@ -35,8 +37,6 @@ def timed(*a, **k):
     finally:
         made[0] += clock() - t0
 dataclasses._process_class = timed
-import click, typer
-t["typer"] = clock()
 import yaml
 t["yaml"] = clock()
 import autofix.cli
@@ -67,18 +67,18 @@ def import_module(name, package=None):
             steps[0] += clock() - t0
 importlib.import_module = import_module
 import autofix.checking
+gc.freeze()
+gc.enable()
 t["checking"] = clock()
 importlib.import_module = _import
 dataclasses._process_class = _process
 checking_dataclasses = made[0]
-import typer.main
-command = typer.main.get_command(autofix.cli.app)
-t["command"] = clock()
 sys.argv = ["autofix", sys.argv[1]]
 try:
-    command.main(args=sys.argv[1:], prog_name="autofix", standalone_mode=True)
+    autofix.cli._run(sys.argv[1:])
 except SystemExit as exit:
     assert exit.code == 0, exit.code
+assert "typer" not in sys.modules and "click" not in sys.modules
 t["run"] = clock()
 keys = list(t)
 out = {k: 1e3 * (t[k] - t[p]) for p, k in zip(keys, keys[1:])}
@@ -112,9 +112,8 @@ def main() -> None:
                 base.append(json.loads(pas.stdout))
     print(f"load average {os.getloadavg()[0]:.2f}; minimum of {args.runs} processes, CPU ms")
     print(f"{'interpreter and site (python -c pass)':<40} {min(base):7.1f}")
-    labels = {"typer": "import typer, click", "yaml": "import yaml (PyYAML)", "cli": "import autofix.cli",
-              "checking": "import autofix.checking (engine, rules)", "command": "typer builds the command",
-              "run": "the check (config, read, rules, report)"}
+    labels = {"yaml": "import yaml (PyYAML)", "cli": "import autofix.cli",
+              "checking": "import autofix.checking (engine, rules)", "run": "the check (config, read, rules, report)"}
     for key, label in labels.items():
         print(f"{label:<40} {min(r[key] for r in rows):7.1f}")
     for key in ("dataclasses in checking", "step modules", "SGLang table"):

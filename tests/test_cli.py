@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from autofix.cli import app
+from autofix.commands import app
 from autofix.docs import rule_record
 from autofix.rules import RULES, get
 
@@ -221,10 +221,12 @@ def test_usage_error_exits_2():
 
 def test_cli_import_stays_light():
     heavy = ('yaml', 'tree_sitter', 'ruamel', 'autofix.engine', 'autofix.rules', 'autofix.explain', 'autofix.sites')
-    code = f"import sys, autofix.cli; print(sorted(m for m in {heavy} if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
-    assert out.stdout.strip() == "[]"
+    for module, also in (("autofix.commands", ()), ("autofix.cli", ("typer", "click"))):
+        unwanted = heavy + also
+        code = f"import sys, {module}; print(sorted(m for m in {unwanted} if m in sys.modules))"
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+        assert out.stdout.strip() == "[]", module
 
 
 def test_named_shell_script_without_a_launch_is_clean(cfg):

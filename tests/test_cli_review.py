@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from autofix.cli import app
+from autofix.commands import app
 
 BAD = "tp-size: 8\nmoe-a2a-backend: none  # single node\nep-dispatch-algorithm: static\n"
 GOOD = BAD.replace("static", "dynamic")

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from autofix import files
 from autofix.api import fix_source
-from autofix.cli import app
+from autofix.commands import app
 from autofix.formats import argv as shell
 
 LAUNCH = "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 "

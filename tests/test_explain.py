@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from autofix.cli import app
+from autofix.commands import app
 from autofix.explain import explain, message
 from autofix.pipeline.items import SettingsRule
 from autofix.rules import SETTINGS

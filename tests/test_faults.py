@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 import autofix.api
 import autofix.runner
 from autofix import files
-from autofix.cli import app
+from autofix.commands import app
 from autofix.errors import WriteError
 from autofix.limits import MAX_BYTES
 from autofix.runner import Mode

@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from autofix import files, parallel, runner
-from autofix.cli import app
+from autofix.commands import app
 
 CLEAN = "model-path: meta-llama/Llama-3.1-8B-Instruct\ntp-size: {tp}\nport: 3000{tp}\n"
 NEEDS_FIX = "tp-size: 8\nmoe-a2a-backend: none  # single node\nep-dispatch-algorithm: static\n"

@@ -28,7 +28,7 @@ from autofix.pipeline.view import ResolvingView
 UNANSWERED = object()  # what a step found on the baseline that a launch must not take for its own: look it up
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class Baseline:
     """One walk of the pipeline over a launch that sets nothing, per step rank.
 

@@ -12,12 +12,11 @@ gathered from those modules; their order is their pipeline position
 
 from __future__ import annotations
 
+import importlib
+
 from autofix.errors import UnknownRule
 from autofix.pipeline.items import Derivation, SettingsRule
 from autofix.pipeline.run import order
-import importlib
-import pkgutil
-
 from autofix.rules import (config_file, deprecated, dockerfile, lora_paths, options, repeats, suppression, values,
                            versions)
 from autofix.rules.base import CommentRule, WrittenRule
@@ -27,13 +26,57 @@ WRITTEN: tuple[WrittenRule, ...] = tuple(
     r for family in (dockerfile, config_file, versions, options, values, lora_paths, repeats, deprecated)
     for r in family.RULES
 )
-def _step_modules():
-    """The step modules: each subpackage is named after an SGLang module (arg_groups/<name>.py), each of its
-    modules after a step; a step with many checks may be a package of modules itself."""
-    for package in sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg):
-        pkg = importlib.import_module(f"{__name__}.{package}")
-        for info in pkgutil.walk_packages(pkg.__path__, prefix=f"{pkg.__name__}."):
-            yield importlib.import_module(info.name)
+# The step modules, under this package: each subpackage is named after an SGLang module (arg_groups/<name>.py),
+# each of its modules after a step; a step with many checks may be a package of modules itself. Written out
+# rather than found by walking the folders (pkgutil and the walk were ~3% of a one-file start-up, issue 15), as
+# yamllint lists its rules; tests/rules/test_registry.py checks the list against the tree.
+STEP_MODULES: tuple[str, ...] = (
+    "attention_hook.handle_attention_backend_compatibility", "attention_hook.handle_deterministic_inference",
+    "attention_hook.handle_multi_item_scoring",
+    "cuda_graph_hook.apply_prefill_cp_cuda_graph_default",
+    "cuda_graph_hook.disable_prefill_cuda_graph_for_deepseek_trtllm_mla", "cuda_graph_hook.handle_cuda_graph_config",
+    "expert_pack_hook.handle_expert_pack",
+    "kv_cache_hook.handle_cache_compatibility",
+    "kv_shard_hook.handle_kv_cache_sharding",
+    "layernorm_sp_hook.handle_layernorm_sp",
+    "mega_moe_hook.handle_mega_moe", "mega_moe_hook.validate_mega_moe_token_budget_for_model",
+    "memory_hook.handle_gpu_memory_settings",
+    "model_hook.handle_model_specific_adjustments",
+    "moe_hook.handle_a2a_moe", "moe_hook.handle_moe_kernel_config", "moe_hook.validate_deepep_v2_speculative_draft",
+    "moe_hook.validate_flashinfer_a2a_token_budget",
+    "overrides._page_size_default", "overrides._pipeline_parallel_overlap_disable",
+    "parallel_hook.handle_context_parallelism", "parallel_hook.handle_data_parallelism",
+    "parallel_hook.handle_decode_context_parallelism", "parallel_hook.handle_deprecated_dp_attention",
+    "parallel_hook.handle_dwdp", "parallel_hook.handle_elastic_ep", "parallel_hook.handle_elastic_ep.elastic",
+    "parallel_hook.handle_elastic_ep.scale_up", "parallel_hook.handle_elastic_ep.scale_up_cuda_graphs",
+    "parallel_hook.handle_eplb_and_dispatch", "parallel_hook.handle_expert_distribution_metrics",
+    "parallel_hook.handle_shared_experts_tp",
+    "pd_disaggregation_hook.handle_encoder_disaggregation", "pd_disaggregation_hook.handle_pd_disaggregation",
+    "pd_disaggregation_hook.handle_pd_disaggregation.common",
+    "pd_disaggregation_hook.handle_pd_disaggregation.host_receive",
+    "pd_disaggregation_hook.handle_pd_disaggregation.prefill_complete",
+    "pd_disaggregation_hook.handle_pd_disaggregation.role_switch",
+    "pd_disaggregation_hook.handle_pd_disaggregation.roles",
+    "pd_disaggregation_hook.handle_pd_disaggregation.transfer",
+    "platform_hook.handle_cpu_backends", "platform_hook.handle_xpu_backends",
+    "runtime_context._configure_context",
+    "serving_hook.handle_load_balance_method", "serving_hook.handle_missing_default_values",
+    "serving_hook.handle_other_validations",
+    "speculative_hook.handle_speculative_decoding", "speculative_hook.handle_speculative_decoding.adaptive",
+    "speculative_hook.handle_speculative_decoding.algorithm", "speculative_hook.handle_speculative_decoding.common",
+    "speculative_hook.handle_speculative_decoding.dflash",
+    "speculative_hook.handle_speculative_decoding.dflash_draft_attention",
+    "speculative_hook.handle_speculative_decoding.dspark",
+    "speculative_hook.handle_speculative_decoding.dspark_draft", "speculative_hook.handle_speculative_decoding.eagle",
+    "speculative_hook.handle_speculative_decoding.ngram", "speculative_hook.handle_speculative_decoding.uno",
+    "speculative_hook.handle_speculative_decoding.uno_serving",
+    "speculative_hook.handle_speculative_decoding.uno_tree",
+    "validation_hook.check_server_args", "validation_hook.check_server_args.chunked_prefill",
+    "validation_hook.check_server_args.lora", "validation_hook.check_server_args.lora_moe_runners",
+    "validation_hook.check_server_args.lora_speculative", "validation_hook.check_server_args.pdmux",
+    "validation_hook.check_server_args.sizes_and_pipeline", "validation_hook.handle_aux_hidden_state_capture",
+    "validation_hook.validate_experimental_sgl_marlin", "validation_hook.validate_response_store",
+)
 
 
 def defined_in(item: Derivation | SettingsRule) -> str:
@@ -44,7 +87,8 @@ def defined_in(item: Derivation | SettingsRule) -> str:
 def _items() -> tuple[Derivation | SettingsRule, ...]:
     """Every derivation and settings rule defined at module level in a step module, once each."""
     found: dict[int, Derivation | SettingsRule] = {}
-    for module in _step_modules():
+    for name in STEP_MODULES:
+        module = importlib.import_module(f"{__name__}.{name}")
         for value in vars(module).values():
             if isinstance(value, (Derivation, SettingsRule)) and defined_in(value) == module.__name__:
                 found.setdefault(id(value), value)

@@ -23,7 +23,7 @@ from autofix.model import Violation
 Find = Callable[..., Iterable[Violation]]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class WrittenRule:
     """A code (``ARG003``), a kebab-case name, the source it mirrors, its check.
 

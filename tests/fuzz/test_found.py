@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from autofix.api import fix_source
-from autofix.cli import app
+from autofix.commands import app
 from autofix.formats import argv, dockerfile, yaml_config
 from tests.fuzz.target import check_input
 

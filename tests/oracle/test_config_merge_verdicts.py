@@ -57,7 +57,7 @@ def test_input_and_fixed_verdicts(case, answers):
 def _shared_run(directory) -> None:
     from typer.testing import CliRunner
 
-    from autofix.cli import app
+    from autofix.commands import app
     from tests.test_config_merge import _two_scripts
 
     _two_scripts(directory)
