@@ -47,6 +47,7 @@ from autofix.limits import MAX_YAML_DEPTH, MAX_YAML_NODES
 
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MERGE = "tag:yaml.org,2002:merge"
+_STR, _INT, _BOOL = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:bool"
 _VALUE = "tag:yaml.org,2002:value"  # a plain `=` key, which flatten_mapping reads as the string "="
 _STOP = "autofix does not read further"
 
@@ -231,6 +232,15 @@ class Composed:
         Raises ``InputError`` where a value cannot be constructed (an
         unknown tag, an unhashable key, ``!!int x``, ``2001-02-30``).
         """
+        if node.__class__ is yaml.ScalarNode:  # most values: what PyYAML's constructor gives, without its dispatch
+            tag, text = node.tag, node.value
+            if tag == _STR:
+                return text  # construct_yaml_str: the scalar's text
+            if tag == _INT and len(text) < 19 and text.isascii() and text.isdigit() and (text[0] != "0" or text == "0"):
+                # construct_yaml_int of plain decimal digits (no sign, `_`, base or `:`; short: int() takes it)
+                return int(text)
+            if tag == _BOOL and text.lower() in SafeConstructor.bool_values:
+                return SafeConstructor.bool_values[text.lower()]  # construct_yaml_bool
         if self._constructor is None:
             self._constructor = _Constructor(self)
         c = self._constructor
