@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import yaml
@@ -62,7 +62,14 @@ class Context:
 
 
 def _loc(mark) -> Location:
-    return Location(mark.line + 1, mark.column + 1)
+    return _location(mark.line, mark.column)
+
+
+@lru_cache(maxsize=4096)
+def _location(line: int, column: int) -> Location:
+    """The ``Location`` of a 0-based line and column: one shared object each (a ``Location`` is immutable), as
+    making a frozen dataclass costs about four times the cache's look-up, and every pair needs three."""
+    return Location(line + 1, column + 1)
 
 
 class _NotJson(ValueError):
