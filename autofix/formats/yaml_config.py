@@ -199,7 +199,7 @@ def entries_of_pairs(pairs: list[Pair], parsed: ParsedArgs, last: dict[str, int]
     for i, p in enumerate(pairs):
         if p.words:
             values = tuple(parsed.words[k].text for k in p.words[1:])
-            problem = next((problems[k] for k in p.words if k in problems), None)
+            problem = next((problems[k] for k in p.words if k in problems), None) if problems else None
             dest, ignored = dests.get(p.words[0]), None
         else:
             shadow = words_for(p.key, p.value, p.key_node, p.value_node, i)
