@@ -36,8 +36,11 @@ _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "ve
 def is_dockerfile(path: str) -> bool:
     """``Dockerfile``, ``Dockerfile.gpu``, ``serve.dockerfile`` (and the same for ``Containerfile``)."""
     name = os.path.basename(path).lower()
-    return name in DOCKERFILE_NAMES or name.startswith(tuple(f"{n}." for n in DOCKERFILE_NAMES)) \
-        or name.endswith(tuple(f".{n}" for n in DOCKERFILE_NAMES))
+    return name in DOCKERFILE_NAMES or name.startswith(_DOCKERFILE_PREFIXES) or name.endswith(_DOCKERFILE_SUFFIXES)
+
+
+_DOCKERFILE_PREFIXES = tuple(f"{n}." for n in DOCKERFILE_NAMES)
+_DOCKERFILE_SUFFIXES = tuple(f".{n}" for n in DOCKERFILE_NAMES)
 
 
 def is_yaml(path: str) -> bool:
