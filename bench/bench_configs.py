@@ -406,8 +406,8 @@ def assert_fixed(paths: list[str], rep, out: str) -> None:
     """autofix reports a fix for every file (DIFF mode: a diff of each, every finding fixable), nothing else."""
     assert rep.exit_code == 1 and rep.errors == 0, f"exit {rep.exit_code}, errors {rep.errors}"
     assert len(rep.results) == len(paths), f"{len(rep.results)} results for {len(paths)} files"
-    bad = [r.path for r in rep.results
-           if not r.changed or not r.diagnostics or r.remaining or r.conflicts or not all(d.fixable for d in r.diagnostics)]
+    bad = [r.path for r in rep.results if not r.changed or not r.diagnostics or r.remaining or r.conflicts
+           or not all(d.fixable for d in r.diagnostics)]
     assert not bad, f"autofix does not fix {len(bad)} files as meant, e.g. {bad[:3]}"
     assert out.count("\n+++ ") + out.startswith("+++ ") == len(paths), "expected one diff per file"
 

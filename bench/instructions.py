@@ -58,7 +58,8 @@ def instructions(rounds: int, paths: list[str], workdir: Path, exit_code: int = 
     listing.write_text("\n".join(paths))
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c",
-                           script, str(rounds), str(listing), str(exit_code)], env=env, capture_output=True, text=True)
+                           script, str(rounds), str(listing), str(exit_code)], env=env, capture_output=True, text=True,
+                          cwd=workdir)  # not the current directory: `python -c` would import a checkout there
     if done.returncode != 0:
         raise SystemExit(f"the measured process failed:\n{done.stderr[-2000:]}")
     found = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.M)

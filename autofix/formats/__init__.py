@@ -65,6 +65,7 @@ def by_name(name: str) -> ModuleType:
     return found
 
 
-_MODULES = {"yaml": "autofix.formats.yaml_config", "shell": "autofix.formats.argv", "srt-slurm": "autofix.formats.srtslurm",
-            "manifest": "autofix.formats.manifest", "dockerfile": "autofix.formats.dockerfile"}
+_MODULES = {"yaml": "autofix.formats.yaml_config", "shell": "autofix.formats.argv",
+            "srt-slurm": "autofix.formats.srtslurm", "manifest": "autofix.formats.manifest",
+            "dockerfile": "autofix.formats.dockerfile"}
 _LOADED: dict[str, ModuleType] = {}
