@@ -197,7 +197,7 @@ def run(
     takes no part in a pass (it holds back no other fix).
     """
     state = dict(explicit)
-    seen = {_freeze(state)}
+    seen: set[tuple] | None = None  # the states passed through, once a fix is applied (most launches: none)
     suppressed: set[tuple[str, str]] = set()  # the suppressed violations of the launch as written
     findings = _Findings()
     fixed: list[str] = []  # codes fixed so far, in order
@@ -218,6 +218,8 @@ def run(
         if not touched:
             break
         frozen = _freeze(state)
+        if seen is None:
+            seen = {_freeze(explicit)}
         if frozen in seen:
             conflict = "fixes of " + ", ".join(findings.codes()) + " undo each other"
             break
