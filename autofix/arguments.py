@@ -191,6 +191,7 @@ def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedA
     ``Problem`` and reading goes on, so one bad word does not hide the rest.
     """
     words = tuple(words)
+    dynamic = any(w.dynamic for w in words)  # else no value word is looked at for an expansion
     kinds = _classify(schema, words)
     parsed = ParsedArgs(words)
     i, n = 0, len(words)
@@ -216,7 +217,9 @@ def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedA
             continue
         option = m.option
         assert option is not None
-        full_flag = next((f for f in option.flags if f.startswith(m.written)), option.flag)
+        # the flag argparse names in its messages: the first that the written one starts (itself, most often)
+        full_flag = m.written if option.flags[0] == m.written else \
+            next((f for f in option.flags if f.startswith(m.written)), option.flag)
         if m.explicit is not None:
             if option.nargs == 0:
                 parsed.problems.append(
@@ -259,7 +262,7 @@ def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedA
                 value = _zero_arg_value(option, full_flag)
             elif m.explicit is not None and words[i].dynamic:
                 value = UNKNOWN
-            elif any(words[k].dynamic for k in value_idx):
+            elif dynamic and any(words[k].dynamic for k in value_idx):
                 # a list keeps its known length: `--lora-paths a=$X` is still non-empty
                 value = [UNKNOWN] * len(value_idx) if option.nargs in ("*", "+") else UNKNOWN
             else:

@@ -116,13 +116,28 @@ def check_args(written: Written, rules: Sequence[WrittenRule] = WRITTEN) -> list
     None for a launch that asks for ``--help``: argparse prints the usage and
     exits there, and no server starts.
     """
-    host = [v for r in rules if isinstance(r, HostRule) for v in r.find(written)]
+    host_rules, arg_rules = _split(rules, written.schema.version)
+    host = [v for r in host_rules for v in r.find(written)]
     if host or written.host is not None:
         return host
     if written.parsed.help_index >= 0:
         return []
-    return [v for r in rules if not isinstance(r, HostRule) and r.applies_to(written.schema.version)
-            for v in r.find(written)]
+    return [v for r in arg_rules for v in r.find(written)]
+
+
+_SPLITS: dict[tuple[int, str], tuple] = {}
+
+
+def _split(rules: Sequence[WrittenRule], version: str) -> tuple[tuple[WrittenRule, ...], tuple[WrittenRule, ...]]:
+    """(the host rules, the other rules that check ``version``) of ``rules``, in order; kept per tuple of
+    rules (by object: hashing the rules would cost what sorting them saves) and version."""
+    if not isinstance(rules, tuple):  # a list may change: sorted each time
+        return (tuple(r for r in rules if isinstance(r, HostRule)),
+                tuple(r for r in rules if not isinstance(r, HostRule) and r.applies_to(version)))
+    kept = _SPLITS.get((id(rules), version))
+    if kept is None or kept[0] is not rules:
+        kept = _SPLITS[(id(rules), version)] = (rules, *_split(list(rules), version))
+    return kept[1], kept[2]
 
 
 def choose_entry_fixes(violations: Sequence[Violation], level: Applicability) -> list[Fix | None]:
@@ -182,7 +197,7 @@ def run(
     takes no part in a pass (it holds back no other fix).
     """
     state = dict(explicit)
-    seen = {_freeze(state)}
+    seen: set[tuple] | None = None  # the states passed through, once a fix is applied (most launches: none)
     suppressed: set[tuple[str, str]] = set()  # the suppressed violations of the launch as written
     findings = _Findings()
     fixed: list[str] = []  # codes fixed so far, in order
@@ -203,6 +218,8 @@ def run(
         if not touched:
             break
         frozen = _freeze(state)
+        if seen is None:
+            seen = {_freeze(explicit)}
         if frozen in seen:
             conflict = "fixes of " + ", ".join(findings.codes()) + " undo each other"
             break

@@ -36,8 +36,11 @@ _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "ve
 def is_dockerfile(path: str) -> bool:
     """``Dockerfile``, ``Dockerfile.gpu``, ``serve.dockerfile`` (and the same for ``Containerfile``)."""
     name = os.path.basename(path).lower()
-    return name in DOCKERFILE_NAMES or name.startswith(tuple(f"{n}." for n in DOCKERFILE_NAMES)) \
-        or name.endswith(tuple(f".{n}" for n in DOCKERFILE_NAMES))
+    return name in DOCKERFILE_NAMES or name.startswith(_DOCKERFILE_PREFIXES) or name.endswith(_DOCKERFILE_SUFFIXES)
+
+
+_DOCKERFILE_PREFIXES = tuple(f"{n}." for n in DOCKERFILE_NAMES)
+_DOCKERFILE_SUFFIXES = tuple(f".{n}" for n in DOCKERFILE_NAMES)
 
 
 def is_yaml(path: str) -> bool:
@@ -129,8 +132,7 @@ def read_bytes(path: str) -> tuple[bytes, Snapshot]:
             raise ReadError(path, f"not a regular file ({kind})")
         if st.st_size > MAX_BYTES:
             raise ReadError(path, _too_large(st.st_size))
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(MAX_BYTES + 1)
+        data = _read_fd(fd, st.st_size)
     except OSError as exc:
         raise ReadError(path, f"cannot read: {_strerror(exc)}") from None
     finally:
@@ -138,6 +140,24 @@ def read_bytes(path: str) -> tuple[bytes, Snapshot]:
     if len(data) > MAX_BYTES:  # grew while it was read
         raise ReadError(path, _too_large(len(data)))
     return data, Snapshot(st.st_dev, st.st_ino, blake2b(data).digest())
+
+
+def _read_fd(fd: int, size: int) -> bytes:
+    """What is left to read of ``fd`` (a regular file ``size`` bytes long when looked at), up to one byte past
+    ``MAX_BYTES``.
+
+    ``os.read`` of the size first, then until the end: a buffered ``read(MAX_BYTES + 1)`` allocates its
+    64 MiB up front, which cost about 35 µs of each small file.
+    """
+    parts, got, want = [], 0, size + 1  # one past the size: a file that grew is read on, not cut
+    while got <= MAX_BYTES:
+        chunk = os.read(fd, min(want, MAX_BYTES + 1 - got))
+        if not chunk:
+            break
+        parts.append(chunk)
+        got += len(chunk)
+        want = 1 << 20
+    return b"".join(parts)
 
 
 def read_stdin(stream: BinaryIO | None = None) -> bytes:

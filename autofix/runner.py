@@ -481,7 +481,8 @@ class _One:
             if once.first(("error", real)):  # one error per file, whoever reads it
                 self.failed(error.path, error.line, error.col, error.message)
                 rep.errors += 1
-        result = replace(result, others=tuple(once.config(o) for o in result.others))
+        if result.others:  # (a replace of every result would cost what a clean file's rules do)
+            result = replace(result, others=tuple(once.config(o) for o in result.others))
         for other in result.others:
             self.through_launch.add(self.disk.real(other.path))
         merged = bool(result.others)

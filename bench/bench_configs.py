@@ -25,10 +25,18 @@ preconditions fail (the generated files must be clean, valid configs).
    rules added, spread over every SGLang step (each reads one or two
    settings and finds nothing, as a rule does on a clean config), taking
    turns with (a) as it ships; prints the growth of the per-file cost.
-5. ``--profile``: the top 25 functions by cumulative time of one run of (a).
+5. (e) files that need fixes: each clean file plus one line that autofix fixes
+   (``FIXABLE``: static EP dispatch without an a2a backend, a deprecated option
+   or value), checked in DIFF mode (the diff rendered), against the floor over
+   the same files; asserts that autofix reports a fix for every file.
+6. (f) yamllint (``extends: default``, in this process) over the clean files,
+   when it is installed: how many times faster autofix's (a) is.
+7. ``--profile``: the top 25 functions by cumulative time of one run of (a), and
+   of (e), and the top 25 of each by their own time.
 
 Targets (see bench/README.md): ratio <= 2x, one-file start <= 120 ms, per-file
-cost with 400 more rules <= +20 %.
+cost with 400 more rules <= +20 %, files that need fixes <= 10x the floor, yamllint
+/ autofix >= 5x.
 """
 
 from __future__ import annotations
@@ -279,6 +287,37 @@ def render(index: int, seed: int) -> tuple[str, dict[str, Any]]:
     return "\n".join(lines) + "\n", expected
 
 
+# One line each that autofix reports and fixes, appended to a clean file: (line, keys the file must not write for
+# the line to be the file's one violation). A file takes the first of them, from its index on, that it can.
+FIXABLE = (
+    ("ep-dispatch-algorithm: static", ("ep-dispatch-algorithm", "moe-a2a-backend")),  # EP003: needs an a2a backend
+    ("disable-fast-image-processor: true", ("image-processor-backend",)),  # DEP001 -> image-processor-backend: pil
+    ("tool-call-parser: qwen25", ("tool-call-parser",)),  # DEP002 -> qwen
+    ("grpc-mode: true", ("smg-grpc-mode",)),  # DEP001 -> smg-grpc-mode
+    ("disable-cuda-graph: true", ("cuda-graph-backend-decode", "cuda-graph-backend-prefill")),  # DEP001
+)
+
+
+def render_fixable(index: int, seed: int) -> str:
+    """Clean config ``index`` plus one line from ``FIXABLE`` that autofix fixes."""
+    text, expected = render(index, seed)
+    for k in range(len(FIXABLE)):
+        line, absent = FIXABLE[(index + k) % len(FIXABLE)]
+        if not any(key in expected for key in absent):
+            return text + line + "\n"
+    raise AssertionError(f"generator bug: no fixable line fits config {index}")
+
+
+def generate_fixable(directory: Path, n: int, seed: int) -> list[str]:
+    """Write ``n`` configs that need one fix each (``render_fixable``); return their paths."""
+    paths = []
+    for i in range(n):
+        path = directory / f"fix_{i:05d}.yaml"
+        path.write_text(render_fixable(i, seed), encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
 def generate(directory: Path, n: int, seed: int) -> tuple[list[str], str]:
     """Write ``n`` configs; return their paths and a digest of their bytes."""
     schema = load()
@@ -363,6 +402,29 @@ def assert_clean(paths: list[str], rep, out: str, err: str) -> None:
         assert not unknown, f"{p}: unknown keys {unknown}"
 
 
+def assert_fixed(paths: list[str], rep, out: str) -> None:
+    """autofix reports a fix for every file (DIFF mode: a diff of each, every finding fixable), nothing else."""
+    assert rep.exit_code == 1 and rep.errors == 0, f"exit {rep.exit_code}, errors {rep.errors}"
+    assert len(rep.results) == len(paths), f"{len(rep.results)} results for {len(paths)} files"
+    bad = [r.path for r in rep.results if not r.changed or not r.diagnostics or r.remaining or r.conflicts
+           or not all(d.fixable for d in r.diagnostics)]
+    assert not bad, f"autofix does not fix {len(bad)} files as meant, e.g. {bad[:3]}"
+    assert out.count("\n+++ ") + out.startswith("+++ ") == len(paths), "expected one diff per file"
+
+
+def yamllint_once(paths: list[str], conf) -> float:
+    """yamllint's own loop over ``paths`` (read, lint every problem), in this process."""
+    from yamllint import linter
+
+    t0 = time.perf_counter()
+    for p in paths:
+        with open(p, encoding="utf-8") as f:
+            text = f.read()
+        for _ in linter.run(text, conf, p):
+            pass
+    return time.perf_counter() - t0
+
+
 def best_of_interleaved(fns: dict[str, Any], repeats: int) -> dict[str, float]:
     """Best time of each callable over ``repeats`` rounds, after one warm-up round.
 
@@ -424,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=2000, help="number of config files (default 2000)")
     ap.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
-    ap.add_argument("--profile", action="store_true", help="print the top 25 cumulative functions of (a)")
+    ap.add_argument("--profile", action="store_true", help="print the top 25 functions of (a) and (e)")
     ap.add_argument("--repeats", type=int, default=REPEATS, help="timed rounds of (a) and (b) (default 3)")
     ap.add_argument("--keep", action="store_true", help="keep the generated files and print their directory")
     ap.add_argument("--synthetic-rules", type=int, default=400,
@@ -456,6 +518,27 @@ def main(argv: list[str] | None = None) -> int:
         print(f"(b) read + yaml.load(CSafeLoader), best of {reps}: {t_floor * 1e3:8.1f} ms  "
               f"{t_floor / n * 1e6:7.1f} us/file")
         print(f"    ratio (a)/(b): {t_autofix / t_floor:.2f}x   (target <= 2x)")
+
+        fixable = generate_fixable(Path(tmp), n, args.seed)
+        _, rep, out, _ = autofix_once(fixable)
+        assert_fixed(fixable, rep, out)
+        best = best_of_interleaved(
+            {"autofix": lambda: autofix_once(fixable)[0], "floor": lambda: floor_once(fixable)}, reps)
+        print(f"(e) files that need one fix, DIFF mode, best of {reps}: {best['autofix'] / n * 1e6:7.1f} us/file; "
+              f"floor {best['floor'] / n * 1e6:7.1f} us/file; ratio {best['autofix'] / best['floor']:.2f}x "
+              f"(target <= 10x)")
+
+        try:
+            from yamllint.config import YamlLintConfig
+        except ImportError:
+            print("(f) yamllint is not installed (.venv/bin/pip install yamllint): not compared")
+        else:
+            conf = YamlLintConfig("extends: default")
+            best = best_of_interleaved({"autofix": lambda: autofix_once(paths)[0],
+                                        "yamllint": lambda: yamllint_once(paths, conf)}, reps)
+            print(f"(f) yamllint over the clean files, best of {reps}: {best['yamllint'] / n * 1e6:7.1f} us/file "
+                  f"vs autofix {best['autofix'] / n * 1e6:7.1f} us/file: autofix "
+                  f"{best['yamllint'] / best['autofix']:.2f}x faster (target >= 5x)")
 
         if args.synthetic_rules:
             import autofix.rules
@@ -496,12 +579,14 @@ def main(argv: list[str] | None = None) -> int:
                   f"{ms['autofix_pyc']:6.1f} ms; python -c pass {ms['python_pyc']:6.1f} ms")
 
         if args.profile:
-            prof = cProfile.Profile()
-            prof.enable()
-            autofix_once(paths)
-            prof.disable()
-            print(f"\nprofile of one run of (a) over {n} files, top 25 by cumulative time:")
-            pstats.Stats(prof, stream=sys.stdout).strip_dirs().sort_stats("cumulative").print_stats(25)
+            for name, files_ in (("(a), clean files", paths), ("(e), files that need fixes", fixable)):
+                prof = cProfile.Profile()
+                prof.enable()
+                autofix_once(files_)
+                prof.disable()
+                for order in ("cumulative", "tottime"):
+                    print(f"\nprofile of one run of {name}, {n} files, top 25 by {order}:")
+                    pstats.Stats(prof, stream=sys.stdout).strip_dirs().sort_stats(order).print_stats(25)
     finally:
         if args.keep:
             print(f"kept {tmp}")

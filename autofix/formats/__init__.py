@@ -57,9 +57,15 @@ NAMES = ("yaml", "shell", "srt-slurm", "manifest", "dockerfile")
 
 def by_name(name: str) -> ModuleType:
     """The adapter called ``name`` (one of ``NAMES``); raises KeyError."""
-    import importlib
+    found = _LOADED.get(name)
+    if found is None:  # imported on first use (start-up stays lazy), then kept: asked for every file
+        import importlib
 
-    return importlib.import_module({"yaml": "autofix.formats.yaml_config", "shell": "autofix.formats.argv",
-                                    "srt-slurm": "autofix.formats.srtslurm",
-                                    "manifest": "autofix.formats.manifest",
-                                    "dockerfile": "autofix.formats.dockerfile"}[name])
+        found = _LOADED[name] = importlib.import_module(_MODULES[name])
+    return found
+
+
+_MODULES = {"yaml": "autofix.formats.yaml_config", "shell": "autofix.formats.argv",
+            "srt-slurm": "autofix.formats.srtslurm", "manifest": "autofix.formats.manifest",
+            "dockerfile": "autofix.formats.dockerfile"}
+_LOADED: dict[str, ModuleType] = {}

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import yaml
@@ -62,7 +62,14 @@ class Context:
 
 
 def _loc(mark) -> Location:
-    return Location(mark.line + 1, mark.column + 1)
+    return _location(mark.line, mark.column)
+
+
+@lru_cache(maxsize=4096)
+def _location(line: int, column: int) -> Location:
+    """The ``Location`` of a 0-based line and column: one shared object each (a ``Location`` is immutable), as
+    making a frozen dataclass costs about four times the cache's look-up, and every pair needs three."""
+    return Location(line + 1, column + 1)
 
 
 class _NotJson(ValueError):
@@ -136,10 +143,10 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
     store_true_keys = _config_keys(schema, "store_true")
     read_pairs = read_pairs_of(doc, root, path)
     # PyYAML builds a dict: a repeated key keeps its first position and its last value.
-    last = {key: i for i, (key, *_) in enumerate(read_pairs)}
+    last = {pair[0]: i for i, pair in enumerate(read_pairs)}
     words: list[Word] = []
     spans: dict[int, tuple[int, ...]] = {}
-    for key in dict.fromkeys(k for k, *_ in read_pairs):
+    for key in dict.fromkeys(pair[0] for pair in read_pairs):
         i = last[key]
         _, value, knode, vnode, _ = read_pairs[i]
         start = len(words)
@@ -192,7 +199,7 @@ def entries_of_pairs(pairs: list[Pair], parsed: ParsedArgs, last: dict[str, int]
     for i, p in enumerate(pairs):
         if p.words:
             values = tuple(parsed.words[k].text for k in p.words[1:])
-            problem = next((problems[k] for k in p.words if k in problems), None)
+            problem = next((problems[k] for k in p.words if k in problems), None) if problems else None
             dest, ignored = dests.get(p.words[0]), None
         else:
             shadow = words_for(p.key, p.value, p.key_node, p.value_node, i)
@@ -270,13 +277,27 @@ def render_scalar(value: Any, quote: str | None = None) -> str:
         return f"'{text}'"
     if quote == '"' and '"' not in text and "\\" not in text and "\n" not in text:
         return f'"{text}"'
-    try:
-        plain_ok = yaml_nodes.load(f"k: {text}\n") == {"k": text}
-    except InputError:
-        plain_ok = False
-    if plain_ok and text == text.strip() and text:
+    if _reads_plain(text) and text == text.strip() and text:
         return text
     return "'" + text.replace("'", "''") + "'"
+
+
+def _reads_plain(text: str) -> bool:
+    """Whether ``text`` written plain reads back as the string ``text``."""
+    return _reads_plain_short(text) if len(text) <= 256 else _reads_plain_uncached(text)
+
+
+@lru_cache(maxsize=1024)
+def _reads_plain_short(text: str) -> bool:
+    """``_reads_plain`` of a short text, kept: fixes write the same few values file after file (``pil``)."""
+    return _reads_plain_uncached(text)
+
+
+def _reads_plain_uncached(text: str) -> bool:
+    try:
+        return yaml_nodes.load(f"k: {text}\n") == {"k": text}
+    except InputError:
+        return False
 
 
 def _line_start(text: str, i: int) -> int:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -47,6 +48,7 @@ from autofix.limits import MAX_YAML_DEPTH, MAX_YAML_NODES
 
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MERGE = "tag:yaml.org,2002:merge"
+_STR, _INT, _BOOL = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:bool"
 _VALUE = "tag:yaml.org,2002:value"  # a plain `=` key, which flatten_mapping reads as the string "="
 _STOP = "autofix does not read further"
 
@@ -60,13 +62,36 @@ _ALIAS_START = "(?<![^\\s\\[\\]{},:?\"'\ufeff])\\*"
 _ENTRY_BLANKS = ("- ", "-\t", "-\r", "-\n", "-\x85", "-\u2028", "-\u2029", "-\0")
 
 
+class _Composer(Loader):
+    """``Loader`` with the tag of each short scalar resolved once per run, not once per scalar.
+
+    PyYAML's resolver (Python, called by libyaml's composer for every scalar) tries its implicit
+    resolvers' regexes on each; a file's keys and most of its values are the same few hundred words from
+    file to file. The tag is a function of the scalar's text and style alone: SafeLoader's resolver has
+    no path resolvers.
+    """
+
+    def resolve(self, kind, value, implicit):
+        if kind is yaml.ScalarNode and len(value) <= 64:
+            return _scalar_tag(value, implicit)
+        return super().resolve(kind, value, implicit)
+
+
+@lru_cache(maxsize=4096)
+def _scalar_tag(value: str, implicit: tuple[bool, bool]) -> str:
+    return _RESOLVER.resolve(yaml.ScalarNode, value, implicit)
+
+
+_RESOLVER = yaml.resolver.Resolver()
+
+
 def compose(text: str, path: str) -> Composed:
     """The single document of ``text`` (``root`` None for an empty stream).
 
     Raises ``InputError`` for invalid YAML, a second document, or a limit crossed.
     """
     _check_limits(text, path)
-    loader = Loader(text)
+    loader = _Composer(text)
     try:
         root = loader.get_single_node()
     except yaml.YAMLError as exc:
@@ -99,7 +124,7 @@ def check_as_safe_load(text: str, path: str) -> None:
 def compose_all(text: str, path: str) -> Composed:
     """Every document of ``text``, in order. Raises ``InputError`` as ``compose`` does."""
     _check_limits(text, path)
-    loader = Loader(text)
+    loader = _Composer(text)
     try:
         nodes = []
         while loader.check_node():
@@ -231,6 +256,15 @@ class Composed:
         Raises ``InputError`` where a value cannot be constructed (an
         unknown tag, an unhashable key, ``!!int x``, ``2001-02-30``).
         """
+        if node.__class__ is yaml.ScalarNode:  # most values: what PyYAML's constructor gives, without its dispatch
+            tag, text = node.tag, node.value
+            if tag == _STR:
+                return text  # construct_yaml_str: the scalar's text
+            if tag == _INT and len(text) < 19 and text.isascii() and text.isdigit() and (text[0] != "0" or text == "0"):
+                # construct_yaml_int of plain decimal digits (no sign, `_`, base or `:`; short: int() takes it)
+                return int(text)
+            if tag == _BOOL and text.lower() in SafeConstructor.bool_values:
+                return SafeConstructor.bool_values[text.lower()]  # construct_yaml_bool
         if self._constructor is None:
             self._constructor = _Constructor(self)
         c = self._constructor

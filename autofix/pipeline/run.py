@@ -152,8 +152,12 @@ def resolve(explicit: Mapping[str, Any], schema: Schema, items: tuple[Item, ...]
 def _declare_all(d: Derivation, view: ResolvingView, out: dict[str, Any], items: tuple[Item, ...], fixes: bool,
                  found: list[Violation]) -> None:
     """Declare ``out`` (what ``d`` found), and add its override warnings to ``found``."""
-    if out:
-        found.extend(_declare(d, view, out, items, fixes))
+    if not out:
+        return
+    if d.cause is None or view.explicit.keys().isdisjoint(out):
+        view.declare(out)  # it replaces no value the user wrote (most declarations on most launches): no warning
+        return
+    found.extend(_declare(d, view, out, items, fixes))
 
 
 _SILENT = Violation("silent", ())  # what _check returns for a check that read an unknown value

@@ -297,3 +297,23 @@ def test_every_yaml_adapter_refuses_what_crosses_the_limits(adapter, body):
         fmt.read(wrap(text), "x.yaml", load())
     assert err.value.line >= 1 and err.value.col >= 1
     assert message in err.value.message
+
+
+@pytest.mark.parametrize("scalar", [
+    "8", "0", "010", "0x1F", "0b101", "1_000", "+1", "-1", "1:30", "12345678901234567890123", "٣", "!!int 7",
+    "yes", "No", "TRUE", "off", "!!bool yes", "true", "abc", "'8'", '"true"', "!!str 8", "8.5", ".inf", "~", "null",
+    "2001-02-03", "0o17", "!!float 1",
+])
+def test_a_scalar_constructs_as_safe_load_reads_it(scalar):
+    """``Composed.construct``'s fast path for plain str, int and bool scalars gives what PyYAML's constructor does."""
+    text = f"k: {scalar}\n"
+    composed = yaml_nodes.compose(text, "-")
+    ((_, value_node),) = composed.pairs(composed.root)
+    value = composed.construct(value_node)
+    expected = yaml.safe_load(text)["k"]
+    assert value == expected and type(value) is type(expected)
+
+
+def test_a_bad_int_is_still_an_input_error():
+    with pytest.raises(InputError, match="cannot read the int"):
+        yaml_nodes.load("k: !!int x\n")
