@@ -14,8 +14,8 @@ bytecode cached there (``PYTHONPYCACHEPREFIX``), as after a normal install. What
   directory: ``autofix -j 1 DIR``, ``autofix DIR`` (``-j`` defaults to all cores), ``yamllint DIR``
   (its default rules, ``-f parsable``) and the floor: one Python process that reads every file and
   ``yaml.load``s it with ``CSafeLoader`` (SGLang's own loader), and nothing else.
-- **fixes**: the same files, each given one violation autofix fixes (``ep-dispatch-algorithm: static``
-  with no a2a backend, EP003; asserted: every file has a diff): ``autofix -j 1 DIR`` (report and
+- **fixes**: the same files, each given one violation autofix fixes (``bench_configs.generate_fixable``:
+  EP003, DEP001 or DEP002; asserted: every file gets a fix): ``autofix -j 1 DIR`` (report and
   print the diff) against the floor over those files.
 - **memory**: peak RSS of ``autofix -j 1`` over an eighth of the clean files and over all of them
   (and the same for the fixes), and the growth per file between the two.
@@ -34,7 +34,6 @@ import argparse
 import json
 import os
 import platform
-import re
 import shutil
 import statistics
 import subprocess
@@ -46,7 +45,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_cold  # noqa: E402
-from bench_configs import autofix_commit, generate  # noqa: E402
+from bench_configs import autofix_commit, generate, generate_fixable  # noqa: E402
 
 TIME = "/usr/bin/time"  # GNU time, for the peak RSS
 FLOOR = r"""
@@ -57,16 +56,6 @@ for root, dirs, names in os.walk(sys.argv[1]):
         with open(os.path.join(root, name), encoding="utf-8") as f:
             yaml.load(f.read(), Loader=yaml.CSafeLoader)
 """
-
-# keys whose presence would change what the injected EP003 violation means (an a2a backend makes
-# `static` valid; a second ep-dispatch-algorithm would be a repeated key)
-_EP_KEYS = re.compile(r"^(ep-dispatch-algorithm|moe-a2a-backend|enable-eplb)\s*:.*\n?", re.M)
-
-
-def needs_fix(text: str) -> str:
-    """``text`` with one violation autofix fixes: ``ep-dispatch-algorithm: static`` and no a2a backend."""
-    return _EP_KEYS.sub("", text).rstrip("\n") + "\nep-dispatch-algorithm: static\n"
-
 
 def measure(cmd: list[str], env: dict[str, str], cwd: str, ok: tuple[int, ...]) -> dict[str, float]:
     """Wall ms, CPU ms and peak RSS (MiB) of one run of ``cmd``; its exit code must be in ``ok``.
@@ -133,11 +122,9 @@ def main() -> int:
         for d in (clean, fixes, eighth):
             d.mkdir()
         paths, digest = generate(clean, args.n, args.seed)
-        for i, p in enumerate(paths):
-            text = Path(p).read_text("utf-8")
-            Path(fixes, Path(p).name).write_text(needs_fix(text), "utf-8")
-            if i % 8 == 0:
-                shutil.copy(p, eighth)
+        generate_fixable(fixes, args.n, args.seed)
+        for p in paths[::8]:
+            shutil.copy(p, eighth)
         print(f"{args.n} clean configs (seed {args.seed}, digest {digest}) and {args.n} that need a fix; "
               f"autofix at {out['commit']}; python {out['python']}, {out['cpus']} cpus; "
               f"load average {os.getloadavg()[0]:.2f}", flush=True)

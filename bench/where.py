@@ -5,7 +5,7 @@
     .venv/bin/python bench/where.py --fixes         # the same files, each needing one fix
 
 Runs ``runner.run`` (DIFF mode, as ``autofix FILE...``) once to warm up, then once under cProfile, over
-``bench_configs.generate``'s files (with ``--fixes``: ``bench_table.needs_fix`` of each), and adds each
+``bench_configs.generate``'s files (with ``--fixes``: ``generate_fixable``'s), and adds each
 function's own time (``tottime``) to the part of autofix it belongs to: the module of the function, or for
 a library function (PyYAML, the standard library, built-ins) the autofix module that called it most. The
 profiler's overhead inflates every call alike, so the shares are what to read, not the totals.
@@ -24,8 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_configs import generate  # noqa: E402
-from bench_table import needs_fix  # noqa: E402
+from bench_configs import generate, generate_fixable  # noqa: E402
 
 from autofix.runner import Mode, run  # noqa: E402
 
@@ -76,10 +75,10 @@ def main() -> int:
     ap.add_argument("--fixes", action="store_true", help="give every file one violation to fix")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="autofix-where-") as tmp:
-        paths, _ = generate(Path(tmp), args.n, args.seed)
         if args.fixes:
-            for p in paths:
-                Path(p).write_text(needs_fix(Path(p).read_text("utf-8")), "utf-8")
+            paths = generate_fixable(Path(tmp), args.n, args.seed)
+        else:
+            paths, _ = generate(Path(tmp), args.n, args.seed)
         run(paths, Mode.DIFF, out=io.StringIO(), err=io.StringIO())
         prof = cProfile.Profile()
         prof.enable()
