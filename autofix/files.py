@@ -190,19 +190,34 @@ class FileSet:
     path); ``write`` replaces a file only while it still is exactly that
     (same file, same bytes), so a line another process added during the run
     is never lost. Writing a file updates its snapshot.
+
+    ``done`` ends the work on one input (a file and the ``--config`` files its launches read): what it
+    read is forgotten, what it wrote is kept for the rest of the run (``snapshot``), so the memory of a run
+    grows with the files it writes, not with those it reads.
     """
 
     def __init__(self) -> None:
-        self.snapshots: dict[str, Snapshot] = {}
+        self.snapshots: dict[str, Snapshot] = {}  # read or written since the last ``done``
+        self.written: dict[str, Snapshot] = {}  # every file this run wrote, as written
         self._real: dict[str, str] = {}
 
     def real(self, path: str) -> str:
-        """``os.path.realpath(path)``, found once per run (a run asks it of each path three times); ``check``
-        looks again before a write, so a symlink moved during the run is never written through."""
+        """``os.path.realpath(path)``, found once per input (a run asks it of a path up to three times);
+        ``check`` looks again before a write, so a symlink moved during the run is never written through."""
         found = self._real.get(path)
         if found is None:
             found = self._real[path] = os.path.realpath(path)
         return found
+
+    def snapshot(self, real: str) -> Snapshot | None:
+        """What this run last read or wrote at real path ``real``: since the last ``done``, or written before."""
+        found = self.snapshots.get(real)
+        return found if found is not None else self.written.get(real)
+
+    def done(self) -> None:
+        """Forget what was read for the input just done (a later one reads again what it needs)."""
+        self.snapshots.clear()
+        self._real.clear()
 
     def read(self, path: str) -> str:
         """The text of ``path`` (``-``: stdin). Raises ``InputError`` (``ReadError`` for I/O)."""
@@ -223,7 +238,7 @@ class FileSet:
     def check(self, path: str) -> None:
         """Raise ``WriteError`` unless ``path`` can be written now: still as read, and not write-protected."""
         real = os.path.realpath(path)
-        expected = self.snapshots.get(real)
+        expected = self.snapshot(real)
         if expected is None:
             raise WriteError(path, "autofix did not read this file")
         try:
@@ -258,7 +273,7 @@ class FileSet:
                 _write_in_place(real, data)
         except OSError as exc:
             raise WriteError(path, f"cannot write: {_strerror(exc)}") from None
-        self.snapshots[real] = read_bytes(real)[1]
+        self.snapshots[real] = self.written[real] = read_bytes(real)[1]
 
 
 def _replace(target: str, data: bytes, st: os.stat_result, recheck: Callable[[], None]) -> bool:

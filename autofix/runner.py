@@ -35,7 +35,7 @@ import os
 import sys
 import traceback
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO, TextIO
 
@@ -249,9 +249,9 @@ def run(
     through_launch: set[str] = set()  # real paths of config files a launch has handled
     # scripts before YAML: a --config file is then checked through the launches that read it
     # (merged with their flags) before a walk reaches it alone, whatever the order of the paths
-    items = list(files.expand(paths, note=lambda line: err.write(line + "\n"), excluded=excluded))
-    ordered = [i for i in items if not files.is_yaml(i[0])] + [i for i in items if files.is_yaml(i[0])]
-    ordered = _once_each(ordered, disk.real)
+    # (the list of paths is all a run holds for each file it checks; not disk.real: it would keep every real path)
+    ordered = _once_each(_scripts_first(files.expand(paths, note=lambda line: err.write(line + "\n"),
+                                                     excluded=excluded)), os.path.realpath)
     shared = _shared_configs([p for p, _ in ordered if not files.is_yaml(p)], schema)
     once = _Once()
     run_one = _One(rep, mode, disk, once, through_launch, shared, out, err, output, options,
@@ -260,7 +260,7 @@ def run(
     try:
         for path, named in _progress(ordered, output, raw_err):
             answer = next(ready)
-            if path != "-" and disk.real(path) in through_launch:
+            if path != "-" and through_launch and disk.real(path) in through_launch:
                 continue
             try:
                 run_one(path, named, answer)
@@ -275,6 +275,7 @@ def run(
                 if verbose:
                     traceback.print_exc(file=err)
                 run_one.pass_through()
+            disk.done()  # what it read is not needed again: the run's memory stays flat in its files
     finally:
         if hasattr(ready, "close"):  # stop the workers now, on an error or Ctrl-C too
             ready.close()
@@ -409,11 +410,12 @@ class _One:
         self._report(path, result)
 
     def _adopt(self, ready: parallel.Ready) -> FixResult | None:
-        """A worker's result, if every file it read is still what this run last read or wrote there."""
-        snapshots = self.disk.snapshots
-        if any(snapshots.get(real, snap) != snap for real, snap in ready.snapshots.items()):
+        """A worker's result, if every file it read is still what this run last wrote there (or read, for this
+        file)."""
+        disk = self.disk
+        if any(disk.snapshot(real) not in (None, snap) for real, snap in ready.snapshots.items()):
             return None  # an earlier --write of this run rewrote one: check it again here
-        snapshots.update(ready.snapshots)
+        disk.snapshots.update(ready.snapshots)
         return ready.result
 
     def _check(self, path: str, named: bool) -> FixResult | None:
@@ -596,19 +598,30 @@ class _One:
                 err.write(f"Fixed {fixed} violation{'s' * (fixed != 1)} in {result.path}\n")
 
 
+def _scripts_first(items: Iterable[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """``items`` (path, named), the files that are not YAML first, each group in its order."""
+    scripts: list[tuple[str, bool]] = []
+    yaml: list[tuple[str, bool]] = []
+    for item in items:
+        (yaml if files.is_yaml(item[0]) else scripts).append(item)
+    scripts.extend(yaml)
+    return scripts
+
+
 def _once_each(items: list[tuple[str, bool]], real: Callable[[str], str]) -> list[tuple[str, bool]]:
     """Each file once, under the first name it was given by (``a.yaml ./a.yaml``, a symlink to it); ``real``
     gives a path's real path."""
     seen: dict[str, int] = {}
     out: list[tuple[str, bool]] = []
-    for path, named in items:
+    for item in items:
+        path, named = item
         real_path = path if path == "-" else real(path)
         if real_path in seen:
             if named:  # named again: it stays a named file (its errors are errors)
                 out[seen[real_path]] = (out[seen[real_path]][0], True)
             continue
         seen[real_path] = len(out)
-        out.append((path, named))
+        out.append(item)
     return out
 
 

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from autofix import runner
+from autofix import files, runner
+from autofix.errors import WriteError
 
 CLEAN = "model-path: meta-llama/Llama-3.1-8B-Instruct\ntp-size: {tp}\nport: 3000{tp}\n"
 NEEDS_FIX = "tp-size: 8\nmoe-a2a-backend: none  # single node\nep-dispatch-algorithm: static\n"
@@ -88,3 +89,21 @@ def test_the_tally_counts_a_scripts_config_files_once(tmp_path, monkeypatch):
     assert t.changed >= 3 and t.texts == 11  # 7 YAML files, two scripts, launched.yaml once through each
     assert err.getvalue().splitlines()[-1] == (f"Found {t.found} violations. Fixed {t.fixed} in {t.changed} files; "
                                                "0 remaining.")
+
+
+def test_a_file_set_forgets_what_an_input_read_and_keeps_what_it_wrote(tmp_path):
+    read, wrote = tmp_path / "read.yaml", tmp_path / "wrote.yaml"
+    read.write_text("tp-size: 1\n")
+    wrote.write_text("tp-size: 1\n")
+    disk = files.FileSet()
+    disk.read(str(read))
+    disk.read(str(wrote))
+    disk.write(str(wrote), "tp-size: 2\n")
+    disk.done()
+    assert disk.snapshot(str(read.resolve())) is None  # a later input reads it again if it needs it
+    assert disk.snapshot(str(wrote.resolve())) == files.read_bytes(str(wrote))[1]  # a stale -j answer shows
+    with pytest.raises(WriteError, match="did not read"):
+        disk.write(str(read), "tp-size: 3\n")
+    disk.read(str(read))
+    disk.write(str(read), "tp-size: 3\n")
+    assert read.read_text() == "tp-size: 3\n"
