@@ -107,3 +107,19 @@ def test_a_file_set_forgets_what_an_input_read_and_keeps_what_it_wrote(tmp_path)
     disk.read(str(read))
     disk.write(str(read), "tp-size: 3\n")
     assert read.read_text() == "tp-size: 3\n"
+
+
+@pytest.mark.parametrize("told", [0, 10, 999])
+def test_a_file_longer_than_fstat_said_is_read_whole(tmp_path, monkeypatch, told):
+    """A read asks for the size fstat gives and a byte more, not the 64 MB limit; a file that grew is read whole."""
+    p = tmp_path / "grew.yaml"
+    p.write_bytes(b"x" * 1000)
+    real_fstat = os.fstat
+
+    def fstat(fd):
+        st = list(real_fstat(fd))
+        st[6] = told  # st_size
+        return os.stat_result(st)
+
+    monkeypatch.setattr(os, "fstat", fstat)
+    assert files.read_bytes(str(p))[0] == b"x" * 1000
