@@ -198,10 +198,12 @@ class FileSet:
 
     ``done`` ends the work on one input (a file and the ``--config`` files its launches read): what it
     read is forgotten, what it wrote is kept for the rest of the run (``snapshot``), so the memory of a run
-    grows with the files it writes, not with those it reads.
+    grows with the files it writes, not with those it reads. ``writes=False``: a run that never writes
+    keeps no snapshot of what it reads (nothing would compare it), and so needs no real path for a read.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, writes: bool = True) -> None:
+        self.writes = writes
         self.snapshots: dict[str, Snapshot] = {}  # read or written since the last ``done``
         self.written: dict[str, Snapshot] = {}  # every file this run wrote, as written
         self._real: dict[str, str] = {}
@@ -230,7 +232,8 @@ class FileSet:
             return read_text(path)
         data, snap = read_bytes(path)
         text = decode(data, path)
-        self.snapshots[self.real(path)] = snap
+        if self.writes:
+            self.snapshots[self.real(path)] = snap
         return text
 
     def read_config(self, path: str) -> str | None:

@@ -245,7 +245,7 @@ def run(
         options = lambda _path: fixed_options  # noqa: E731
     rep = Report(mode, exit_zero=exit_zero, exit_non_zero_on_fix=exit_non_zero_on_fix)
     schema = load(target_version)
-    disk = files.FileSet()
+    disk = files.FileSet(writes=mode is Mode.WRITE)
     through_launch: set[str] = set()  # real paths of config files a launch has handled
     # scripts before YAML: a --config file is then checked through the launches that read it
     # (merged with their flags) before a walk reaches it alone, whatever the order of the paths

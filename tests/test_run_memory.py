@@ -123,3 +123,10 @@ def test_a_file_longer_than_fstat_said_is_read_whole(tmp_path, monkeypatch, told
 
     monkeypatch.setattr(os, "fstat", fstat)
     assert files.read_bytes(str(p))[0] == b"x" * 1000
+
+
+def test_a_run_that_never_writes_keeps_no_snapshot(tmp_path):
+    p = tmp_path / "c.yaml"
+    p.write_text("tp-size: 1\n")
+    disk = files.FileSet(writes=False)
+    assert disk.read(str(p)) == "tp-size: 1\n" and disk.snapshots == {} and disk.snapshot(str(p.resolve())) is None
