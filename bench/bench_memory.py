@@ -70,7 +70,8 @@ def cases(jobs: int) -> list[Case]:
         Case("dirty-json", True, ("-j", "1", "--output-format", "json"), 1, found),
         Case("dirty-sarif", True, ("-j", "1", "--output-format", "sarif"), 1, found),
         Case(f"dirty-full-j{jobs}", True, ("-j", str(jobs)), 1, found),
-        Case("dirty-write", True, ("-j", "1", "--write"), 0, "Found {n} violations. Fixed {n} in {n} files; 0 remaining."),
+        Case("dirty-write", True, ("-j", "1", "--write"), 0,
+             "Found {n} violations. Fixed {n} in {n} files; 0 remaining."),
     ]
 
 
@@ -100,7 +101,8 @@ def subset(source: Path, paths: list[str], n: int, name: str) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--n", default="1000,4000,16000", help="numbers of files, comma-separated (default 1000,4000,16000)")
+    ap.add_argument("--n", default="1000,4000,16000",
+                    help="numbers of files, comma-separated (default 1000,4000,16000)")
     ap.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
     ap.add_argument("--jobs", type=int, default=2, help="-j of the parallel cases (default 2)")
     ap.add_argument("--cases", default="", help="comma-separated case names (default: all)")
