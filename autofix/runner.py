@@ -342,11 +342,14 @@ def _render(rep: Report, fmt: str, target_version: str, out: TextIO) -> None:
             return path
         return os.path.relpath(os.path.join(cwd, path), root)
 
-    records = [replace(r, path=rebased(r.path), fixes=tuple(
-        replace(f, edits=None if f.edits is None else tuple(replace(e, path=rebased(e.path)) for e in f.edits))
-        for f in r.fixes)) for r in rep.records]
-    errors = tuple(replace(e, path=rebased(e.path)) for e in rep.error_records)
-    sources = {rebased(p): text for p, text in rep.sources.items()}
+    if root == cwd:  # every path stays as it is: no second copy of the records
+        records, errors, sources = rep.records, tuple(rep.error_records), rep.sources
+    else:
+        records = [replace(r, path=rebased(r.path), fixes=tuple(
+            replace(f, edits=None if f.edits is None else tuple(replace(e, path=rebased(e.path)) for e in f.edits))
+            for f in r.fixes)) for r in rep.records]
+        errors = tuple(replace(e, path=rebased(e.path)) for e in rep.error_records)
+        sources = {rebased(p): text for p, text in rep.sources.items()}
     infos = {code: info for code in dict.fromkeys(r.code for r in records) if (info := rule_info(code)) is not None}
     ctx = RenderContext(sources, infos, root, autofix.__version__, target_version, errors)
     module = report.machine(fmt)
