@@ -248,8 +248,8 @@ def run(
     disk = files.FileSet(writes=mode is Mode.WRITE)
     through_launch: set[str] = set()  # real paths of config files a launch has handled
     # scripts before YAML: a --config file is then checked through the launches that read it
-    # (merged with their flags) before a walk reaches it alone, whatever the order of the paths
-    # (the list of paths is all a run holds for each file it checks; not disk.real: it would keep every real path)
+    # (merged with their flags) before a walk reaches it alone, whatever the order of the paths. This list is
+    # all the run holds for each file (os.path.realpath, not disk.real, which would keep every real path).
     ordered = _once_each(_scripts_first(files.expand(paths, note=lambda line: err.write(line + "\n"),
                                                      excluded=excluded)), os.path.realpath)
     shared = _shared_configs([p for p, _ in ordered if not files.is_yaml(p)], schema)
