@@ -132,7 +132,13 @@ def read_bytes(path: str) -> tuple[bytes, Snapshot]:
             raise ReadError(path, f"not a regular file ({kind})")
         if st.st_size > MAX_BYTES:
             raise ReadError(path, _too_large(st.st_size))
-        data = _read_fd(fd, st.st_size)
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            # the size fstat gave, and a byte more to see a file that grew: read(MAX_BYTES + 1) would
+            # allocate 64 MB for each file (untouched, but ~25 us per read), whatever its size
+            want = st.st_size + 1
+            data = f.read(want)
+            if len(data) == want:  # it grew while read: the rest, up to one byte past the limit
+                data += f.read(MAX_BYTES + 1 - want)
     except OSError as exc:
         raise ReadError(path, f"cannot read: {_strerror(exc)}") from None
     finally:
@@ -140,24 +146,6 @@ def read_bytes(path: str) -> tuple[bytes, Snapshot]:
     if len(data) > MAX_BYTES:  # grew while it was read
         raise ReadError(path, _too_large(len(data)))
     return data, Snapshot(st.st_dev, st.st_ino, blake2b(data).digest())
-
-
-def _read_fd(fd: int, size: int) -> bytes:
-    """What is left to read of ``fd`` (a regular file ``size`` bytes long when looked at), up to one byte past
-    ``MAX_BYTES``.
-
-    ``os.read`` of the size first, then until the end: a buffered ``read(MAX_BYTES + 1)`` allocates its
-    64 MiB up front, which cost about 35 µs of each small file.
-    """
-    parts, got, want = [], 0, size + 1  # one past the size: a file that grew is read on, not cut
-    while got <= MAX_BYTES:
-        chunk = os.read(fd, min(want, MAX_BYTES + 1 - got))
-        if not chunk:
-            break
-        parts.append(chunk)
-        got += len(chunk)
-        want = 1 << 20
-    return b"".join(parts)
 
 
 def read_stdin(stream: BinaryIO | None = None) -> bytes:
@@ -210,19 +198,36 @@ class FileSet:
     path); ``write`` replaces a file only while it still is exactly that
     (same file, same bytes), so a line another process added during the run
     is never lost. Writing a file updates its snapshot.
+
+    ``done`` ends the work on one input (a file and the ``--config`` files its launches read): what it
+    read is forgotten, what it wrote is kept for the rest of the run (``snapshot``), so the memory of a run
+    grows with the files it writes, not with those it reads. ``writes=False``: a run that never writes
+    keeps no snapshot of what it reads (nothing would compare it), and so needs no real path for a read.
     """
 
-    def __init__(self) -> None:
-        self.snapshots: dict[str, Snapshot] = {}
+    def __init__(self, *, writes: bool = True) -> None:
+        self.writes = writes
+        self.snapshots: dict[str, Snapshot] = {}  # read or written since the last ``done``
+        self.written: dict[str, Snapshot] = {}  # every file this run wrote, as written
         self._real: dict[str, str] = {}
 
     def real(self, path: str) -> str:
-        """``os.path.realpath(path)``, found once per run (a run asks it of each path three times); ``check``
-        looks again before a write, so a symlink moved during the run is never written through."""
+        """``os.path.realpath(path)``, found once per input (a run asks it of a path up to three times);
+        ``check`` looks again before a write, so a symlink moved during the run is never written through."""
         found = self._real.get(path)
         if found is None:
             found = self._real[path] = os.path.realpath(path)
         return found
+
+    def snapshot(self, real: str) -> Snapshot | None:
+        """What this run last read or wrote at real path ``real``: since the last ``done``, or written before."""
+        found = self.snapshots.get(real)
+        return found if found is not None else self.written.get(real)
+
+    def done(self) -> None:
+        """Forget what was read for the input just done (a later one reads again what it needs)."""
+        self.snapshots.clear()
+        self._real.clear()
 
     def read(self, path: str) -> str:
         """The text of ``path`` (``-``: stdin). Raises ``InputError`` (``ReadError`` for I/O)."""
@@ -230,7 +235,8 @@ class FileSet:
             return read_text(path)
         data, snap = read_bytes(path)
         text = decode(data, path)
-        self.snapshots[self.real(path)] = snap
+        if self.writes:
+            self.snapshots[self.real(path)] = snap
         return text
 
     def read_config(self, path: str) -> str | None:
@@ -243,7 +249,7 @@ class FileSet:
     def check(self, path: str) -> None:
         """Raise ``WriteError`` unless ``path`` can be written now: still as read, and not write-protected."""
         real = os.path.realpath(path)
-        expected = self.snapshots.get(real)
+        expected = self.snapshot(real)
         if expected is None:
             raise WriteError(path, "autofix did not read this file")
         try:
@@ -278,7 +284,7 @@ class FileSet:
                 _write_in_place(real, data)
         except OSError as exc:
             raise WriteError(path, f"cannot write: {_strerror(exc)}") from None
-        self.snapshots[real] = read_bytes(real)[1]
+        self.snapshots[real] = self.written[real] = read_bytes(real)[1]
 
 
 def _replace(target: str, data: bytes, st: os.stat_result, recheck: Callable[[], None]) -> bool:

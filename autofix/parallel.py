@@ -8,12 +8,12 @@ bytes whatever the number of jobs.
 
 A worker's answer for a file is used only when nothing the main process did since could have changed
 it: it carries the snapshot of every file it read (``files.Snapshot``), and the main process takes it
-only when each of those files is still what it last read or wrote there (a ``--write`` earlier in the
-run that rewrote a config file makes the answer stale). Otherwise, and for every file a worker could
-not finish (a read error, bad input, a file that is no SGLang input, an internal error: each has its own
-message and path through ``runner``), the main process checks the file again itself, as ``-j 1`` does.
-That costs one more check of those few files and keeps every error message and its order exactly as
-they are without ``-j``.
+only when none of those files is one this run wrote since, to other bytes (``files.FileSet.snapshot``: a
+``--write`` earlier in the run that rewrote a config file makes the answer stale). Otherwise, and for
+every file a worker could not finish (a read error, bad input, a file that is no SGLang input, an
+internal error: each has its own message and path through ``runner``), the main process checks the file
+again itself, as ``-j 1`` does. That costs one more check of those few files and keeps every error
+message and its order exactly as they are without ``-j``.
 
 Work goes out in chunks of ``CHUNK`` files, and at most ``WINDOW`` chunks per worker are in flight: the
 per-file overhead (pickling the arguments and the result) stays small and the memory held for ordering

@@ -34,7 +34,7 @@ import itertools
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
@@ -148,17 +148,22 @@ class Report:
     file would change (DIFF_ONLY, ruff's ``--diff``), when a violation
     remains after fixing or, with ``exit_non_zero_on_fix``, a file was
     fixed (WRITE); else 0. ``exit_zero`` turns every 1 into 0.
+
+    Each file's results are reported as they come and then only counted
+    (``tally``), so a run's memory stays flat in the number of files; a
+    machine format keeps each diagnostic's record (and the text of the files
+    they name) for the document it prints at the end.
     """
 
     mode: Mode
-    results: list[FixResult] = field(default_factory=list)
+    tally: report.Tally = field(default_factory=report.Tally)  # what the summary and --statistics count
     errors: int = 0  # inputs that could not be checked
     unwritten: int = 0  # files whose fixes could not be written
     exit_zero: bool = False  # --exit-zero: violations do not fail the run
     exit_non_zero_on_fix: bool = False  # --exit-non-zero-on-fix: a file written fails it
     records: list[Record] = field(default_factory=list)  # the machine formats' diagnostics
     error_records: list[ErrorRecord] = field(default_factory=list)
-    sources: dict[str, str] = field(default_factory=dict)  # path -> text as read, of every result
+    sources: dict[str, str] = field(default_factory=dict)  # path -> text as read, of every file a record names
     step_summary: str | None = None  # the github format's Markdown for $GITHUB_STEP_SUMMARY
 
     @property
@@ -166,13 +171,13 @@ class Report:
         """0, 1 or 2, as the class docstring says (``--exit-zero`` makes 1 a 0; errors stay 2)."""
         if self.errors or self.unwritten:
             return 2
+        tally = self.tally
         if self.mode is Mode.WRITE:
-            failed = any(r.remaining for r in self.results) or (
-                self.exit_non_zero_on_fix and any(r.changed for r in self.results))
+            failed = tally.remaining > 0 or (self.exit_non_zero_on_fix and tally.changed > 0)
         elif self.mode is Mode.DIFF_ONLY:
-            failed = any(r.changed for r in self.results)
+            failed = tally.changed > 0
         else:
-            failed = any(r.found for r in self.results)
+            failed = tally.found > 0
         return 1 if failed and not self.exit_zero else 0
 
 
@@ -241,13 +246,13 @@ def run(
         options = lambda _path: fixed_options  # noqa: E731
     rep = Report(mode, exit_zero=exit_zero, exit_non_zero_on_fix=exit_non_zero_on_fix)
     schema = load(target_version)
-    disk = files.FileSet()
+    disk = files.FileSet(writes=mode is Mode.WRITE)
     through_launch: set[str] = set()  # real paths of config files a launch has handled
     # scripts before YAML: a --config file is then checked through the launches that read it
-    # (merged with their flags) before a walk reaches it alone, whatever the order of the paths
-    items = list(files.expand(paths, note=lambda line: err.write(line + "\n"), excluded=excluded))
-    ordered = [i for i in items if not files.is_yaml(i[0])] + [i for i in items if files.is_yaml(i[0])]
-    ordered = _once_each(ordered, disk.real)
+    # (merged with their flags) before a walk reaches it alone, whatever the order of the paths. This list is
+    # all the run holds for each file (os.path.realpath, not disk.real, which would keep every real path).
+    ordered = _once_each(_scripts_first(files.expand(paths, note=lambda line: err.write(line + "\n"),
+                                                     excluded=excluded)), os.path.realpath)
     shared = _shared_configs([p for p, _ in ordered if not files.is_yaml(p)], schema)
     once = _Once()
     run_one = _One(rep, mode, disk, once, through_launch, shared, out, err, output, options,
@@ -256,7 +261,7 @@ def run(
     try:
         for path, named in _progress(ordered, output, raw_err):
             answer = next(ready)
-            if path != "-" and disk.real(path) in through_launch:
+            if path != "-" and through_launch and disk.real(path) in through_launch:
                 continue
             try:
                 run_one(path, named, answer)
@@ -273,14 +278,15 @@ def run(
 
                     traceback.print_exc(file=err)
                 run_one.pass_through()
+            disk.done()  # what it read is not needed again: the run's memory stays flat in its files
     finally:
         if hasattr(ready, "close"):  # stop the workers now, on an error or Ctrl-C too
             ready.close()
     if output.statistics:
-        out.write(report.statistics(rep.results, write=mode is Mode.WRITE, machine=output.machine))
+        out.write(report.statistics(rep.tally, write=mode is Mode.WRITE, machine=output.machine))
     elif output.machine:
         _render(rep, output.format, target_version, out)
-    err.write(report.summary(rep.results, write=mode is Mode.WRITE, unsafe=unsafe, errors=rep.errors,
+    err.write(report.summary(rep.tally, write=mode is Mode.WRITE, unsafe=unsafe, errors=rep.errors,
                              unwritten=rep.unwritten) + "\n")
     out.flush()  # a full disk shows here, as one error, not at exit
     err.flush()
@@ -340,11 +346,14 @@ def _render(rep: Report, fmt: str, target_version: str, out: TextIO) -> None:
             return path
         return os.path.relpath(os.path.join(cwd, path), root)
 
-    records = [replace(r, path=rebased(r.path), fixes=tuple(
-        replace(f, edits=None if f.edits is None else tuple(replace(e, path=rebased(e.path)) for e in f.edits))
-        for f in r.fixes)) for r in rep.records]
-    errors = tuple(replace(e, path=rebased(e.path)) for e in rep.error_records)
-    sources = {rebased(p): text for p, text in rep.sources.items()}
+    if root == cwd:  # every path stays as it is: no second copy of the records
+        records, errors, sources = rep.records, tuple(rep.error_records), rep.sources
+    else:
+        records = [replace(r, path=rebased(r.path), fixes=tuple(
+            replace(f, edits=None if f.edits is None else tuple(replace(e, path=rebased(e.path)) for e in f.edits))
+            for f in r.fixes)) for r in rep.records]
+        errors = tuple(replace(e, path=rebased(e.path)) for e in rep.error_records)
+        sources = {rebased(p): text for p, text in rep.sources.items()}
     infos = {code: info for code in dict.fromkeys(r.code for r in records) if (info := rule_info(code)) is not None}
     ctx = RenderContext(sources, infos, root, autofix.__version__, target_version, errors)
     module = report.machine(fmt)
@@ -365,6 +374,8 @@ class _One:
         self.output, self.options = output, options
         self.stdin_filename, self.stdin_format, self.stdin = stdin_filename, stdin_format, stdin
         self.stdin_data: bytes | None = None  # what stdin held, while it still has to be printed
+        self.texts: dict[str, str] = {}  # machine formats: path -> text of the file being reported
+        self.first_record = self.first_error = 0  # where the records and errors of that file start
 
     def shown(self, path: str) -> str:
         """The name ``path`` is reported by."""
@@ -376,6 +387,8 @@ class _One:
         from autofix.report.records import ErrorRecord
 
         self.rep.error_records.append(ErrorRecord(path, Location(line, col), message))
+        if self.texts:  # the guard's error for a file that failed while it was being reported
+            self._keep_texts()
 
     def pass_through(self) -> None:
         """In WRITE mode, print stdin as it came, if nothing has been printed for it yet."""
@@ -406,11 +419,12 @@ class _One:
         self._report(path, result)
 
     def _adopt(self, ready: parallel.Ready) -> FixResult | None:
-        """A worker's result, if every file it read is still what this run last read or wrote there."""
-        snapshots = self.disk.snapshots
-        if any(snapshots.get(real, snap) != snap for real, snap in ready.snapshots.items()):
+        """A worker's result, if every file it read is still what this run last wrote there (or read, for this
+        file)."""
+        disk = self.disk
+        if any(disk.snapshot(real) not in (None, snap) for real, snap in ready.snapshots.items()):
             return None  # an earlier --write of this run rewrote one: check it again here
-        snapshots.update(ready.snapshots)
+        disk.snapshots.update(ready.snapshots)
         return ready.result
 
     def _check(self, path: str, named: bool) -> FixResult | None:
@@ -475,6 +489,8 @@ class _One:
 
     def _report(self, path: str, result: FixResult) -> None:
         rep, once = self.rep, self.once
+        self.first_record, self.first_error = len(rep.records), len(rep.error_records)
+        self.texts.clear()
         for error in result.errors:  # --config files SGLang would refuse to read
             real = self.disk.real(error.path)
             self.through_launch.add(real)
@@ -490,10 +506,30 @@ class _One:
         group.append((result, True))
         if self.mode is Mode.WRITE and path != "-":
             group = self._write(group)
+        rep.tally.add([r for r, _ in group])
         for r, show_diff in group:  # the --config files first: the script is written once they are
-            rep.results.append(r)
             self._emit(r, path == "-" and r is group[-1][0], merged, show_diff)
+        self._keep_texts()
         self.stdin_data = None
+
+    def _keep_texts(self) -> None:
+        """Keep, for the machine format's document, the text of each file just reported that it will look up.
+
+        The renderers read a file's text (``RenderContext.sources``) for the records that name it (their own
+        path or an edit's) and for the errors (a file that could not be written): only those texts are kept,
+        so a run of clean files keeps none. A file reported again (a ``--config`` file several launches read)
+        keeps its latest text, as if every text were kept.
+        """
+        sources, texts = self.rep.sources, self.texts
+        if not texts:
+            return
+        records, errors = self.rep.records[self.first_record:], self.rep.error_records[self.first_error:]
+        named = {r.path for r in records} | {e.path for r in records for f in r.fixes for e in f.edits or ()}
+        named.update(e.path for e in errors)
+        for path, text in texts.items():
+            if path in named or path in sources:
+                sources[path] = text
+        texts.clear()
 
     def _write(self, group: list[tuple[FixResult, bool]]) -> list[tuple[FixResult, bool]]:
         """Write every changed text of ``group`` (a script and its ``--config`` files), all or none.
@@ -544,11 +580,12 @@ class _One:
         out, err, mode, output = self.out, self.err, self.mode, self.output
         lines_to = err if stdin else out
         shown = result.remaining if mode is Mode.WRITE else result.diagnostics
-        self.rep.sources[result.path] = result.source
-        for other in result.others:
-            self.rep.sources.setdefault(other.path, other.source)
         if output.machine:
             from autofix.report.build import record
+
+            self.texts[result.path] = result.source  # kept if a record names it (``_keep_texts``)
+            for other in result.others:
+                self.texts.setdefault(other.path, other.source)
 
             self.rep.records.extend(record(d, result.source) for d in shown)
         elif not output.statistics and mode is not Mode.DIFF_ONLY:
@@ -573,19 +610,30 @@ class _One:
                 err.write(f"Fixed {fixed} violation{'s' * (fixed != 1)} in {result.path}\n")
 
 
+def _scripts_first(items: Iterable[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """``items`` (path, named), the files that are not YAML first, each group in its order."""
+    scripts: list[tuple[str, bool]] = []
+    yaml: list[tuple[str, bool]] = []
+    for item in items:
+        (yaml if files.is_yaml(item[0]) else scripts).append(item)
+    scripts.extend(yaml)
+    return scripts
+
+
 def _once_each(items: list[tuple[str, bool]], real: Callable[[str], str]) -> list[tuple[str, bool]]:
     """Each file once, under the first name it was given by (``a.yaml ./a.yaml``, a symlink to it); ``real``
     gives a path's real path."""
     seen: dict[str, int] = {}
     out: list[tuple[str, bool]] = []
-    for path, named in items:
+    for item in items:
+        path, named = item
         real_path = path if path == "-" else real(path)
         if real_path in seen:
             if named:  # named again: it stays a named file (its errors are errors)
                 out[seen[real_path]] = (out[seen[real_path]][0], True)
             continue
         seen[real_path] = len(out)
-        out.append((path, named))
+        out.append(item)
     return out
 
 

@@ -380,22 +380,24 @@ def test_a_file_over_the_size_limit_is_refused_without_reading_it(tmp_path):
     assert f"{p}:1:1: error: too large ({MAX_BYTES + 1:,} bytes; autofix reads at most {MAX_BYTES:,})" in r.stderr
 
 
-def test_a_file_read_past_its_looked_at_size_is_read_to_its_end_and_bounded(tmp_path, monkeypatch):
-    """``files._read_fd`` reads on past the size ``fstat`` gave (the file grew), and stops one byte past the bound."""
+def test_a_file_that_grows_past_the_bound_after_fstat_is_too_large(tmp_path, monkeypatch):
+    """``files.read_bytes`` reads on past the size ``fstat`` gave (the file grew), and stops one byte past the
+    bound: a file that grew beyond it is refused as too large."""
     from autofix import files
 
     p = tmp_path / "c.yaml"
     p.write_bytes(b"x" * 5000)
-    fd = os.open(p, os.O_RDONLY)
-    try:
-        assert files._read_fd(fd, 10) == b"x" * 5000  # as if it had 10 bytes when looked at
-        os.lseek(fd, 0, os.SEEK_SET)
-        monkeypatch.setattr(files, "MAX_BYTES", 100)
-        assert files._read_fd(fd, 10) == b"x" * 101
-        os.lseek(fd, 0, os.SEEK_SET)
-        assert files._read_fd(fd, 5000) == b"x" * 101
-    finally:
-        os.close(fd)
+    real_fstat = os.fstat
+
+    def fstat(fd):
+        st = list(real_fstat(fd))
+        st[6] = 10  # st_size when looked at
+        return os.stat_result(st)
+
+    monkeypatch.setattr(os, "fstat", fstat)
+    monkeypatch.setattr(files, "MAX_BYTES", 100)
+    with pytest.raises(files.ReadError, match="too large"):
+        files.read_bytes(str(p))
 
 
 # --- a walk says what it skipped -------------------------------------------------------------------------------

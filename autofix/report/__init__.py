@@ -1,8 +1,8 @@
 """Turn results into text. Reporters return strings; the runner decides where they go.
 
-``text`` holds the human formats (``full``, ``concise``) and the summary line; each machine format is a
-module with ``render(records, ctx) -> str`` (``records``: ``autofix.report.records``), imported only when a
-run asks for it.
+``text`` holds the human formats (``full``, ``concise``) and the summary line (from ``tally``, the run's
+counts); each machine format is a module with ``render(records, ctx) -> str`` (``records``:
+``autofix.report.records``), imported only when a run asks for it.
 """
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from autofix.report.text import colored_diff, diagnostic_line, fix_lines, fixed_in, statistics, summary
+from autofix.report.tally import Tally, fixed_in
+from autofix.report.text import colored_diff, diagnostic_line, fix_lines, statistics, summary
 
-__all__ = ["FORMATS", "MACHINE", "colored_diff", "diagnostic_line", "fix_lines", "fixed_in", "machine", "statistics",
-           "summary"]
+__all__ = ["FORMATS", "MACHINE", "Tally", "colored_diff", "diagnostic_line", "fix_lines", "fixed_in", "machine",
+           "statistics", "summary"]
 
 # --output-format values, the default first
 FORMATS = ("full", "concise", "json", "json-lines", "sarif", "github", "rdjson", "gitlab")

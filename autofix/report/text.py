@@ -1,9 +1,10 @@
-"""The human formats: a diagnostic line (`full`, `concise`), its fixes, the closing summary."""
+"""The human formats: a diagnostic line (`full`, `concise`), its fixes, the closing summary (from a run's
+``tally.Tally``)."""
 
 from __future__ import annotations
 
-from autofix.api import FixResult
 from autofix.model import Applicability, Diagnostic
+from autofix.report.tally import Tally
 
 
 _SEVERITY_COLOR = {"error": "red", "warning": "yellow"}
@@ -48,67 +49,43 @@ def fix_lines(d: Diagnostic, indent: str = "  ") -> list[str]:
     return [f"{indent}{names.get(f.applicability, 'display-only fix')}: {f.title}" for f in d.violation.fixes]
 
 
-def statistics(results: list[FixResult], *, write: bool, machine: bool = False) -> str:
+def statistics(tally: Tally, *, write: bool, machine: bool = False) -> str:
     """One line per rule, most frequent first (ruff's ``--statistics``): count, code, ``[*]`` when the requested
     mode fixes every one, name; a JSON array of the same with ``machine``. ``write``: count what remains."""
     import json
 
-    counts: dict[str, list] = {}
-    for r in results:
-        for d in (r.remaining if write else [d for d in r.diagnostics if not d.after]):
-            entry = counts.setdefault(d.code, [0, 0, d.violation.name, d.violation.severity])
-            entry[0] += 1
-            entry[1] += d.fixable
-    rows = sorted(counts.items(), key=lambda kv: (-kv[1][0], kv[0]))
+    counts = tally.remaining_by_rule if write else tally.found_by_rule
+    rows = sorted(counts.items(), key=lambda kv: (-kv[1].count, kv[0]))
     if machine:
-        return json.dumps([{"code": code, "name": name, "severity": sev, "count": n, "fixable": fixable}
-                           for code, (n, fixable, name, sev) in rows], indent=2) + "\n"
-    width = max((len(str(n)) for _, (n, *_r) in rows), default=1)
-    return "".join(f"{n:>{width}}\t{code}\t{'[*]' if fixable == n else '[ ]'}\t{name}\n"
-                   for code, (n, fixable, name, _sev) in rows)
+        return json.dumps([{"code": code, "name": c.name, "severity": c.severity, "count": c.count,
+                            "fixable": c.fixable} for code, c in rows], indent=2) + "\n"
+    width = max((len(str(c.count)) for _, c in rows), default=1)
+    return "".join(f"{c.count:>{width}}\t{code}\t{'[*]' if c.fixable == c.count else '[ ]'}\t{c.name}\n"
+                   for code, c in rows)
 
 
-def fixed_in(result: FixResult) -> list[Diagnostic]:
-    """The violations the written text of ``result`` (and of its ``--config`` files) fixed.
-
-    A config file's violation can be fixed on the command line that reads it
-    (a file several launches share is left alone): it counts for the script.
-    """
-    group = [result, *result.others]
-    if not any(r.changed for r in group):
-        return []
-    return [d for r in group for d in r.diagnostics if d.fixable]
-
-
-def summary(results: list[FixResult], *, write: bool, unsafe: bool, errors: int, unwritten: int = 0) -> str:
+def summary(tally: Tally, *, write: bool, unsafe: bool, errors: int, unwritten: int = 0) -> str:
     """One closing line, ruff-style: found, fixed, remaining, hidden unsafe fixes, failures.
 
-    ``results`` holds each checked text once (a script's ``--config`` files
-    are listed in it too, and counted through the script's ``others``); a
-    text whose fix was not written is in it unchanged (``runner.unwritten``),
-    so only what was written counts as fixed. ``errors`` counts the inputs
-    that could not be checked, ``unwritten`` the files whose fixes could not
-    be written.
+    ``tally`` counts each checked text once (a script's ``--config`` files
+    too; what they fix counts for the script); a text whose fix was not
+    written is counted unchanged (``runner.unwritten``), so only what was
+    written counts as fixed. ``errors`` counts the inputs that could not be
+    checked, ``unwritten`` the files whose fixes could not be written.
     """
-    found = sum(r.found for r in results)
-    remaining = sum(len(r.remaining) for r in results)
+    found, remaining, files = tally.found, tally.remaining, tally.changed
     # held back only because it is unsafe (not a rule the project marks unfixable): --unsafe-fixes would apply it
-    hidden = 0 if unsafe else sum(1 for r in results for d in r.remaining if d.fix_available and not d.fixable
-                                  and any(f.applicability == Applicability.UNSAFE for f in d.violation.fixes))
-    files = sum(1 for r in results if r.changed)
+    hidden = 0 if unsafe else tally.hidden
     parts = []
     if not found and not remaining:
         parts.append("No violations found." if errors or unwritten else "All checks passed!")
     elif write:
-        inside = {id(o) for r in results for o in r.others}
-        fixed = [d for r in results if id(r) not in inside for d in fixed_in(r)]
-        later = sum(1 for d in fixed if d.after)
+        later = tally.fixed_later
         uncovered = f" ({later} appeared once another was fixed)" if later else ""
-        parts.append(f"Found {found} violation{'s' * (found != 1)}. Fixed {len(fixed)}{uncovered} "
+        parts.append(f"Found {found} violation{'s' * (found != 1)}. Fixed {tally.fixed}{uncovered} "
                      f"in {files} file{'s' * (files != 1)}; {remaining} remaining.")
     else:
-        fixable = sum(1 for r in results for d in r.diagnostics if d.fixable and not d.after)
-        later = sum(1 for r in results for d in r.diagnostics if d.after)
+        fixable, later = tally.fixable, tally.later
         also = f" ({later} more appear{'s' * (later == 1)} once another is fixed)" if later else ""
         parts.append(f"Found {found} violation{'s' * (found != 1)}{also}.")
         if fixable:
