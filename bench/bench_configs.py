@@ -405,10 +405,10 @@ def assert_clean(paths: list[str], rep, out: str, err: str) -> None:
 def assert_fixed(paths: list[str], rep, out: str) -> None:
     """autofix reports a fix for every file (DIFF mode: a diff of each, every finding fixable), nothing else."""
     assert rep.exit_code == 1 and rep.errors == 0, f"exit {rep.exit_code}, errors {rep.errors}"
-    assert len(rep.results) == len(paths), f"{len(rep.results)} results for {len(paths)} files"
-    bad = [r.path for r in rep.results if not r.changed or not r.diagnostics or r.remaining or r.conflicts
-           or not all(d.fixable for d in r.diagnostics)]
-    assert not bad, f"autofix does not fix {len(bad)} files as meant, e.g. {bad[:3]}"
+    t = rep.tally
+    assert t.texts == len(paths), f"{t.texts} results for {len(paths)} files"
+    assert t.changed == len(paths) and t.found >= len(paths) and t.fixable == t.found and not (t.remaining or t.later), \
+        f"autofix does not fix the files as meant: {t}"
     assert out.count("\n+++ ") + out.startswith("+++ ") == len(paths), "expected one diff per file"
 
 
