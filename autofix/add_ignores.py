@@ -23,7 +23,7 @@ from typing import TextIO
 from autofix import files
 from autofix.api import fix_source
 from autofix.errors import InputError, WriteError
-from autofix.formats import by_name, detect
+from autofix.formats import detect
 from autofix.model import Diagnostic
 
 _COMMENT = re.compile(r"(?:^|[ \t])#")

@@ -16,7 +16,7 @@ import click
 import typer
 from typer.core import TyperGroup
 
-from autofix.errors import ConfigError, OutputError, UsageError
+from autofix.errors import ConfigError, UsageError
 
 
 class _DefaultToCheck(TyperGroup):

@@ -108,7 +108,7 @@ def _ignore_annotation(doc: Composed, node, offset: int) -> tuple:
     value = doc.value(annotations, ANNOTATION) if isinstance(annotations, yaml.MappingNode) else None
     if not isinstance(value, yaml.ScalarNode):
         return ()
-    start, end = offset + value.start_mark.index, offset + value.end_mark.index
+    start = offset + value.start_mark.index
     return (annotation(value.value, value.start_mark.line + 1, value.start_mark.column + 1, start,
                        doc.text[value.start_mark.index:value.end_mark.index]),)
 

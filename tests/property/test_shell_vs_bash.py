@@ -32,7 +32,6 @@ reads as data (see ``shell_syntax._runs``).
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess

@@ -40,7 +40,7 @@ CASES = [
     ("sh-c-script", "CMD ['sh', '-c', 'python3 -m sglang.launch_server --model-path m']", "single quotes",
      'CMD ["sh", "-c", "python3 -m sglang.launch_server --model-path m"]'),
     # what the text does not say beyond doubt: reported, not fixed
-    ("missing-comma", f'CMD ["python3" "-m", "sglang.launch_server", "--model-path", "m"]', "a missing comma",
+    ("missing-comma", 'CMD ["python3" "-m", "sglang.launch_server", "--model-path", "m"]', "a missing comma",
      None),
     ("empty-item", f'CMD [{LAUNCH},, "--tp", "8"]', "an empty item", None),
     ("unclosed", f'CMD [{LAUNCH}, "--tp", "8"', "no closing ]", None),

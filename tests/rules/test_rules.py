@@ -12,7 +12,7 @@ from autofix.api import fix_source
 from autofix.arguments import Word, parse_words
 from autofix.formats import argv as shell
 from autofix.model import Location
-from autofix.rules import SETTINGS, defined_in, get
+from autofix.rules import SETTINGS, defined_in
 from autofix.schema import load
 from tests.rules.casekit import raised_at
 from tests.rules.cases import ALL_CASES, FACTS, Case, facts_of
