@@ -59,7 +59,8 @@ def test_a_config_check_imports_only_what_it_needs(tmp_path):
     unwanted = ("typer", "click", "autofix.commands", "traceback", "autofix.report.records", "pkgutil",
                 "tomllib", "tempfile", "hashlib", "importlib.resources", "tree_sitter", "dockerfile",
                 "autofix.formats.argv", "autofix.formats.dockerfile", "autofix.formats.manifest",
-                "autofix.formats.srtslurm", "autofix.toml_positions")
+                "autofix.formats.srtslurm", "autofix.toml_positions", "autofix.report.sarif",
+                "autofix.report.json_format", "autofix.report.github")
     out = subprocess.run([sys.executable, "-c", f"""
 import gc, sys
 from autofix.cli import main
