@@ -2,9 +2,9 @@
 
 Each process imports the layers in order (PyYAML, autofix's CLI, the checking machinery) and then runs the
 command line as ``autofix.cli.main`` does (a command line of paths: without typer and click), timing each
-with ``time.process_time`` (less moved by a shared machine than wall time). Inside the checking import it also
-counts the time spent making dataclasses (``dataclasses._process_class``), importing the rule step modules and
-loading the SGLang table. ``python -c pass`` (the interpreter and
+with ``time.process_time`` (less moved by a shared machine than wall time). Over the imports it also counts the
+time spent making dataclasses (``dataclasses._process_class``) and loading the SGLang table (the runner,
+engine and rules are imported as a layer of their own, before the check that would import them on first use). ``python -c pass`` (the interpreter and
 ``site``) is timed the same way for reference. Bytecode is cached in a temp dir, as in ``bench_cold.py``.
 
     .venv/bin/python bench/cold_profile.py --runs 7
@@ -52,25 +52,15 @@ def load(version):
     finally:
         loaded[0] += clock() - t0
 autofix.schema._load = autofix.schema.cache(load)
-steps = [0.0]
 """
 
 CHILD += r"""
-import importlib
-_import = importlib.import_module
-def import_module(name, package=None):
-    t0 = clock()
-    try:
-        return _import(name, package)
-    finally:
-        if name.startswith("autofix.rules.") and name.count(".") >= 3:
-            steps[0] += clock() - t0
-importlib.import_module = import_module
 import autofix.checking
+t["checking"] = clock()
+import autofix.runner, autofix.engine  # what the check imports on first use: the runner, the engine, the rules
 gc.freeze()
 gc.enable()
-t["checking"] = clock()
-importlib.import_module = _import
+t["engine"] = clock()
 dataclasses._process_class = _process
 checking_dataclasses = made[0]
 sys.argv = ["autofix", sys.argv[1]]
@@ -82,8 +72,7 @@ assert "typer" not in sys.modules and "click" not in sys.modules
 t["run"] = clock()
 keys = list(t)
 out = {k: 1e3 * (t[k] - t[p]) for p, k in zip(keys, keys[1:])}
-out["dataclasses in checking"] = 1e3 * checking_dataclasses
-out["step modules"] = 1e3 * steps[0]
+out["dataclasses"] = 1e3 * checking_dataclasses
 out["SGLang table"] = 1e3 * loaded[0]
 out["total after start"] = 1e3 * (t["run"] - t["start"])
 print(json.dumps(out), file=sys.__stdout__)
@@ -113,10 +102,11 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.2f}; minimum of {args.runs} processes, CPU ms")
     print(f"{'interpreter and site (python -c pass)':<40} {min(base):7.1f}")
     labels = {"yaml": "import yaml (PyYAML)", "cli": "import autofix.cli",
-              "checking": "import autofix.checking (engine, rules)", "run": "the check (config, read, rules, report)"}
+              "checking": "import autofix.checking", "engine": "import the runner, engine and rules",
+              "run": "the check (config, read, rules, report)"}
     for key, label in labels.items():
         print(f"{label:<40} {min(r[key] for r in rows):7.1f}")
-    for key in ("dataclasses in checking", "step modules", "SGLang table"):
+    for key in ("dataclasses", "SGLang table"):
         print(f"  of which {key:<31} {min(r[key] for r in rows):7.1f}")
     print(f"{'total after start':<40} {min(r['total after start'] for r in rows):7.1f}")
 
