@@ -130,8 +130,8 @@ _SPLITS: dict[tuple[int, str], tuple] = {}
 
 def _split(rules: Sequence[WrittenRule], version: str) -> tuple[tuple[WrittenRule, ...], tuple[WrittenRule, ...]]:
     """(the host rules, the other rules that check ``version``) of ``rules``, in order; kept per tuple of
-    rules (by object: hashing the rules would cost what sorting them saves) and version."""
-    if not isinstance(rules, tuple):  # a list may change: sorted each time
+    rules (by object: hashing the rules would cost what splitting them once saves) and version."""
+    if not isinstance(rules, tuple):  # a list may change: split each time
         return (tuple(r for r in rules if isinstance(r, HostRule)),
                 tuple(r for r in rules if not isinstance(r, HostRule) and r.applies_to(version)))
     kept = _SPLITS.get((id(rules), version))

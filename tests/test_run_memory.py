@@ -15,10 +15,8 @@ import pytest
 
 from autofix import files, runner
 from autofix.errors import WriteError
+from tests.test_jobs import CLEAN, NEEDS_FIX, SCRIPT  # the same inputs as the -j tests
 
-CLEAN = "model-path: meta-llama/Llama-3.1-8B-Instruct\ntp-size: {tp}\nport: 3000{tp}\n"
-NEEDS_FIX = "tp-size: 8\nmoe-a2a-backend: none  # single node\nep-dispatch-algorithm: static\n"
-SCRIPT = "#!/bin/sh\npython3 -m sglang.launch_server --config launched.yaml --tp 8\n"
 OTHER_SCRIPT = "#!/bin/sh\npython3 -m sglang.launch_server --config launched.yaml --tp 8 --port 30001\n"
 
 
