@@ -30,7 +30,7 @@ _COMMENT = re.compile(r"(?:^|[ \t])#")
 
 
 def add_ignores(paths: list[str], *, options: Callable, out: TextIO, err: TextIO,
-                excluded: Callable[[str, bool], bool] | None = None, verbose: bool = False) -> int:
+                excluded: Callable[[str, bool, bool], bool] | None = None, verbose: bool = False) -> int:
     """Add suppression comments for every finding in ``paths`` (files or directories; not stdin).
 
     ``options(path)`` gives each file's ``runner.FileOptions`` (its policy decides which rules count). The

@@ -21,7 +21,7 @@ from autofix.schema import Match, Option, Schema
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made per word and per key of every file, and a frozen __init__ costs ~1 us more (issue 15); never assigned after
 class Word:
     """One command-line word as the program receives it.
 
@@ -36,7 +36,7 @@ class Word:
     dynamic: bool = False  # holds a shell expansion: its value is UNKNOWN here
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made per word and per key of every file, and a frozen __init__ costs ~1 us more (issue 15); never assigned after
 class Setting:
     """One explicit setting: ``--tp 8`` gives dest ``tp_size``, value ``8``.
 
@@ -279,7 +279,7 @@ def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedA
     return parsed
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made per word and per key of every file, and a frozen __init__ costs ~1 us more (issue 15); never assigned after
 class Entry:
     """One setting as the user wrote it: an option word and its value words.
 

@@ -9,7 +9,6 @@ that applies to it, overridden by the command line (``autofix.project``). A usag
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO, TextIO
@@ -63,7 +62,7 @@ class Job:
     mode: Mode
     output: Output
     options: Callable[[str], FileOptions]  # what each checked file is checked with
-    excluded: Callable[[str, bool], bool]  # (path, named on the command line) -> left out of the run
+    excluded: Callable[[str, bool, bool], bool]  # (path, named on the command line, a directory) -> left out
     env: Mapping[str, str]
     stdout: TextIO
     stderr: TextIO
@@ -175,13 +174,10 @@ def prepare(request: Request, *, env: Mapping[str, str], stdout: TextIO, stderr:
         raise UsageError("--write with stdin prints the fixed text on stdout: use --output-format full or concise")
 
     def options(path: str) -> FileOptions:
-        s = resolver.settings(path)
-        return FileOptions(s.policy, s.unsafe_fixes, s.target_version, s.facts)
+        return FileOptions(*resolver.checks(path))
 
-    def excluded(path: str, named: bool) -> bool:
-        if os.path.isdir(path):
-            return resolver.excluded(path, is_dir=True)
-        return resolver.settings(path).skips(named)
+    def excluded(path: str, named: bool, is_dir: bool) -> bool:
+        return resolver.excluded(path, is_dir=True) if is_dir else resolver.skips(path, named)
 
     output = Output(fmt, top.show_fixes, r.statistics,
                     color=fmt in ("full", "concise") and color_wanted(env, stdout),

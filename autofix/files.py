@@ -132,13 +132,11 @@ def read_bytes(path: str) -> tuple[bytes, Snapshot]:
             raise ReadError(path, f"not a regular file ({kind})")
         if st.st_size > MAX_BYTES:
             raise ReadError(path, _too_large(st.st_size))
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            # the size fstat gave, and a byte more to see a file that grew: read(MAX_BYTES + 1) would
-            # allocate 64 MB for each file (untouched, but ~25 us per read), whatever its size
-            want = st.st_size + 1
-            data = f.read(want)
-            if len(data) == want:  # it grew while read: the rest, up to one byte past the limit
-                data += f.read(MAX_BYTES + 1 - want)
+        # the size fstat gave, and a byte more to see a file that grew (reading MAX_BYTES + 1 would allocate
+        # 64 MB for each file), with os.read: no buffered reader to set up for one read (issue 15)
+        data = _read_up_to(fd, st.st_size + 1)
+        if len(data) > st.st_size:  # it grew while read: the rest, up to one byte past the limit
+            data += _read_up_to(fd, MAX_BYTES - st.st_size)
     except OSError as exc:
         raise ReadError(path, f"cannot read: {_strerror(exc)}") from None
     finally:
@@ -146,6 +144,18 @@ def read_bytes(path: str) -> tuple[bytes, Snapshot]:
     if len(data) > MAX_BYTES:  # grew while it was read
         raise ReadError(path, _too_large(len(data)))
     return data, Snapshot(st.st_dev, st.st_ino, blake2b(data).digest())
+
+
+def _read_up_to(fd: int, size: int) -> bytes:
+    """Up to ``size`` bytes from ``fd``, fewer only at its end (``os.read`` may return less: a signal, a pipe)."""
+    parts = []
+    while size > 0:
+        part = os.read(fd, size)
+        if not part:
+            break
+        parts.append(part)
+        size -= len(part)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 def read_stdin(stream: BinaryIO | None = None) -> bytes:
@@ -425,28 +435,31 @@ def _fsync_dir(path: str) -> None:
 
 
 def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
-           excluded: Callable[[str, bool], bool] | None = None) -> Iterator[tuple[str, bool]]:
+           excluded: Callable[[str, bool, bool], bool] | None = None) -> Iterator[tuple[str, bool]]:
     """(path, named) for each input: named paths as given, directories walked in sorted order.
 
     A walk does not follow symlinked directories, nor enter ``_SKIP_DIRS``
     (``.git``, ``venv``, ...); a directory it cannot list, or one without a
     file to check, is passed to ``note`` as a ``path:1:1: warning: ...`` line.
-    ``excluded(path, named)``, when given, decides instead which directories
-    the walk skips and which files are left out (``named``: a path given on
-    the command line, checked unless ``excluded`` says so; project
-    configuration, ``autofix.project``).
+    ``excluded(path, named, is_dir)``, when given, decides instead which
+    directories the walk skips and which files are left out (``named``: a
+    path given on the command line, checked unless ``excluded`` says so;
+    ``is_dir``: a directory of the walk; project configuration,
+    ``autofix.project``).
     """
     def unlisted(exc: OSError) -> None:
         note(f"{exc.filename}:1:1: warning: cannot list the directory: {_strerror(exc)} (skipped)")
 
-    def skip(path: str, named: bool = False) -> bool:
-        return excluded(path, named) if excluded is not None else not named and os.path.basename(path) in _SKIP_DIRS
+    def skip(path: str, named: bool = False, is_dir: bool = False) -> bool:
+        if excluded is not None:
+            return excluded(path, named, is_dir)
+        return not named and os.path.basename(path) in _SKIP_DIRS
 
     for p in paths:
         if p != "-" and os.path.isdir(p):
             found = 0
             for root, dirs, names in os.walk(p, onerror=unlisted):
-                dirs[:] = sorted(d for d in dirs if not skip(os.path.join(root, d)))
+                dirs[:] = sorted(d for d in dirs if not skip(os.path.join(root, d), is_dir=True))
                 for name in sorted(names):
                     if name.lower().endswith(WALK_SUFFIXES) or is_dockerfile(name):
                         path = os.path.normpath(os.path.join(root, name))

@@ -659,6 +659,19 @@ class Resolver:
 
         Raises ``ConfigError`` when the configuration file that applies cannot be used.
         """
+        target, resolved, policy = self._found(path)
+        return self._settings(path, resolved, policy, target is not None and self._excluded(target, None))
+
+    def checks(self, path: str) -> tuple[Policy, bool, str, Facts]:
+        """What checked file ``path`` is checked with, as ``settings(path)`` gives it: (policy, unsafe-fixes,
+        target-version, hardware facts), without building its settings or judging whether it is excluded (the
+        walk asked ``skips``): asked of every checked file (issue 15). Raises ``ConfigError`` as ``settings``."""
+        _, resolved, policy = self._found(path)
+        v = resolved.values
+        return policy, v["unsafe-fixes"], v["target-version"], resolved.facts
+
+    def _found(self, path: str) -> tuple[str | None, _Resolved, Policy]:
+        """``path``'s target (``_target``), the configuration that applies to it and its policy."""
         target = self._target(path)
         resolved = self._resolve(self._config_for_dir(self.cwd if target is None else os.path.dirname(target)))
         dropped: tuple[str, ...] = ()
@@ -667,8 +680,17 @@ class Resolver:
             for glob, root, selectors in resolved.ignores:
                 if globs.matches(glob, globs.below(target, root), name) != glob.negated:
                     dropped += selectors
-        return self._settings(path, resolved, self._policy(resolved, dropped),
-                              target is not None and self._excluded(target, None))
+        return target, resolved, self._policy(resolved, dropped)
+
+    def skips(self, path: str, named: bool) -> bool:
+        """What ``settings(path).skips(named)`` says of the file ``path`` (not a directory), without building its
+        settings: a walk asks it of every file it finds (issue 15)."""
+        target = self._target(path)
+        if target is None:
+            return False
+        if named and not self._resolve(self._config_for_dir(os.path.dirname(target))).values["force-exclude"]:
+            return False
+        return self._excluded(target, False)
 
     def run_settings(self) -> Settings:
         """The settings of the current directory: where the options read once per run come from (``Key.run``:

@@ -197,7 +197,7 @@ def run(
     facts: Facts = NO_FACTS,
     output: Output | None = None,
     options: Callable[[str], FileOptions] | None = None,
-    excluded: Callable[[str], bool] | None = None,
+    excluded: Callable[[str, bool, bool], bool] | None = None,
     exit_zero: bool = False,
     exit_non_zero_on_fix: bool = False,
     jobs: int = 1,
@@ -210,8 +210,9 @@ def run(
     that launch's flags and not again on its own, whatever the order of the
     paths. A walked file that cannot be read, or that launches SGLang but
     cannot be parsed, gets a note on stderr; a named one is an error (exit 2).
-    ``excluded(path)`` leaves a walked file (or a named one, when the
-    project says ``force-exclude``) out of the run.
+    ``excluded(path, named, is_dir)`` leaves a walked file or directory (or
+    a named file, when the project says ``force-exclude``) out of the run
+    (``files.expand``).
 
     Each file is checked inside one guard: whatever goes wrong with it (an
     ``InternalError``, or any exception, a ``MemoryError`` or
@@ -252,7 +253,7 @@ def run(
     # (merged with their flags) before a walk reaches it alone, whatever the order of the paths. This list is
     # all the run holds for each file (os.path.realpath, not disk.real, which would keep every real path).
     ordered = _once_each(_scripts_first(files.expand(paths, note=lambda line: err.write(line + "\n"),
-                                                     excluded=excluded)), os.path.realpath)
+                                                     excluded=excluded)), _RealPaths())
     shared = _shared_configs([p for p, _ in ordered if not files.is_yaml(p)], schema)
     once = _Once()
     run_one = _One(rep, mode, disk, once, through_launch, shared, out, err, output, options,
@@ -618,6 +619,23 @@ def _scripts_first(items: Iterable[tuple[str, bool]]) -> list[tuple[str, bool]]:
         (yaml if files.is_yaml(item[0]) else scripts).append(item)
     scripts.extend(yaml)
     return scripts
+
+
+class _RealPaths:
+    """``os.path.realpath`` for many files in few directories: a file that is no symlink is its directory's real
+    path and its name (one ``lstat``, not one per part of the path: ~1% of a clean file's time, issue 15)."""
+
+    def __init__(self) -> None:
+        self._dirs: dict[str, str] = {}
+
+    def __call__(self, path: str) -> str:
+        head, name = os.path.split(path)
+        if name in ("", ".", "..") or os.path.islink(path):
+            return os.path.realpath(path)
+        real_head = self._dirs.get(head)
+        if real_head is None:
+            real_head = self._dirs[head] = os.path.realpath(head)
+        return os.path.join(real_head, name)
 
 
 def _once_each(items: list[tuple[str, bool]], real: Callable[[str], str]) -> list[tuple[str, bool]]:

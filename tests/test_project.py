@@ -427,10 +427,13 @@ PER_FILE = [  # (per-file-ignores of a/autofix.toml, checked path relative to tm
 @pytest.mark.parametrize("cwd", [".", "a/b"])
 def test_per_file_ignores(table, path, reports, cwd, tmp_path):
     build(tmp_path, {"a/autofix.toml": f"[per-file-ignores]\n{table}\n", "a/b/": ""})
-    settings = Resolver(cwd=str(tmp_path / cwd)).settings(os.path.relpath(tmp_path / path, tmp_path / cwd))
+    resolver, checked = Resolver(cwd=str(tmp_path / cwd)), os.path.relpath(tmp_path / path, tmp_path / cwd)
+    settings = resolver.settings(checked)
     for code, reported in reports.items():
         codes = ("EP003", "EP004") if code == "EP" else (code,)
         assert all(settings.policy.reports(c) is reported for c in codes), code
+    # what a run checks the file with, found without its settings
+    assert resolver.checks(checked) == (settings.policy, settings.unsafe_fixes, settings.target_version, settings.facts)
 
 
 def test_per_file_ignores_beat_an_exact_select(tmp_path):
@@ -443,6 +446,7 @@ def test_per_file_ignores_beat_an_exact_select(tmp_path):
 def test_per_file_ignores_for_stdin_follow_its_filename(tmp_path):
     build(tmp_path, {"autofix.toml": '[per-file-ignores]\n"*.sh" = ["EP"]\n'})
     assert not Resolver(cwd=str(tmp_path), stdin_filename="run.sh").settings("-").policy.reports("EP003")
+    assert not Resolver(cwd=str(tmp_path), stdin_filename="run.sh").checks("-")[0].reports("EP003")
     assert Resolver(cwd=str(tmp_path)).settings("-").policy.reports("EP003")
 
 
@@ -516,6 +520,8 @@ def test_exclude(case, tmp_path):
     assert resolver.excluded(case.path) is case.excluded
     if case.path != ".":
         assert resolver.settings(case.path).excluded is case.excluded
+    if not (tmp_path / case.cwd / case.path).is_dir():  # what a walk asks of each file it finds
+        assert resolver.skips(case.path, named=False) is case.excluded
 
 
 @pytest.mark.parametrize("file, cli, named, skipped", [
@@ -524,8 +530,10 @@ def test_exclude(case, tmp_path):
 ], ids=["walked", "named", "named-forced-by-file", "named-forced-by-cli", "cli-turns-it-off"])
 def test_force_exclude(file, cli, named, skipped, tmp_path):
     build(tmp_path, {"autofix.toml": file + 'extend-exclude = ["gen"]\n'})
-    settings = Resolver({"force_exclude": cli}, cwd=str(tmp_path)).settings("gen/x.yaml")
+    resolver = Resolver({"force_exclude": cli}, cwd=str(tmp_path))
+    settings = resolver.settings("gen/x.yaml")
     assert settings.excluded and settings.skips(named) is skipped
+    assert resolver.skips("gen/x.yaml", named) is skipped
 
 
 def test_excluded_directories_are_remembered(tmp_path, monkeypatch):

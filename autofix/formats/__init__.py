@@ -41,7 +41,7 @@ def detect(path: str, text: str) -> ModuleType | None:
             return None  # `Dockerfile.md`, `dockerfile.py`: named like one, written as something else
         return by_name("dockerfile") if LAUNCH.search(text) else None
     if is_yaml(path) or path == "-":
-        if SRT_SLURM.search(text):
+        if "sglang_config" in text and SRT_SLURM.search(text):  # `in` first: a scan at memchr speed
             return by_name("srt-slurm")
         if LAUNCH.search(text) and CONTAINER.search(text):
             return by_name("manifest")  # Kubernetes or compose: containers that launch SGLang

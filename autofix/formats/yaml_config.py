@@ -36,7 +36,7 @@ SOURCE = "config"  # what the argparse-stage rules see (``written.Written.source
 MAP_TAG = "tag:yaml.org,2002:map"  # what PyYAML resolves an untagged mapping to
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made per word and per key of every file, and a frozen __init__ costs ~1 us more (issue 15); never assigned after
 class Pair:
     """One top-level ``key: value`` pair: its nodes, the option it names, its words."""
 
@@ -196,9 +196,10 @@ def entries_of_pairs(pairs: list[Pair], parsed: ParsedArgs, last: dict[str, int]
     problems = {p.index: p for p in parsed.problems}
     dests = {s.option_index: s.dest for s in parsed.occurrences}
     out = []
+    words = parsed.words
     for i, p in enumerate(pairs):
         if p.words:
-            values = tuple(parsed.words[k].text for k in p.words[1:])
+            values = tuple([words[k].text for k in p.words[1:]])  # a list first: tuple(<genexpr>) is slower
             problem = next((problems[k] for k in p.words if k in problems), None) if problems else None
             dest, ignored = dests.get(p.words[0]), None
         else:
