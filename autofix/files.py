@@ -435,7 +435,8 @@ def _fsync_dir(path: str) -> None:
 
 
 def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
-           excluded: Callable[[str, bool, bool], bool] | None = None) -> Iterator[tuple[str, bool]]:
+           excluded: Callable[[str, bool, bool], bool] | None = None, *,
+           only_yaml: bool = False) -> Iterator[tuple[str, bool]]:
     """(path, named) for each input: named paths as given, directories walked in sorted order.
 
     A walk does not follow symlinked directories, nor enter ``_SKIP_DIRS``
@@ -445,7 +446,9 @@ def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
     directories the walk skips and which files are left out (``named``: a
     path given on the command line, checked unless ``excluded`` says so;
     ``is_dir``: a directory of the walk; project configuration,
-    ``autofix.project``).
+    ``autofix.project``). ``only_yaml``: only the YAML files (``is_yaml``),
+    named or walked, for a second walk of the same paths (a directory
+    without one is not noted).
     """
     def unlisted(exc: OSError) -> None:
         note(f"{exc.filename}:1:1: warning: cannot list the directory: {_strerror(exc)} (skipped)")
@@ -461,16 +464,19 @@ def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
             for root, dirs, names in os.walk(p, onerror=unlisted):
                 dirs[:] = sorted(d for d in dirs if not skip(os.path.join(root, d), is_dir=True))
                 for name in sorted(names):
-                    if name.lower().endswith(WALK_SUFFIXES) or is_dockerfile(name):
+                    if is_yaml(name) if only_yaml else name.lower().endswith(WALK_SUFFIXES) or is_dockerfile(name):
                         path = os.path.normpath(os.path.join(root, name))
                         if skip(path):
                             continue
                         found += 1
                         yield path, False
-            if not found:
+            if not found and not only_yaml:
                 note(f"{p}:1:1: warning: no file to check in this directory (*.yaml, *.yml, *.sh, *.bash, "
                      "Dockerfiles)")
-        elif p == "-" or not skip(p, True):
+        elif p == "-":
+            if not only_yaml:
+                yield p, True
+        elif (not only_yaml or is_yaml(p)) and not skip(p, True):
             yield p, True
 
 

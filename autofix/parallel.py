@@ -22,11 +22,12 @@ stays flat in the number of files.
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from autofix import files
@@ -92,9 +93,10 @@ def _check_chunk(chunk: list[tuple[str, object]]) -> list[Ready | None]:
     return [None if opts is None else _check(path, opts) for path, opts in chunk]
 
 
-def results(items: list[tuple[str, bool]], jobs: int, options: Callable[[str], object], *,
+def results(items: Iterable[tuple[str, bool]], count: int, jobs: int, options: Callable[[str], object], *,
             shared: frozenset[str], fix_edits: bool, before_start: Callable[[], None]) -> Iterator[Ready | None]:
-    """One ``Ready`` or None per item of ``items`` (path, named), in their order, checked by ``jobs`` workers.
+    """One ``Ready`` or None per item of ``items`` (path, named; about ``count`` of them), in their order, checked
+    by ``jobs`` workers. ``items`` is read as the answers are taken: a few chunks ahead of them.
 
     ``options(path)`` gives a file's ``runner.FileOptions``; a file it raises for is left to the main
     process (which meets the error at its turn). ``before_start`` runs before the workers start
@@ -112,8 +114,9 @@ def results(items: list[tuple[str, bool]], jobs: int, options: Callable[[str], o
     import multiprocessing  # here, not at import: a run without workers (and the cold start) never loads them
     from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 
-    jobs = min(jobs, -(-len(items) // CHUNK))  # -j 64 over 300 files: no worker without a chunk to check
-    chunks = (list(map(task, (p for p, _ in items[i:i + CHUNK]))) for i in range(0, len(items), CHUNK))
+    jobs = max(1, min(jobs, -(-count // CHUNK)))  # -j 64 over 300 files: no worker without a chunk to check
+    paths = (p for p, _ in items)
+    chunks = iter(lambda: list(map(task, itertools.islice(paths, CHUNK))), [])
     # fork where it is safe and cheap (Linux): the workers start with autofix already imported
     context = multiprocessing.get_context("fork") if sys.platform == "linux" else None
     before_start()

@@ -34,7 +34,7 @@ import itertools
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
@@ -46,6 +46,7 @@ from autofix.edits import unified_diff
 from autofix.errors import ConfigError, InputError, InternalError, OutputError, WriteError
 from autofix.formats import DOCKERFILE, LAUNCH, by_name, detect
 from autofix.formats.yaml_config import NotAConfig, looks_like_config_text
+from autofix.inputs import Inputs
 from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.schema import DEFAULT_VERSION, load
 
@@ -249,18 +250,17 @@ def run(
     schema = load(target_version)
     disk = files.FileSet(writes=mode is Mode.WRITE)
     through_launch: set[str] = set()  # real paths of config files a launch has handled
-    # scripts before YAML: a --config file is then checked through the launches that read it
-    # (merged with their flags) before a walk reaches it alone, whatever the order of the paths. This list is
-    # all the run holds for each file (os.path.realpath, not disk.real, which would keep every real path).
-    ordered = _once_each(_scripts_first(files.expand(paths, note=lambda line: err.write(line + "\n"),
-                                                     excluded=excluded)), _RealPaths())
-    shared = _shared_configs([p for p, _ in ordered if not files.is_yaml(p)], schema)
+    # scripts first, each file once; the YAML files are walked, not listed (autofix.inputs)
+    inputs = Inputs(paths, note=lambda line: err.write(line + "\n"), excluded=excluded)
+    shared = _shared_configs([p for p, _ in inputs.scripts], schema)
     once = _Once()
     run_one = _One(rep, mode, disk, once, through_launch, shared, out, err, output, options,
                    stdin_filename=stdin_filename, stdin_format=stdin_format, stdin=stdin)
-    ready = _ready(ordered, jobs, options, shared, output, out, err)
+    ordered, for_workers = itertools.tee(inputs) if jobs > 1 and inputs.count >= parallel.PARALLEL_FROM \
+        else (iter(inputs), None)  # the workers take the files of the same walk, a few chunks ahead
+    ready = _ready(for_workers, inputs.count, jobs, options, shared, output, out, err)
     try:
-        for path, named in _progress(ordered, output, raw_err):
+        for path, named in _progress(ordered, inputs.count, output, raw_err):
             answer = next(ready)
             if path != "-" and through_launch and disk.real(path) in through_launch:
                 continue
@@ -294,10 +294,11 @@ def run(
     return rep
 
 
-def _ready(items: list[tuple[str, bool]], jobs: int, options: Callable[[str], FileOptions], shared: frozenset[str],
-           output: Output, out: TextIO, err: TextIO):
-    """A worker's answer (``parallel.Ready``) or None for each of ``items``, in order: all None in-process."""
-    if jobs <= 1 or len(items) < parallel.PARALLEL_FROM:
+def _ready(items: Iterator[tuple[str, bool]] | None, count: int, jobs: int, options: Callable[[str], FileOptions],
+           shared: frozenset[str], output: Output, out: TextIO, err: TextIO):
+    """A worker's answer (``parallel.Ready``) or None for each of ``items`` (about ``count``), in order: all None
+    in-process (``items`` None)."""
+    if items is None:
         return itertools.repeat(None)
 
     def flush() -> None:  # a forked worker must hold no unwritten output of ours (it flushes at exit)
@@ -305,27 +306,29 @@ def _ready(items: list[tuple[str, bool]], jobs: int, options: Callable[[str], Fi
             if stream is not None:
                 stream.flush()
 
-    return parallel.results(items, jobs, options, shared=shared, fix_edits=output.machine, before_start=flush)
+    return parallel.results(items, count, jobs, options, shared=shared, fix_edits=output.machine,
+                            before_start=flush)
 
 
-def _progress(items: list, output: Output, stream):
-    """``items``, with a progress bar on ``stream`` when ``output`` asks for one and the run is long."""
-    if not output.progress or len(items) < PROGRESS_FROM:
+def _progress(items: Iterable, count: int, output: Output, stream):
+    """``items`` (about ``count``), with a progress bar on ``stream`` when ``output`` asks for one and the run is
+    long."""
+    if not output.progress or count < PROGRESS_FROM:
         return items
     import click
 
-    return _ProgressItems(items, click, stream)
+    return _ProgressItems(items, count, click, stream)
 
 
 class _ProgressItems:
     """Iterate ``items`` inside click's progress bar (cleared when done)."""
 
-    def __init__(self, items: list, click, stream) -> None:
-        self.items, self.click, self.stream = items, click, stream
+    def __init__(self, items: Iterable, count: int, click, stream) -> None:
+        self.items, self.count, self.click, self.stream = items, count, click, stream
 
     def __iter__(self):
-        with self.click.progressbar(self.items, label="autofix", file=self.stream, show_pos=True,
-                                    item_show_func=lambda item: item[0] if item else None) as bar:
+        with self.click.progressbar(self.items, length=self.count, label="autofix", file=self.stream,
+                                    show_pos=True, item_show_func=lambda item: item[0] if item else None) as bar:
             yield from bar
 
 
@@ -609,50 +612,6 @@ class _One:
             else:
                 fixed = sum(1 for d in result.diagnostics if d.fixable)
                 err.write(f"Fixed {fixed} violation{'s' * (fixed != 1)} in {result.path}\n")
-
-
-def _scripts_first(items: Iterable[tuple[str, bool]]) -> list[tuple[str, bool]]:
-    """``items`` (path, named), the files that are not YAML first, each group in its order."""
-    scripts: list[tuple[str, bool]] = []
-    yaml: list[tuple[str, bool]] = []
-    for item in items:
-        (yaml if files.is_yaml(item[0]) else scripts).append(item)
-    scripts.extend(yaml)
-    return scripts
-
-
-class _RealPaths:
-    """``os.path.realpath`` for many files in few directories: a file that is no symlink is its directory's real
-    path and its name (one ``lstat``, not one per part of the path: ~1% of a clean file's time, issue 15)."""
-
-    def __init__(self) -> None:
-        self._dirs: dict[str, str] = {}
-
-    def __call__(self, path: str) -> str:
-        head, name = os.path.split(path)
-        if name in ("", ".", "..") or os.path.islink(path):
-            return os.path.realpath(path)
-        real_head = self._dirs.get(head)
-        if real_head is None:
-            real_head = self._dirs[head] = os.path.realpath(head)
-        return os.path.join(real_head, name)
-
-
-def _once_each(items: list[tuple[str, bool]], real: Callable[[str], str]) -> list[tuple[str, bool]]:
-    """Each file once, under the first name it was given by (``a.yaml ./a.yaml``, a symlink to it); ``real``
-    gives a path's real path."""
-    seen: dict[str, int] = {}
-    out: list[tuple[str, bool]] = []
-    for item in items:
-        path, named = item
-        real_path = path if path == "-" else real(path)
-        if real_path in seen:
-            if named:  # named again: it stays a named file (its errors are errors)
-                out[seen[real_path]] = (out[seen[real_path]][0], True)
-            continue
-        seen[real_path] = len(out)
-        out.append(item)
-    return out
 
 
 def unwritten(result: FixResult) -> FixResult:

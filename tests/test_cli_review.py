@@ -300,7 +300,7 @@ def test_progress_bar_on_a_terminal_for_long_runs(files, progress, drawn):
     assert PROGRESS_FROM <= 60
     items = [(f"c{i}.yaml", False) for i in range(files)]
     err = _Terminal()
-    assert list(_progress(items, Output(progress=progress), err)) == items
+    assert list(_progress(items, len(items), Output(progress=progress), err)) == items
     assert ("autofix" in "".join(err.text)) == drawn
 
 

@@ -453,24 +453,6 @@ def test_cli_symlinked_config_reported_once(tmp_path):
     assert r.stderr == "Found 1 violation. [*] 1 fixable with --write.\n"
 
 
-def test_real_paths_are_os_realpath(tmp_path, monkeypatch):
-    """The run tells files apart by real path, found per directory (runner._RealPaths): the same as realpath's."""
-    from autofix.runner import _RealPaths
-
-    (tmp_path / "d" / "e").mkdir(parents=True)
-    (tmp_path / "d" / "a.yaml").write_text("tp-size: 1\n")
-    (tmp_path / "d" / "link.yaml").symlink_to("e/../a.yaml")
-    (tmp_path / "d" / "e" / "up").symlink_to("..")
-    (tmp_path / "linkdir").symlink_to("d")
-    monkeypatch.chdir(tmp_path)
-    real = _RealPaths()
-    paths = ["d/a.yaml", "d/link.yaml", "linkdir/a.yaml", "linkdir/link.yaml", "d/e/up/a.yaml", "d/e/..",
-             "d/.", "d/e/../a.yaml", "a.yaml", "missing/x.yaml", "d/missing.yaml", "./d/a.yaml", str(tmp_path / "d"),
-             f"{tmp_path}/linkdir/e/up/link.yaml", "d/", "/"]
-    for path in paths * 2:  # the second time from what it keeps
-        assert real(path) == os.path.realpath(path), path
-
-
 def test_cli_remaining_in_a_config_reached_by_two_scripts_is_listed_once(tmp_path):
     """--write without --unsafe-fixes: EP004's only fix is unsafe; it remains, listed and counted once."""
     (tmp_path / "c.yaml").write_text("tp-size: 8\nenable-eplb: true\n")
