@@ -18,7 +18,8 @@ bytecode cached there (``PYTHONPYCACHEPREFIX``), as after a normal install. What
   EP003, DEP001 or DEP002; asserted: every file gets a fix): ``autofix -j 1 DIR`` (report and
   print the diff) against the floor over those files.
 - **memory**: peak RSS of ``autofix -j 1`` over an eighth of the clean files and over all of them
-  (and the same for the fixes), and the growth per file between the two.
+  (and the same for the fixes), and the growth per file between the two; then the same with the files
+  laid out 100 to a directory (**tree**): a walk reads one directory's names whole, to sort them.
 - **cold start**: ``bench_cold``'s rounds of ``autofix one-file.yaml``, ``yamllint`` and
   ``python -c pass`` (``--cold-runs``).
 
@@ -118,13 +119,18 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="autofix-table-") as tmp:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPYCACHEPREFIX"] = os.path.join(tmp, "pycache")
-        clean, fixes, eighth = (Path(tmp, d) for d in ("clean", "fixes", "eighth"))
+        clean, fixes, eighth, tree, tree8 = (Path(tmp, d) for d in ("clean", "fixes", "eighth", "tree", "tree8"))
         for d in (clean, fixes, eighth):
             d.mkdir()
         paths, digest = generate(clean, args.n, args.seed)
         generate_fixable(fixes, args.n, args.seed)
         for p in paths[::8]:
             shutil.copy(p, eighth)
+        for top, some in ((tree, paths), (tree8, paths[::8])):
+            for i, p in enumerate(some):
+                d = top / f"d{i // 100:04}"
+                d.mkdir(parents=True, exist_ok=True)
+                shutil.copy(p, d)
         print(f"{args.n} clean configs (seed {args.seed}, digest {digest}) and {args.n} that need a fix; "
               f"autofix at {out['commit']}; python {out['python']}, {out['cpus']} cpus; "
               f"load average {os.getloadavg()[0]:.2f}", flush=True)
@@ -152,6 +158,8 @@ def main() -> int:
         cmds["floor, fixes"] = ([*floor, str(fixes)], (0,))
         for name, script in autofixes.items():
             cmds[f"{name} -j 1, 1/8 of the files"] = ([script, *one_core[name], str(eighth)], (0,))
+            cmds[f"{name} -j 1, tree"] = ([script, *one_core[name], str(tree)], (0,))
+            cmds[f"{name} -j 1, tree, 1/8 of the files"] = ([script, *one_core[name], str(tree8)], (0,))
         many = rounds(cmds, env, tmp, args.rounds)
         out["many"] = many
 
@@ -189,6 +197,10 @@ def main() -> int:
         grow = (a["rss"] - a8["rss"]) * 1024 * 1024 / (n - e8) if n > e8 else 0.0
         print(f"  peak RSS: {a8['rss']:.1f} MiB over {e8} files, {a['rss']:.1f} MiB over {n}: "
               f"{grow:+.0f} bytes/file (target: flat); with fixes {a_fix['rss']:.1f} MiB")
+        t, t8 = many[f"{name} -j 1, tree"], many[f"{name} -j 1, tree, 1/8 of the files"]
+        grow = (t["rss"] - t8["rss"]) * 1024 * 1024 / (n - e8) if n > e8 else 0.0
+        print(f"  peak RSS, 100 files a directory: {t8['rss']:.1f} MiB over {e8} files, {t['rss']:.1f} MiB over "
+              f"{n}: {grow:+.0f} bytes/file")
     c = out["cold"]
     print(f"\ncold start, median of {args.cold_runs} (wall / CPU ms): "
           + ", ".join(f"{k} {v['wall']:.1f} / {v['cpu']:.1f}" for k, v in c.items()))
