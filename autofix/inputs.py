@@ -49,10 +49,9 @@ class Inputs:
     """The files a run checks (``Item``: path and whether it was named), in order, each once; iterable again
     (a fresh walk for the YAML files each time: the directories are read again).
 
-    ``count`` is how many items an iteration gives, give or take the YAML files reached by several names (each
-    name counts): enough for a progress bar and for choosing worker processes. ``scripts`` are the items that
-    are not YAML files, in order. Making one walks ``paths`` and prints the walk's notes (``note``);
-    ``excluded`` is ``files.expand``'s.
+    ``count`` is how many items an iteration gives (for a progress bar, and to choose worker processes);
+    ``scripts`` are the items that are not YAML files, in order. Making one walks ``paths`` and prints the
+    walk's notes (``note``); ``excluded`` is ``files.expand``'s.
     """
 
     def __init__(self, paths: list[str], note: Callable[[str], None],
@@ -63,7 +62,7 @@ class Inputs:
         if _overlap(paths):
             self._listed = once_each(scripts_first(walked), self._real)
             self.scripts = [item for item in self._listed if not files.is_yaml(item[0])]
-            self.count = len(self._listed)
+            self._count: int | None = len(self._listed)
             return
         scripts: list[Item] = []
         yaml_names = 0
@@ -81,7 +80,15 @@ class Inputs:
                 scripts.append((path, named))
         self.scripts = [(p, named or (p != "-" and self._real(p) in self._named))
                         for p, named in once_each(scripts, self._real)]
-        self.count = len(self.scripts) + yaml_names
+        # without a name that a second one may reach, each YAML name is one file; else they are counted when asked
+        self._count = len(self.scripts) + yaml_names if not self._twice else None
+
+    @property
+    def count(self) -> int:
+        """How many items an iteration gives (found by one, once, when some files may have two names)."""
+        if self._count is None:
+            self._count = sum(1 for _ in self)
+        return self._count
 
     def __iter__(self) -> Iterator[Item]:
         if self._listed is not None:

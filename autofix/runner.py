@@ -256,11 +256,12 @@ def run(
     once = _Once()
     run_one = _One(rep, mode, disk, once, through_launch, shared, out, err, output, options,
                    stdin_filename=stdin_filename, stdin_format=stdin_format, stdin=stdin)
-    ordered, for_workers = itertools.tee(inputs) if jobs > 1 and inputs.count >= parallel.PARALLEL_FROM \
+    count = inputs.count if jobs > 1 or output.progress else 0  # asked only if used: it may cost a walk
+    ordered, for_workers = itertools.tee(inputs) if jobs > 1 and count >= parallel.PARALLEL_FROM \
         else (iter(inputs), None)  # the workers take the files of the same walk, a few chunks ahead
-    ready = _ready(for_workers, inputs.count, jobs, options, shared, output, out, err)
+    ready = _ready(for_workers, count, jobs, options, shared, output, out, err)
     try:
-        for path, named in _progress(ordered, inputs.count, output, raw_err):
+        for path, named in _progress(ordered, count, output, raw_err):
             answer = next(ready)
             if path != "-" and through_launch and disk.real(path) in through_launch:
                 continue

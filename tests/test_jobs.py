@@ -105,6 +105,21 @@ def test_small_runs_start_no_worker(tmp_path, monkeypatch):
     assert _run([str(tmp_path / "a.yaml")], runner.Mode.CHECK, 8)[0] == 1
 
 
+def test_files_are_counted_once_whatever_their_names(tmp_path, monkeypatch):
+    """Fewer than PARALLEL_FROM files, with more names than that (symlinks, a file named twice): no pool."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("a pool was started")
+
+    monkeypatch.setattr(parallel, "results", refuse)
+    n = parallel.PARALLEL_FROM - 10
+    for i in range(n):
+        (tmp_path / f"c{i:03}.yaml").write_text(CLEAN.format(tp=1))
+    for i in range(20):
+        (tmp_path / f"link{i:03}.yaml").symlink_to(f"c{i:03}.yaml")
+    named = str(tmp_path / "c000.yaml")
+    assert _run([str(tmp_path), named, named], runner.Mode.CHECK, 2)[0] == 0
+
+
 def test_a_stale_answer_is_checked_again(tmp_path):
     """An answer read before this run rewrote one of its files is not used."""
     path = tmp_path / "a.yaml"
