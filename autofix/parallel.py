@@ -95,7 +95,7 @@ def _check_chunk(chunk: list[tuple[str, object]]) -> list[Ready | None]:
 
 def results(items: Iterable[tuple[str, bool]], count: int, jobs: int, options: Callable[[str], object], *,
             shared: frozenset[str], fix_edits: bool, before_start: Callable[[], None]) -> Iterator[Ready | None]:
-    """One ``Ready`` or None per item of ``items`` (path, named; about ``count`` of them), in their order, checked
+    """One ``Ready`` or None per item of ``items`` (path, named; ``count`` of them), in their order, checked
     by ``jobs`` workers. ``items`` is read as the answers are taken: a few chunks ahead of them.
 
     ``options(path)`` gives a file's ``runner.FileOptions``; a file it raises for is left to the main

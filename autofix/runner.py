@@ -297,8 +297,8 @@ def run(
 
 def _ready(items: Iterator[tuple[str, bool]] | None, count: int, jobs: int, options: Callable[[str], FileOptions],
            shared: frozenset[str], output: Output, out: TextIO, err: TextIO):
-    """A worker's answer (``parallel.Ready``) or None for each of ``items`` (about ``count``), in order: all None
-    in-process (``items`` None)."""
+    """A worker's answer (``parallel.Ready``) or None for each of ``items`` (``count`` of them), in order: all
+    None in-process (``items`` None)."""
     if items is None:
         return itertools.repeat(None)
 
@@ -312,7 +312,7 @@ def _ready(items: Iterator[tuple[str, bool]] | None, count: int, jobs: int, opti
 
 
 def _progress(items: Iterable, count: int, output: Output, stream):
-    """``items`` (about ``count``), with a progress bar on ``stream`` when ``output`` asks for one and the run is
+    """``items`` (``count`` of them), with a progress bar on ``stream`` when ``output`` asks for one and the run is
     long."""
     if not output.progress or count < PROGRESS_FROM:
         return items
