@@ -21,7 +21,9 @@ from autofix.schema import Match, Option, Schema
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
 
 
-@dataclass(slots=True)  # not frozen: made per word and per key of every file, and a frozen __init__ costs ~1 us more (issue 15); never assigned after
+# Not frozen (nor Setting, Entry, yaml_config.Pair): one is made per word or key of every file, and a frozen
+# __init__ costs ~1 us more each, ~45 us a file (issue 15). Nothing assigns to them once made.
+@dataclass(slots=True)
 class Word:
     """One command-line word as the program receives it.
 
@@ -36,7 +38,7 @@ class Word:
     dynamic: bool = False  # holds a shell expansion: its value is UNKNOWN here
 
 
-@dataclass(slots=True)  # not frozen: made per word and per key of every file, and a frozen __init__ costs ~1 us more (issue 15); never assigned after
+@dataclass(slots=True)  # not frozen: see Word
 class Setting:
     """One explicit setting: ``--tp 8`` gives dest ``tp_size``, value ``8``.
 
@@ -279,7 +281,7 @@ def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedA
     return parsed
 
 
-@dataclass(slots=True)  # not frozen: made per word and per key of every file, and a frozen __init__ costs ~1 us more (issue 15); never assigned after
+@dataclass(slots=True)  # not frozen: see Word
 class Entry:
     """One setting as the user wrote it: an option word and its value words.
 

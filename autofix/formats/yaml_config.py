@@ -36,7 +36,7 @@ SOURCE = "config"  # what the argparse-stage rules see (``written.Written.source
 MAP_TAG = "tag:yaml.org,2002:map"  # what PyYAML resolves an untagged mapping to
 
 
-@dataclass(slots=True)  # not frozen: made per word and per key of every file, and a frozen __init__ costs ~1 us more (issue 15); never assigned after
+@dataclass(slots=True)  # not frozen: see arguments.Word
 class Pair:
     """One top-level ``key: value`` pair: its nodes, the option it names, its words."""
 
