@@ -23,7 +23,8 @@ found by ``tests/property/test_shell_vs_bash.py``, which runs bash itself):
   is one line, and a heredoc delimiter line ``EOF\\r`` is not ``EOF``.
 - A backslash that is the script's last byte (or followed only by the final
   newline) is dropped by bash; the parser gets a blank, and a final newline.
-- ``#`` starts a comment only at the start of a word (``x#y`` is a word);
+- ``#`` starts a comment only at the start of a word (``x#y``, ``\\ #y`` and
+  ``x\\<newline>#y`` are words: an escaped blank is a word's, a continuation joins);
   ``--k=v`` is a word, not an assignment (``--k`` is no shell name), and
   so is ``x@y`` or ``--tp%x`` where a command starts;
   ``[``, ``{`` and ``}`` are reserved only as whole words (``["python3",``
@@ -256,8 +257,8 @@ def _repairs(root, text: str, base: str, at: _Offsets) -> list[tuple[int, int, s
             out.extend(_heredoc_repairs(node, text, at))
         elif kind == "comment":
             start, end = _span(node, at)
-            if start and text[start - 1] not in _BEFORE_COMMENT:
-                out.append((start, start + 1, _HIDDEN))  # `x#y`: a `#` inside a word starts no comment
+            if not _starts_a_word(text, start):
+                out.append((start, start + 1, _HIDDEN))  # `x#y`, `\\ #y`: a `#` inside a word starts no comment
             elif _opens_backquote(previous):
                 close = text.find("`", start, end)
                 if close > start:  # `:` (runs nothing): the grammar reads `` ` ` `` as no command word
@@ -286,6 +287,24 @@ def _repairs(root, text: str, base: str, at: _Offsets) -> list[tuple[int, int, s
         if not node.child_count:
             previous = node
     return out
+
+
+def _starts_a_word(text: str, at: int) -> bool:
+    """Whether the character at ``at`` starts a word to bash: it follows the start of the text, or a blank, a
+    line break or an operator character that no backslash escapes, continuations (backslash-newline) left
+    out: ``a \\ #b`` is the word `` #b``, ``a\\<newline>#b`` the word ``a#b``, ``a \\<newline>#b`` a comment."""
+    i = at - 1
+    while i >= 1 and text[i] == "\n" and _escaped(text, i):
+        i -= 2  # a continuation: bash reads on as if it were not there
+    return i < 0 or (text[i] in _BEFORE_COMMENT and not _escaped(text, i))
+
+
+def _escaped(text: str, at: int) -> bool:
+    """Whether an odd run of backslashes stands right before ``at``."""
+    k = at
+    while k > 0 and text[k - 1] == "\\":
+        k -= 1
+    return (at - k) % 2 == 1
 
 
 def _after_compound(redirect) -> bool:

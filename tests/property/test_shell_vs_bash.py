@@ -57,6 +57,7 @@ PARTS = [
     '"a\\\\b"', '"a\\b"', '"${V}"', '"$V"', '"$U"', "\\ x", "a\\ b", "a\\\tb", "\\\\", "\\$x", "\\#x", "\\'",
     '"$(echo hi)"', "$(echo hi)", "`echo hi`", "$((1+2))", '"$((2*3))"', "$V", "${V}", "${V:-d}", "~/x", "x*",
     '"--f=v"', '--f="v w"', "--f='v'", '"a\nb"', "'a\nb'", '"a\\\nb"', "a\\\nb", '"$@"', "$'\\n'",
+    "\\ #x", "\\\t#x", "x\\\n#y", "x\\\n\\\n#y", "\\\\ #x",  # `#` after an escaped blank, a continuation: a word
 ]
 SEPARATORS = [" ", "  ", "\t", " \\\n  ", " \\\n", " `# note` ", " \\\n  `# tp` ", " \\\n# comment\n  ", " >>out.log ",
               " 2>&1 "]
