@@ -2,8 +2,10 @@
 
 Each adapter module has ``NAME``, ``SOURCE`` (``config`` or ``command``),
 ``read(text, path, schema) -> list[Launch]``, ``edit(text, launch, ops, schema)
--> list[Edit]`` for settings ops and ``edit_entries`` for entry ops. ``detect`` picks one
-from a file's name and content.
+-> list[Edit]`` for settings ops, ``edit_entries`` for entry ops, and ``comments(text, path)
+-> list[(start, end)]``, where the comments of its own syntax are (a suppression marker counts
+only there, or in a comment of a script a launch is read in: ``embedded.script_comments``).
+``detect`` picks one from a file's name and content.
 """
 
 from __future__ import annotations

@@ -61,6 +61,16 @@ def may_launch(source: str) -> bool:
     return "sglang" in source.translate(_NOT_IN_A_WORD) or "$'" in source
 
 
+def comments(text: str, path: str = "-") -> list[tuple[int, int]]:
+    """The spans of the script's comments, as bash reads them (``shell_syntax.comments``; those of a ``bash -c``
+    script word are its launches': ``embedded.script_comments``). Raises ``InputError`` as ``read`` does."""
+    try:
+        return shell_syntax.comments(text)
+    except ShellSyntaxError as exc:
+        line, col = line_col(text, exc.offset)
+        raise InputError(path, line, col, f"cannot read the shell script: {exc.message}") from None
+
+
 def _launch_args(values: list[str]) -> tuple[int, bool] | None:
     """Index of the first SGLang argument in a command's words, and whether it is ``sglang serve``."""
     for i, t in enumerate(values):

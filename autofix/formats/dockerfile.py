@@ -48,7 +48,7 @@ from dataclasses import dataclass, replace
 from autofix.arguments import Entry, ParsedArgs
 from autofix.edits import Edit, apply_edits
 from autofix.errors import CannotEdit
-from autofix.formats import LAUNCH, dockerfile_exec, embedded, tokens
+from autofix.formats import LAUNCH, dockerfile_exec, dockerfile_syntax, embedded, tokens
 from autofix.formats.dockerfile_syntax import Heredoc, Instruction, instructions
 from autofix.formats.launch import Launch
 from autofix.formats.strings import json_string_view
@@ -395,6 +395,12 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
         if launch is not None:
             launches.append(replace(launch, ctx=_Shared(launch.ctx, locked)) if locked else launch)
     return launches
+
+
+def comments(text: str, path: str = "-") -> list[tuple[int, int]]:
+    """The spans of the Dockerfile's comment lines (``dockerfile_syntax.comments``); those of the shell scripts
+    its instructions run are their launches' (``embedded.script_comments``). Raises ``InputError`` as ``read``."""
+    return dockerfile_syntax.comments(text, instructions(text, path))
 
 
 def looks_like_config(launches: list[Launch], schema: Schema | None = None) -> bool:

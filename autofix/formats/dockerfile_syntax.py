@@ -54,7 +54,7 @@ from dataclasses import dataclass
 
 from autofix.errors import InputError, InternalError
 
-__all__ = ["Heredoc", "Instruction", "JsonToken", "instructions"]
+__all__ = ["Heredoc", "Instruction", "JsonToken", "comments", "instructions"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +246,42 @@ def instructions(text: str, path: str = "-") -> list[Instruction]:
     return out
 
 
+def comments(text: str, found: list[Instruction]) -> list[tuple[int, int]]:
+    """The spans of the comment lines of the Dockerfile ``text`` (``found``: its ``instructions``), in order.
+
+    BuildKit's rule: a line whose first character after blanks is ``#`` is a
+    comment (between instructions, or dropped inside a continued one),
+    unless it is part of a heredoc: the bodies that follow an instruction
+    and their terminator lines are data, read as written. Each span runs
+    from the ``#`` to the end of its line (its ``\\r`` left out). The parser
+    directives at the top (``# syntax=``, ``# escape=``) are comment lines
+    too here: they name a directive and ``=``, never ``autofix:``. The
+    bodies of ``ONBUILD RUN <<EOF`` are not located (``Instruction``): every
+    line up to the next instruction is taken for data.
+    """
+    data = []  # (start, end): heredoc bodies with their terminator lines
+    for k, ins in enumerate(found):
+        if ins.heredocs:
+            last = ins.heredocs[-1].end
+            stop = text.find("\n", last)
+            data.append((ins.heredocs[0].start, len(text) if stop < 0 else stop))
+        elif ins.heredoc:
+            data.append((ins.end, found[k + 1].start if k + 1 < len(found) else len(text)))
+    out = []
+    for m in _COMMENT_LINE.finditer(text):
+        at = m.start(1)
+        k = bisect.bisect_right(data, (at, len(text))) - 1
+        if k >= 0 and data[k][0] <= at < data[k][1]:
+            continue
+        end = m.end()
+        out.append((at, end - 1 if text[end - 1] == "\r" else end))
+    return out
+
+
+# A line that starts with `#` after Go's blanks (BuildKit: TrimLeftFunc(unicode.IsSpace), then `^#`); the file's
+# first line after a byte-order mark.
+_COMMENT_LINE = re.compile("^(?:(?<![\\s\\S])" + _BOM + ")?[" + re.escape("".join(sorted(_GO_SPACE - {"\n"})))
+                           + "]*(#)[^\n]*", re.MULTILINE)
 _HEREDOC_MARK = re.compile(r"<<(-?)")
 
 

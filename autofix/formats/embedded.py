@@ -26,11 +26,18 @@ from autofix.schema import Schema
 
 @dataclass(frozen=True, slots=True)
 class Embedded:
-    """An inner reader's launch context, and the view of the host text it read."""
+    """An inner reader's launch context, and the view of the host text it read.
+
+    ``scripts``: the shell scripts the launch is written in, outermost first
+    (a compose string, which no shell runs, is none), each as a chain of
+    views: the script seen in its parent's text, then that parent seen in its
+    own, up to the host text (``script_comments`` composes them on demand).
+    """
 
     view: View
     inner: ModuleType  # ``autofix.formats.argv``
     ctx: Any
+    scripts: tuple[tuple[View, ...], ...] = ()
 
 
 def locator(text: str) -> Callable[[int], Location]:
@@ -97,16 +104,43 @@ def _script_option(word: str) -> bool:
     return len(word) > 1 and word[0] == "-" and word[1] != "-" and word.endswith("c")
 
 
-def nested(launch: Launch, view: View, inner: ModuleType) -> Launch:
+def nested(launch: Launch, view: View, inner: ModuleType, script: bool = True) -> Launch:
     """``launch``, read by ``inner`` from ``view.text``, as a launch of the host text.
 
     A launch that is itself nested (a ``bash -c`` script inside the script)
-    keeps one ``Embedded`` whose view goes through both.
+    keeps one ``Embedded`` whose view goes through both. ``script``: a shell
+    runs ``view.text`` (a compose string is split by compose, no shell).
     """
     ctx = launch.ctx
+    own = ((view,),) if script else ()
     if isinstance(ctx, Embedded):
-        return replace(launch, ctx=Embedded(within(ctx.view, view), ctx.inner, ctx.ctx))
-    return replace(launch, ctx=Embedded(view, inner, ctx))
+        scripts = own + tuple((*chain, view) for chain in ctx.scripts)
+        return replace(launch, ctx=Embedded(within(ctx.view, view), ctx.inner, ctx.ctx, scripts))
+    return replace(launch, ctx=Embedded(view, inner, ctx, own))
+
+
+def script_comments(launches: list[Launch]) -> list[tuple[int, int]]:
+    """The spans in the host text of the comments of the shell scripts ``launches`` are written in.
+
+    Each script once (the launches of one script share its views), read by
+    ``shell_syntax.comments`` and carried to the host text through its views.
+    """
+    from autofix.formats import shell_syntax
+
+    seen: set[tuple[int, ...]] = set()
+    out: list[tuple[int, int]] = []
+    for launch in launches:
+        ctx = launch.ctx
+        for chain in ctx.scripts if isinstance(ctx, Embedded) else ():
+            key = tuple(map(id, chain))
+            if key in seen:
+                continue
+            seen.add(key)
+            for a, b in shell_syntax.comments(chain[0].text):
+                for view in chain:
+                    a, b = view.offsets[a], view.offsets[b]
+                out.append((a, b))
+    return out
 
 
 def script_launches(view: View, path: str, schema: Schema, locate: Callable[[int], Location]) -> list[Launch]:

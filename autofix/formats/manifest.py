@@ -54,6 +54,7 @@ NAME = "manifest"
 SOURCE = "command"
 edit = embedded.edit
 edit_entries = embedded.edit_entries
+comments = yaml_nodes.comments  # the YAML comments; those of the scripts a shell runs: ``embedded.script_comments``
 _K8S_VAR = re.compile(r"(?<!\$)\$\([A-Za-z_][A-Za-z0-9_]*\)")
 _COMPOSE_DOLLAR = re.compile(r"\$\$|\$(?=[{A-Za-z_])")  # a literal `$` written `$$`, or one compose interpolates
 
@@ -377,7 +378,7 @@ def _compose_string(text, offset, node, path, schema, locate, shared) -> list[La
         view = read_only(view, reason)
     found = argv.read(view.text, path, schema, lambda i: locate(view.offsets[i]),
                       lambda s, e: bisect.bisect_left(marks, s) < bisect.bisect_left(marks, e))
-    return [embedded.nested(launch, view, argv) for launch in found]
+    return [embedded.nested(launch, view, argv, script=False) for launch in found]
 
 
 def read(text: str, path: str, schema: Schema) -> list[Launch]:

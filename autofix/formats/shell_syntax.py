@@ -142,6 +142,31 @@ def commands(text: str, wanted: Callable[[str], bool] | None = None) -> list[Com
     ``ShellSyntaxError`` (its offset into ``text``) for a script bash would
     not run, or that tree-sitter-bash cannot parse.
     """
+    root, at = _tree(text)
+    return _read_tree(root, text, at, wanted)
+
+
+def comments(text: str) -> list[tuple[int, int]]:
+    """The spans of the comments of the script ``text``, in order: each from its ``#`` to its line's end.
+
+    A comment is what bash reads as one: a ``#`` that starts a word
+    (``x#y`` is a word), outside quotes and outside a heredoc's body (data,
+    even where bash expands a ``$(...)`` in it: see ``_runs``); one inside a
+    ``$(...)`` is a comment of that command. A ``#`` right inside backquotes
+    is left out (the parser gets ``:`` there, see the module doc). Raises
+    ``ShellSyntaxError`` as ``commands`` does.
+    """
+    root, at = _tree(text)
+    if root.has_error:
+        _raise_first_error(root, text, at)
+    return [_span(n, at) for n in _preorder(root, lambda n: n.type != "heredoc_body") if n.type == "comment"]
+
+
+def _tree(text: str):
+    """The tree of the script ``text`` once every repair is made (see the module doc), and its ``_Offsets``.
+
+    Raises ``ShellSyntaxError`` when the repairs do not settle.
+    """
     base = _parse_text(text)
     applied: set[tuple[int, int, str]] = set()  # (start, end, text the parser gets there), offsets of ``text``
     source, at = base, _Offsets(base, (), len(text))
@@ -149,7 +174,7 @@ def commands(text: str, wanted: Callable[[str], bool] | None = None) -> list[Com
         root = _PARSER.parse(source.encode("utf-8")).root_node
         repairs = set(_repairs(root, text, base, at)) - applied
         if not repairs:  # the tree is read as bash reads the text, or as near as the repairs get
-            return _read_tree(root, text, at, wanted)
+            return root, at
         applied |= repairs
         source, at = _repaired(base, applied, len(text))
     raise ShellSyntaxError(min(applied)[0], "autofix cannot read this as bash does (too many places "

@@ -43,6 +43,7 @@ from autofix.schema import Schema
 
 NAME = "srt-slurm"
 SOURCE = "recipe"  # keys as written, flags as read (``written.Written.source``)
+comments = yaml_nodes.comments  # where the comments are (``autofix.suppressions`` reads markers only there)
 MODES = {"prefill": "prefill", "decode": "decode"}  # role -> --disaggregation-mode srtctl adds
 
 def _keeps_a_key(launch: Launch, gone: set[str]) -> None:

@@ -33,6 +33,7 @@ from autofix.schema import Schema
 
 NAME = "yaml"
 SOURCE = "config"  # what the argparse-stage rules see (``written.Written.source``)
+comments = yaml_nodes.comments  # where the comments are (``autofix.suppressions`` reads markers only there)
 MAP_TAG = "tag:yaml.org,2002:map"  # what PyYAML resolves an untagged mapping to
 
 

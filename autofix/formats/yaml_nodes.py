@@ -105,6 +105,50 @@ def compose(text: str, path: str) -> Composed:
     return Composed(text, path, (root,) if root is not None else ())
 
 
+def comments(text: str, path: str = "-") -> list[tuple[int, int]]:
+    """The spans of the comments of the YAML stream ``text``, in order: each from its ``#`` to the end of its line.
+
+    libyaml's scanner (SGLang's loader's) gives every token of the stream
+    with its span; what lies between two tokens is blanks, line breaks and
+    comments, so every ``#`` there starts a comment. A ``#`` inside a token
+    is the token's: in a plain, quoted, literal or folded scalar, a tag, an
+    anchor, a directive. A block scalar's header (``| # why``) is the one
+    comment inside a token: the rest of the ``|``/``>`` line. A comment ends
+    at a YAML line break (a lone CR, NEL, LS and PS too). Raises
+    ``InputError`` for a text libyaml does not scan (no adapter reads one).
+    """
+    offset = 1 if text.startswith("\ufeff") else 0  # libyaml counts no BOM
+    out: list[tuple[int, int]] = []
+    gap = offset  # where the text after the last token starts
+    loader = Loader(text[offset:])
+    try:
+        while (token := loader.get_token()) is not None:
+            start, end = offset + token.start_mark.index, offset + token.end_mark.index
+            _comments_in(text, gap, start, out)
+            if isinstance(token, yaml.ScalarToken) and token.style in ("|", ">"):
+                header = _BREAK.search(text, start, end)
+                _comments_in(text, start, header.start() if header else end, out)
+            gap = max(gap, end)
+    except yaml.YAMLError as exc:
+        raise input_error(exc, text, path) from None
+    finally:
+        loader.dispose()
+    _comments_in(text, gap, len(text), out)
+    return out
+
+
+_BREAK = re.compile("[\r\n\x85\u2028\u2029]")
+
+
+def _comments_in(text: str, start: int, end: int, out: list[tuple[int, int]]) -> None:
+    """Add to ``out`` every comment of ``text[start:end]``, text in which every ``#`` starts one."""
+    at = text.find("#", start, end)
+    while at >= 0:
+        stop = _BREAK.search(text, at, end)
+        out.append((at, stop.start() if stop else end))
+        at = text.find("#", stop.end(), end) if stop else -1
+
+
 def check_as_safe_load(text: str, path: str) -> None:
     """Raise ``InputError`` where PyYAML's own scanner, which ``yaml.safe_load`` uses, refuses ``text``.
 
