@@ -134,7 +134,6 @@ def fix_source(
     schema = schema or load()
     level = Applicability.UNSAFE if unsafe else Applicability.SAFE
     screen = FileScreen(policy)
-    screen.read(path, text)
     command = fmt.SOURCE == "command"
     written = _arg_stage(text, fmt, path, schema, others_of(schema) if others is None else others, level,
                          screen=screen, command=command, fix_edits=fix_edits)
@@ -365,8 +364,6 @@ class _Configs:
             text = self.read(path) if self.read is not None else None
             config = None
             if text is not None:
-                if self.screen is not None:
-                    self.screen.read(path, text)
                 try:
                     config = _Config(text, _arg_stage(text, yaml_config, path, self.schema, self.others,
                                                       self.level, screen=self.screen, fix_edits=self.fix_edits))
@@ -544,7 +541,7 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
     launches = fmt.read(current, path, schema)
     suppressed: set[tuple[str, str]] = set()  # the suppressed violations of the text as written
     if screen is not None:
-        screen.annotate(path, launches)
+        screen.read(path, text, fmt, launches)
     born: list[tuple[str, ...]] = [()] * len(launches)
     checked: list[tuple[Launch, list, bool]] = []  # the last pass's findings on ``current``, and if editable
     for _ in range(engine.MAX_PASSES):

@@ -23,17 +23,25 @@ class FileScreen:
         self.policy = policy
         self.files: dict[str, Suppressions] = {}
 
-    def read(self, path: str, text: str) -> None:
-        """Read the suppression comments of ``text``, the file at ``path`` (once per path)."""
-        if path not in self.files:
-            self.files[path] = Suppressions.read(text)
+    def read(self, path: str, text: str, fmt, launches) -> None:
+        """Read the suppression comments of ``text``, the file at ``path`` read by the adapter ``fmt`` as
+        ``launches`` (once per path), and the Kubernetes annotations of the launches (``Launch.suppress``).
 
-    def annotate(self, path: str, launches) -> None:
-        """Remember the Kubernetes annotations (``Launch.suppress``) of ``launches``, read from ``path`` as
-        it was read (their places are the ones ``__call__`` is given)."""
-        found = tuple(s for launch in launches for s in launch.suppress)
-        if found:
-            self.files.setdefault(path, Suppressions()).annotate(found)
+        A marker counts in a comment of the file's own syntax (``fmt.comments``) or of a shell script one of
+        ``launches`` is read in (``embedded.script_comments``); both are found only for a text that holds one.
+        """
+        if path in self.files:
+            return
+
+        def comments():
+            from autofix.formats.embedded import script_comments
+
+            return [*fmt.comments(text, path), *script_comments(launches)]
+
+        self.files[path] = found = Suppressions.read(text, comments)
+        annotations = tuple(s for launch in launches for s in launch.suppress)
+        if annotations:
+            found.annotate(annotations)
 
     def select(self, violation: Violation) -> Violation | None:
         """``violation`` as the run's policy reports it (its fixes' safety adjusted), or None for a rule the

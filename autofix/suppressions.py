@@ -1,10 +1,12 @@
 """Suppression comments: ``# autofix: ignore[EP003] <reason>`` and ``# autofix: ignore-file[EP003] <reason>``.
 
-Every format autofix reads writes comments with ``#`` (YAML, shell, Dockerfile), so one reader serves them
-all: a comment is a ``#`` at the start of a line or after a blank, then ``autofix:``. A ``#`` inside a quoted
-word is read the same way (a script inside a YAML string is a script: its comments are comments); text that
-merely mentions the marker inside quotes is the only thing read otherwise than its file does, and it is
-never written by accident.
+Every format autofix reads writes comments with ``#`` (YAML, shell, Dockerfile), and a marker counts only in
+a comment: where the file's own syntax has one, as its reader reads it (the format adapter's ``comments``:
+libyaml's scanner, tree-sitter-bash with bash's repairs, BuildKit's lines), or in a comment of a shell script
+a launch is read in (a ``sh -c`` script in a container's command, a Dockerfile ``RUN``/``CMD``, a ``bash -c``
+word: ``embedded.script_comments``), a comment of what the shell runs. A marker in a string, a heredoc's
+body, a YAML scalar (plain, quoted, ``|`` or ``>``) or a word (``a#b``) is data: it suppresses nothing and is
+not reported. In a comment, the marker is its ``#`` or a ``#`` after a blank (``# note # autofix: ...``).
 
 What a comment covers:
 
@@ -20,17 +22,19 @@ metadata, where comments do not survive ``kubectl apply``: the annotation ``auto
 A2A005: reason"`` (codes before the first colon) covers every launch of the containers under that
 ``metadata`` (the manifest adapter reads it: ``annotation``).
 
-Pure: ``Suppressions.read(text)`` finds the comments, ``covers`` answers for a finding and remembers which
-codes were used, so ``unused`` can report the rest (SUP001).
+Pure: ``Suppressions.read(text, comments)`` finds the markers in the comments, ``covers`` answers for a
+finding and remembers which codes were used, so ``unused`` can report the rest (SUP001).
 """
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-# `#` at a line start or after a blank, then `autofix:` (the rest is parsed by _DIRECTIVE)
-_MARK = re.compile(r"(?:^|(?<=[ \t]))#[ \t]*autofix[ \t]*:", re.MULTILINE | re.IGNORECASE)
+# `#` then `autofix:` (the rest is parsed by _DIRECTIVE); it counts where ``Comments.marks`` says
+_MARK = re.compile(r"#[ \t]*autofix[ \t]*:", re.IGNORECASE)
 _DIRECTIVE = re.compile(r"[ \t]*(ignore-file|ignore)[ \t]*\[([^\]\n]*)\][ \t]*([^\r\n]*)", re.IGNORECASE)
 _CODE = re.compile(r"^[A-Za-z][A-Za-z0-9]*\d$")
 
@@ -95,15 +99,26 @@ class Suppressions:
     used: set[tuple[int, str]] = field(default_factory=set)  # (index in items, code)
 
     @classmethod
-    def read(cls, text: str) -> Suppressions:
-        """Every suppression comment in ``text`` (cheap when there is none: one substring search)."""
+    def read(cls, text: str, comments: Callable[[], Iterable[tuple[int, int]]]) -> Suppressions:
+        """Every suppression comment in ``text`` (cheap when there is none: one substring search).
+
+        ``comments()`` gives the spans ``(start, end)`` of the text's comments (each from its ``#``); it is
+        asked only when the text holds a marker.
+        """
         if "autofix" not in text and "AUTOFIX" not in text.upper():
             return cls()
+        marks = list(_MARK.finditer(text))
+        if not marks:
+            return cls()
+        where = Comments(text, comments())
         items: list[Suppression] = []
         bad: list[Malformed] = []
-        for m in _MARK.finditer(text):
+        for m in marks:
+            end = where.mark(m.start())
+            if end is None:
+                continue  # in a string, a heredoc's body, a word: data
             line_start = text.rfind("\n", 0, m.start()) + 1
-            line_end = _line_end(text, m.start())
+            line_end = min(_line_end(text, m.start()), end)
             line = text.count("\n", 0, m.start()) + 1
             col = m.start() - line_start + 1
             d = _DIRECTIVE.match(text, m.end(), line_end)
@@ -113,7 +128,7 @@ class Suppressions:
                 continue
             alone = not text[line_start:m.start()].strip()
             whole = d.group(1).lower() == "ignore-file"
-            target = 0 if whole else _next_code_line(text, line_end, line) if alone else line
+            target = 0 if whole else where.next_code_line(_line_end(text, m.start()), line) if alone else line
             items.append(Suppression(line, col, m.start(), line_end, codes, d.group(3).strip(), whole, alone, target))
         return cls(tuple(items), tuple(bad))
 
@@ -171,15 +186,50 @@ def _line_end(text: str, pos: int) -> int:
     return end - 1 if end > pos and text[end - 1] == "\r" else end
 
 
-def _next_code_line(text: str, pos: int, line: int) -> int:
-    """The number of the first line after line ``line`` (ending at ``pos``) that is not a comment line."""
-    while True:
-        nl = text.find("\n", pos)
-        if nl < 0:
-            return line + 1
-        line += 1
-        end = text.find("\n", nl + 1)
-        body = text[nl + 1:end if end >= 0 else len(text)].strip()
-        if not body.startswith("#"):
-            return line
-        pos = nl + 1
+class Comments:
+    """Where the comments of a text are: ``spans`` ``(start, end)``, each from its ``#`` (they may overlap: a
+    shell comment of a Dockerfile ``RUN`` may run over a comment line Docker drops)."""
+
+    def __init__(self, text: str, spans: Iterable[tuple[int, int]]) -> None:
+        self.text = text
+        spans = sorted(spans)
+        self.starts = {a for a, _ in spans}
+        merged: list[list[int]] = []
+        for a, b in spans:
+            if merged and a <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], b)
+            elif a < b:
+                merged.append([a, b])
+        self.union = merged
+        self.union_starts = [a for a, _ in merged]
+
+    def end(self, at: int) -> int | None:
+        """The end of the comment ``at`` is in, or None when it is in none."""
+        k = bisect.bisect_right(self.union_starts, at) - 1
+        return self.union[k][1] if k >= 0 and at < self.union[k][1] else None
+
+    def mark(self, at: int) -> int | None:
+        """For a ``#`` at ``at``: the end of its comment when it may hold a marker there (it starts the comment,
+        or follows a blank or a line break inside it), else None."""
+        end = self.end(at)
+        if end is None or (at not in self.starts and at and self.text[at - 1] not in " \t\n"):
+            return None
+        return end
+
+    def next_code_line(self, pos: int, line: int) -> int:
+        """The number of the first line after line ``line`` (ending at ``pos``) that is not a comment line: a
+        blank line is one, a line whose first character (after blanks) is in a comment is not."""
+        text = self.text
+        while True:
+            nl = text.find("\n", pos)
+            if nl < 0:
+                return line + 1
+            line += 1
+            end = text.find("\n", nl + 1)
+            end = len(text) if end < 0 else end
+            first = nl + 1
+            while first < end and text[first] in " \t\r":
+                first += 1
+            if first == end or self.end(first) is None:
+                return line
+            pos = nl + 1

@@ -14,6 +14,8 @@ from autofix.rules import RULES
 
 STATIC = "tp-size: 8\nmoe-a2a-backend: none\nep-dispatch-algorithm: static\n"
 LAUNCH = "python3 -m sglang.launch_server --model-path m --tp 8 --moe-a2a-backend none"
+L = "python3 -m sglang.launch_server --model-path m"  # with `--enable-metricz`: ARG001, no fix
+POD = "kind: Pod\nspec:\n  containers:\n    - name: s\n"
 
 CASES = [
     # (id, adapter, text, findings as (code, line), the text --write writes (None: unchanged))
@@ -52,6 +54,64 @@ CASES = [
     ("dockerfile-above-the-instruction", dockerfile,
      f"FROM lmsysorg/sglang\n# autofix: ignore[EP003] one node\nCMD {LAUNCH} \\\n    --ep-dispatch-algorithm static\n",
      [], None),
+    # issue 29: a marker counts only in a comment of the file's own syntax, or of a script a launch runs in
+    ("shell-marker-in-a-quoted-value", argv,
+     f'{L} --served-model-name "m # autofix: ignore[ARG001]" --enable-metricz\n', [("ARG001", 1)], None),
+    ("shell-marker-in-a-single-quoted-value", argv,
+     f"{L} --served-model-name 'm # autofix: ignore[ARG001]' --enable-metricz\n", [("ARG001", 1)], None),
+    ("shell-marker-in-a-heredoc-body", argv,
+     f"cat > notes <<EOF\n# autofix: ignore-file[ARG001]\nEOF\n{L} --enable-metricz\n", [("ARG001", 4)], None),
+    ("shell-marker-in-a-string-of-a-bash-c-script", argv,
+     f"bash -c '{L} --served-model-name \"m # autofix: ignore[ARG001]\" --enable-metricz'\n", [("ARG001", 1)], None),
+    ("shell-comment-of-a-bash-c-script", argv,
+     f"bash -c '{L} --enable-metricz  # autofix: ignore[ARG001] on purpose'\n", [], None),
+    ("shell-comment-after-a-semicolon", argv, f"x=1;# autofix: ignore-file[ARG001]\n{L} --enable-metricz\n", [], None),
+    ("shell-file-level-top-comment", argv,
+     f"#!/bin/sh\n# autofix: ignore-file[ARG001] on purpose\n{L} --enable-metricz\n", [], None),
+    ("shell-malformed-in-a-string-is-data", argv, f'{L} --served-model-name "m # autofix: see the docs"\n', [], None),
+    ("yaml-marker-in-a-quoted-value", yaml_config, 'model-path: m\nenable_metricz: "m # autofix: ignore[ARG001]"\n',
+     [("ARG001", 2)], None),
+    ("yaml-marker-in-a-literal-block", yaml_config,
+     "model-path: m\nenable-metricz: true\nchat-template: |\n  # autofix: ignore-file[ARG001]\n",
+     [("ARG001", 2)], None),
+    ("yaml-marker-in-a-folded-block", yaml_config,
+     "model-path: m\nenable-metricz: true\nchat-template: >\n  x # autofix: ignore-file[ARG001]\n",
+     [("ARG001", 2)], None),
+    ("yaml-block-header-comment", yaml_config,
+     "model-path: m\nenable-metricz: |  # autofix: ignore[ARG001] on purpose\n  x\n", [], None),
+    ("yaml-malformed-in-a-string-is-data", yaml_config,
+     'model-path: m\nserved-model-name: "m # autofix: see the docs"\n', [], None),
+    ("manifest-marker-in-another-documents-block", manifest,
+     "kind: ConfigMap\ndata:\n  notes: |\n    # autofix: ignore-file[ARG001]\n---\n" + POD
+     + '      command: ["python3", "-m", "sglang.launch_server"]\n'
+     '      args: ["--model-path", "m", "--enable-metricz"]\n',
+     [("ARG001", 11)], None),
+    ("manifest-marker-in-a-list-item", manifest,
+     POD + '      command: ["python3", "-m", "sglang.launch_server"]\n      args: ["--model-path", "m", '
+     '"--served-model-name", "m # autofix: ignore[ARG001]", "--enable-metricz"]\n', [("ARG001", 6)], None),
+    ("manifest-comment-of-a-sh-c-script", manifest,
+     POD + f"      command: [sh, -c]\n      args:\n        - |\n          # autofix: ignore[ARG001] on purpose\n"
+     f"          {L} \\\n            --enable-metricz\n", [], None),
+    ("manifest-marker-in-a-string-of-a-sh-c-script", manifest,
+     POD + f"      command: [sh, -c]\n      args:\n        - |\n"
+     f"          {L} --served-model-name 'm # autofix: ignore[ARG001]' --enable-metricz\n", [("ARG001", 8)], None),
+    ("manifest-unused-script-comment-removed-inside-its-string", manifest,
+     POD + f'      command: ["sh", "-c", "{LAUNCH} # autofix: ignore[EP003]"]\n', [("SUP001", 5)],
+     POD + f'      command: ["sh", "-c", "{LAUNCH}"]\n'),
+    ("dockerfile-marker-in-a-heredoc-body", dockerfile,
+     f"FROM x\nRUN cat > /notes <<EOF\n# autofix: ignore-file[ARG001]\nEOF\nCMD {L} --enable-metricz\n",
+     [("ARG001", 5)], None),
+    ("dockerfile-marker-in-an-exec-form-string", dockerfile,
+     'FROM x\nCMD ["python3", "-m", "sglang.launch_server", "--model-path", "m", "--served-model-name", '
+     '"m # autofix: ignore[ARG001]", "--enable-metricz"]\n', [("ARG001", 2)], None),
+    ("dockerfile-comment-line-inside-an-instruction", dockerfile,
+     f"FROM x\nCMD {L} \\\n    # autofix: ignore[ARG001] on purpose\n    --enable-metricz\n", [], None),
+    ("dockerfile-shell-comment-of-a-cmd", dockerfile,
+     f"FROM x\nCMD {L} --enable-metricz  # autofix: ignore[ARG001] on purpose\n", [], None),
+    ("dockerfile-comment-of-a-run-heredoc-script", dockerfile,
+     f"FROM x\nRUN <<EOF\n# autofix: ignore[ARG001] on purpose\n{L} --enable-metricz\nEOF\n", [], None),
+    ("dockerfile-file-level-top-comment", dockerfile,
+     f"# autofix: ignore-file[ARG001] on purpose\nFROM x\nCMD {L} --enable-metricz\n", [], None),
 ]
 
 

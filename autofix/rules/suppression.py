@@ -81,7 +81,9 @@ def malformed_suppression(comments: Suppressions, known: Callable[[str], bool | 
 
     ## What it does
     Checks every comment that starts with `# autofix:` for the form `# autofix: ignore[CODES] reason` or
-    `# autofix: ignore-file[CODES] reason`, CODES being rule codes separated by commas.
+    `# autofix: ignore-file[CODES] reason`, CODES being rule codes separated by commas. Only a comment of the
+    file (or of a shell script a launch is read in) is one: the same text in a string or a heredoc's body is
+    data, and is not checked.
 
     ## Why it matters
     A comment autofix cannot read suppresses nothing: the finding it was written for is still reported,
