@@ -9,24 +9,26 @@ comment syntax, so that CI reports only new ones. Where each comment goes:
   the line above the line the launch starts on (a command continued over several lines cannot hold a
   comment inside); failing that, at the end of the finding's line, or alone above it.
 
-A line that already ends in a comment gets one alone above it. Each comment is checked before it is kept: the file must read as the same launches, and the findings it is for must be covered; a place that
-fails is given up for the next, and a finding no place can take is reported (exit 1). Files are written as
-``--write`` writes them (``files.FileSet``: atomically, only if unchanged since read).
+A line that already ends in a comment (a real one, where the format's reader sees it: a ``#`` in a quoted
+value is none) gets one alone above it. Each comment is checked before it is kept: the file must read as the
+same launches, and the findings it is for must be covered, which a marker does only in a real comment
+(``autofix.suppressions``): none is left in a string or a heredoc's body. A place that fails is given up for
+the next, and a finding no place can take is reported (exit 1). Files are written as ``--write`` writes
+them (``files.FileSet``: atomically, only if unchanged since read).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TextIO
 
 from autofix import files
 from autofix.api import fix_source
+from autofix.edits import line_col
 from autofix.errors import InputError, WriteError
 from autofix.formats import detect
+from autofix.formats.embedded import script_comments
 from autofix.model import Diagnostic
-
-_COMMENT = re.compile(r"(?:^|[ \t])#")
 
 
 def add_ignores(paths: list[str], *, options: Callable, out: TextIO, err: TextIO,
@@ -103,8 +105,12 @@ def _suppress(text: str, fmt, path: str, schema, findings: list[Diagnostic],
     """
     command = fmt.SOURCE == "command"
     read = lambda t: [x.parsed.explicit for x in fmt.read(t, path, schema)]  # noqa: E731
-    before = read(text)
-    starts = sorted({launch.start.line for launch in fmt.read(text, path, schema)}) if command else []
+    launches = fmt.read(text, path, schema)
+    before = [x.parsed.explicit for x in launches]
+    starts = sorted({launch.start.line for launch in launches}) if command else []
+    # the lines that hold a comment; a line is edited only once its group is reached, bottom up, so the
+    # lines of a group are still as they are in ``text``
+    commented = {line_col(text, a)[0] for a, _ in [*fmt.comments(text, path), *script_comments(launches)]}
     groups: dict[tuple[str, int], list[Diagnostic]] = {}
     for d in findings:
         line = d.location.line
@@ -119,7 +125,7 @@ def _suppress(text: str, fmt, path: str, schema, findings: list[Diagnostic],
         places = [("above", line)] if kind == "launch" else []
         places += [("end", ds[0].location.line), ("above", ds[0].location.line)]
         for how, at in places:
-            candidate = _commented(text, how, at, codes)
+            candidate = _commented(text, how, at, codes, commented)
             moved = 1 if how == "above" else 0  # the group's lines are at or below `at`
             if candidate is not None and _covers(check, read, candidate, before, ds, at, moved):
                 text = candidate
@@ -146,9 +152,10 @@ def _covers(check: Callable, read: Callable, text: str, before: list, ds: list[D
                    in found for d in ds)
 
 
-def _commented(text: str, how: str, line: int, codes: tuple[str, ...]) -> str | None:
+def _commented(text: str, how: str, line: int, codes: tuple[str, ...], commented: set[int]) -> str | None:
     """``text`` with ``# autofix: ignore[codes]`` at the end of line ``line`` (``how == "end"``) or alone above
-    it, in its indentation; None when that line cannot take one (it ends in a comment or a continuation)."""
+    it, in its indentation; None when that line cannot take one (it holds a comment, one of the lines
+    ``commented``, or ends in a continuation)."""
     lines = text.splitlines(keepends=True)
     if not 1 <= line <= len(lines):
         return None
@@ -157,7 +164,7 @@ def _commented(text: str, how: str, line: int, codes: tuple[str, ...]) -> str | 
     ending = body[len(content):] or ("\r\n" if "\r\n" in text else "\n")
     comment = f"# autofix: ignore[{', '.join(codes)}]"
     if how == "end":
-        if _COMMENT.search(content) or content.rstrip().endswith("\\"):
+        if line in commented or content.rstrip().endswith("\\"):
             return None
         lines[line - 1] = content.rstrip() + "  " + comment + body[len(content):]
     else:

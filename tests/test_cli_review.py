@@ -420,3 +420,33 @@ def test_add_ignores_places_each_comment_where_its_finding_is(tmp_path):
     assert (tmp_path / "c.yaml").read_text() == BAD.replace("static\n", "static  # autofix: ignore[EP003]\n") \
         + "enable_metrics: true  # autofix: ignore[ARG001]\n"
     assert run(".", "--isolated", cwd=tmp_path).exit_code == 0
+
+
+def test_add_ignores_writes_each_comment_in_a_real_comment(tmp_path):
+    """Issue 29: marker text in a quoted value, a heredoc's body or a YAML block is data: it neither hides a
+    finding from --add-ignores nor keeps a comment off its line, and every comment written is a real one."""
+    launch = "python3 -m sglang.launch_server --model-path m"
+    files = {
+        "served.sh": f'{launch} --served-model-name "m # autofix: ignore[ARG001]" --enable-metricz\n',
+        "heredoc.sh": f"cat > notes <<EOF\n# autofix: ignore-file[ARG001]\nEOF\n{launch} --enable-metricz\n",
+        "block.yaml": "kind: ConfigMap\ndata:\n  notes: |\n    # autofix: ignore-file[ARG001]\n---\nkind: Pod\n"
+                      "spec:\n  containers:\n    - name: s\n      command: [python3, -m, sglang.launch_server]\n"
+                      "      args: [--model-path, m, --enable-metricz]\n",
+        "Dockerfile": "FROM x\nRUN cat > /notes <<EOF\n# autofix: ignore-file[ARG001]\nEOF\n"
+                      f"CMD [\"sh\", \"-c\", \"{launch} --served-model-name 'm # autofix: ignore[ARG001]' "
+                      "--enable-metricz\"]\n",
+        "c.yaml": 'model-path: m\nenable_metricz: "m # x"\n',
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    r = run(".", "--add-ignores", "--isolated", cwd=tmp_path)
+    assert r.exit_code == 0, r.stderr
+    marker = "# autofix: ignore[ARG001]"
+    for name in ("served.sh", "heredoc.sh"):
+        before = files[name].splitlines(keepends=True)
+        assert (tmp_path / name).read_text() == "".join(before[:-1]) + f"{marker}\n" + before[-1]
+    assert (tmp_path / "block.yaml").read_text() == files["block.yaml"].replace(
+        "      command:", f"      {marker}\n      command:")
+    assert (tmp_path / "Dockerfile").read_text() == files["Dockerfile"].replace("CMD", f"{marker}\nCMD")
+    assert (tmp_path / "c.yaml").read_text() == files["c.yaml"].replace('"m # x"', f'"m # x"  {marker}')
+    assert run(".", "--isolated", cwd=tmp_path).exit_code == 0

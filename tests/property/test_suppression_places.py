@@ -9,6 +9,8 @@ reads the marker as a comment, or as a comment of a shell script a launch is rea
 start a marker there (it starts the comment, or follows a blank or a line break inside one:
 ``# note # autofix: ...``; ``# note#autofix:`` is text of a comment). A text that no longer reads (autofix
 or the oracle refuses it) is left out.
+
+And ``--add-ignores`` on every fixture: each comment it writes is a comment to the same oracle.
 """
 
 from __future__ import annotations
@@ -21,10 +23,12 @@ import pytest
 from comment_oracle import in_comment
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from autofix.api import fix_source
+from autofix.commands import app
 from autofix.errors import InputError
-from autofix.formats import argv, dockerfile, manifest, srtslurm, yaml_config
+from autofix.formats import argv, detect, dockerfile, manifest, srtslurm, yaml_config
 
 pytestmark = pytest.mark.skipif(shutil.which("bash", path="/bin:/usr/bin") is None, reason="needs bash")
 
@@ -91,3 +95,28 @@ def test_a_marker_counts_exactly_in_a_comment(case):
         # a `#` after text in a comment (`# note#autofix:`) is no marker; one that starts a comment (`;#`) is
         comment = not in_comment(fmt, probe, path, "ZQP01")
     assert read == bool(comment), (text, at)
+
+
+def test_add_ignores_writes_real_comments(tmp_path, monkeypatch):
+    names = []
+    for sub in DIRS:
+        for p in sorted((ROOT / "fixtures" / sub).glob("*.in.*")):
+            (tmp_path / sub).mkdir(exist_ok=True)
+            (tmp_path / sub / p.name).write_bytes(p.read_bytes())
+            names.append(f"{sub}/{p.name}")
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(app, [".", "--add-ignores", "--isolated"])
+    assert done.exit_code == 0, done.output
+    written = 0
+    for name in names:
+        text = (tmp_path / name).read_bytes().decode("utf-8")
+        before = (ROOT / "fixtures" / name).read_bytes().decode("utf-8")
+        fmt = detect(name, text)
+        for k, m in enumerate(re.finditer(r"# autofix: ignore\[", text)):
+            if text.count("autofix:") == before.count("autofix:"):
+                break  # nothing written here
+            marked = text[:m.start()] + f"# autofix: ignore[ZQ{k:03d}, " + text[m.end():]
+            written += 1
+            assert in_comment(fmt, marked, name, f"ZQ{k:03d}"), (name, m.start())
+    assert written >= 50  # (84 at the time of writing)
+    assert CliRunner().invoke(app, [".", "--isolated"]).exit_code == 0
