@@ -33,7 +33,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-# `#` then `autofix:` (the rest is parsed by _DIRECTIVE); it counts where ``Comments.marks`` says
+# `#` then `autofix:` (the rest is parsed by _DIRECTIVE); it counts where ``_Comments.mark`` says
 _MARK = re.compile(r"#[ \t]*autofix[ \t]*:", re.IGNORECASE)
 _DIRECTIVE = re.compile(r"[ \t]*(ignore-file|ignore)[ \t]*\[([^\]\n]*)\][ \t]*([^\r\n]*)", re.IGNORECASE)
 _CODE = re.compile(r"^[A-Za-z][A-Za-z0-9]*\d$")
@@ -110,7 +110,7 @@ class Suppressions:
         marks = list(_MARK.finditer(text))
         if not marks:
             return cls()
-        where = Comments(text, comments())
+        where = _Comments(text, comments())
         items: list[Suppression] = []
         bad: list[Malformed] = []
         for m in marks:
@@ -186,7 +186,7 @@ def _line_end(text: str, pos: int) -> int:
     return end - 1 if end > pos and text[end - 1] == "\r" else end
 
 
-class Comments:
+class _Comments:
     """Where the comments of a text are: ``spans`` ``(start, end)``, each from its ``#`` (they may overlap: a
     shell comment of a Dockerfile ``RUN`` may run over a comment line Docker drops)."""
 
@@ -217,8 +217,8 @@ class Comments:
         return end
 
     def next_code_line(self, pos: int, line: int) -> int:
-        """The number of the first line after line ``line`` (ending at ``pos``) that is not a comment line: a
-        blank line is one, a line whose first character (after blanks) is in a comment is not."""
+        """The number of the first line after line ``line`` (ending at ``pos``) that is blank or holds more than
+        a comment; a comment line (its first character after blanks is in a comment) is passed over."""
         text = self.text
         while True:
             nl = text.find("\n", pos)

@@ -130,7 +130,7 @@ def comments(text: str, path: str = "-") -> list[tuple[int, int]]:
                 _comments_in(text, start, header.start() if header else end, out)
             gap = max(gap, end)
     except yaml.YAMLError as exc:
-        raise input_error(exc, text, path) from None
+        raise input_error(exc, text[offset:], path) from None
     finally:
         loader.dispose()
     _comments_in(text, gap, len(text), out)
