@@ -42,6 +42,7 @@ from autofix import files, parallel, report
 from autofix.api import FixResult, config_files, fix_source
 from autofix.model import Location
 from autofix.policy import DEFAULT as DEFAULT_POLICY, Policy
+from autofix.report.escapes import printable
 from autofix.edits import unified_diff
 from autofix.errors import ConfigError, InputError, InternalError, OutputError, WriteError
 from autofix.formats import DOCKERFILE, LAUNCH, by_name, detect
@@ -111,7 +112,10 @@ class FileOptions:
 
 
 class _Output:
-    """A stream whose write failures stop the run with one ``OutputError`` (not one error per file)."""
+    """A stream whose write failures stop the run with one ``OutputError`` (not one error per file).
+
+    What it is given is printed ``printable``: a file name that is not UTF-8 shows as ``caf\\xe9.yaml``.
+    """
 
     def __init__(self, stream, name: str) -> None:
         self._stream, self._name = stream, name
@@ -127,10 +131,10 @@ class _Output:
             raise OutputError(f"cannot write to {self._name}: {getattr(exc, 'strerror', None) or exc}") from None
 
     def write(self, text):
-        return self._call("write", text)
+        return self._call("write", printable(text))
 
     def writelines(self, lines) -> None:
-        self._call("writelines", lines)
+        self._call("writelines", [printable(line) for line in lines])
 
     def flush(self) -> None:
         self._call("flush")

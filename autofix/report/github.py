@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from autofix.report.escapes import printable
 from autofix.report.records import Record, RenderContext
 from autofix.report.shared import display_path, full_message, level, shown_end
 
@@ -87,14 +88,16 @@ def step_summary(records: Sequence[Record], ctx: RenderContext) -> str | None:
 
 
 def _findings(records: Sequence[Record], ctx: RenderContext) -> list[_Finding]:
-    """The inputs that could not be checked, then the records in file order."""
-    unchecked = [_Finding("error", display_path(e.path, ctx.root), e.start.line, e.start.col, e.start.line,
-                          e.start.col, "", "autofix: could not check", e.message, ()) for e in ctx.errors]
+    """The inputs that could not be checked, then the records in file order; paths and messages
+    ``printable`` (a name that is not UTF-8 as ``caf\\xe9.yaml``)."""
+    unchecked = [_Finding("error", printable(display_path(e.path, ctx.root)), e.start.line, e.start.col,
+                          e.start.line, e.start.col, "", "autofix: could not check", printable(e.message), ())
+                 for e in ctx.errors]
     ordered = sorted(records, key=lambda r: (display_path(r.path, ctx.root), r.start, r.end))
     ends = [shown_end(ctx.sources.get(r.path), r.start, r.end) for r in ordered]
     return unchecked + [
-        _Finding(level(r.severity), display_path(r.path, ctx.root), r.start.line, r.start.col, end.line,
-                 end.col, r.code, f"{r.code} {r.name}", full_message(r),
+        _Finding(level(r.severity), printable(display_path(r.path, ctx.root)), r.start.line, r.start.col, end.line,
+                 end.col, r.code, f"{r.code} {r.name}", printable(full_message(r)),
                  tuple(f"{'fix' if f.applicability_name == 'safe' else f.applicability_name + ' fix'}: {f.title}"
                        for f in r.fixes))
         for r, end in zip(ordered, ends)]
