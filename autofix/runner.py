@@ -42,7 +42,7 @@ from autofix import files, parallel, report
 from autofix.api import FixResult, config_files, fix_source
 from autofix.model import Location
 from autofix.policy import DEFAULT as DEFAULT_POLICY, Policy
-from autofix.report.escapes import printable
+from autofix.report.escapes import ERRORS, printable
 from autofix.edits import unified_diff
 from autofix.errors import ConfigError, InputError, InternalError, OutputError, WriteError
 from autofix.formats import DOCKERFILE, LAUNCH, by_name, detect
@@ -112,36 +112,66 @@ class FileOptions:
 
 
 class _Output:
-    """A stream whose write failures stop the run with one ``OutputError`` (not one error per file).
+    """A stream of the report, whose write failures stop the run with one ``OutputError`` (not one error per
+    file).
 
-    What it is given is printed ``printable``: a file name that is not UTF-8 shows as ``caf\\xe9.yaml``.
+    ``write`` takes the report's text: a file name that is not UTF-8 is printed as ``caf\\xe9.yaml``
+    (``escapes.printable``), and a character the stream's encoding cannot hold as its backslash escape
+    (``\\u2026``), never a failure (``autofix.cli`` sets the same on ``sys.stdout`` and ``sys.stderr``).
+    ``write_utf8`` takes the text of a file (a diff, the fixed text of stdin): UTF-8 whatever the stream's
+    encoding, so it is what the file holds. ``buffer`` is the stream's bytes.
     """
 
-    def __init__(self, stream, name: str) -> None:
-        self._stream, self._name = stream, name
+    def __init__(self, stream, name: str, *, binary: bool = False) -> None:
+        self._stream, self._name, self._binary = stream, name, binary
 
     def _call(self, method: str, *args):
         if self._stream is None:
             raise OutputError(f"cannot write to {self._name}: it is closed")
         try:
             return getattr(self._stream, method)(*args)
-        except BrokenPipeError:
+        except (BrokenPipeError, UnicodeEncodeError):
             raise
         except (OSError, ValueError) as exc:  # ENOSPC, EIO; ValueError: "I/O operation on closed file"
             raise OutputError(f"cannot write to {self._name}: {getattr(exc, 'strerror', None) or exc}") from None
 
     def write(self, text):
-        return self._call("write", printable(text))
+        if self._binary:
+            return self._call("write", text)
+        text = printable(text)
+        try:
+            return self._call("write", text)
+        except UnicodeEncodeError:  # a stream with strict errors (the caller's): escape what it cannot hold
+            encoding = getattr(self._stream, "encoding", None) or "ascii"
+            return self._call("write", text.encode(encoding, ERRORS).decode(encoding))
 
     def writelines(self, lines) -> None:
-        self._call("writelines", [printable(line) for line in lines])
+        self.write("".join(lines))
+
+    def write_utf8(self, text: str) -> None:
+        """Write ``text``, the text of a file, as UTF-8 (``printable``) whatever the stream's encoding."""
+        encoding = getattr(self._stream, "encoding", None)
+        if encoding is None or getattr(self._stream, "buffer", None) is None or _is_utf8(encoding):
+            self.write(text)
+            return
+        self.flush()  # what the text layer holds goes first
+        self.buffer.write(printable(text).encode("utf-8"))
 
     def flush(self) -> None:
         self._call("flush")
 
     @property
     def buffer(self) -> _Output:
-        return _Output(getattr(self._stream, "buffer", None), self._name)
+        return _Output(getattr(self._stream, "buffer", None), self._name, binary=True)
+
+
+def _is_utf8(encoding: str) -> bool:
+    import codecs
+
+    try:
+        return codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return False
 
 
 @dataclass(slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
@@ -606,11 +636,11 @@ class _One:
         if mode in (Mode.DIFF, Mode.DIFF_ONLY, Mode.CHECK):
             diff = mode is Mode.DIFF_ONLY or (mode is Mode.DIFF and output.format == "full" and not output.statistics)
             if diff and result.changed and show_diff:
-                out.write(report.colored_diff(unified_diff(result.source, result.output, result.path,
-                                                           result.changes), output.color))
+                out.write_utf8(report.colored_diff(unified_diff(result.source, result.output, result.path,
+                                                                result.changes), output.color))
             return
         if stdin:
-            out.write(result.output)
+            out.write_utf8(result.output)
         elif result.changed:
             if merged:  # a fix may land in the script for a violation reported in its --config file
                 err.write(f"Fixed {result.path}\n")
