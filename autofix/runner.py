@@ -79,7 +79,11 @@ class Output:
 
     ``statistics``: one line per rule with its count instead of each
     diagnostic; ``color``: ANSI colours in the human formats; ``progress``:
-    a progress bar on stderr for long runs.
+    a progress bar on stderr for long runs; ``actions``: the report goes to a
+    GitHub Actions log (the github format, or ``GITHUB_ACTIONS``), where a
+    line of stderr, or of a human format's stdout, that the runner would read
+    as a workflow command is printed between ``::stop-commands::`` lines
+    (``report.workflow_commands``).
     """
 
     format: str = "full"
@@ -87,6 +91,7 @@ class Output:
     statistics: bool = False
     color: bool = False
     progress: bool = False
+    actions: bool = False
 
     @property
     def machine(self) -> bool:
@@ -119,11 +124,18 @@ class _Output:
     (``escapes.printable``), and a character the stream's encoding cannot hold as its backslash escape
     (``\\u2026``), never a failure (``autofix.cli`` sets the same on ``sys.stdout`` and ``sys.stderr``).
     ``write_utf8`` takes the text of a file (a diff, the fixed text of stdin): UTF-8 whatever the stream's
-    encoding, so it is what the file holds. ``buffer`` is the stream's bytes.
+    encoding, so it is what the file holds. ``buffer`` is the stream's bytes. With ``guard`` (a GitHub
+    Actions log), report text that the runner could read as a workflow command (a file named
+    ``::error file=x::y.yaml``) is printed between ``::stop-commands::`` lines; each write is whole lines.
     """
 
-    def __init__(self, stream, name: str, *, binary: bool = False) -> None:
+    def __init__(self, stream, name: str, *, binary: bool = False, guard: bool = False) -> None:
         self._stream, self._name, self._binary = stream, name, binary
+        self._guard = None
+        if guard:  # loaded only for a GitHub Actions log
+            from autofix.report import workflow_commands
+
+            self._guard = workflow_commands
 
     def _call(self, method: str, *args):
         if self._stream is None:
@@ -139,6 +151,8 @@ class _Output:
         if self._binary:
             return self._call("write", text)
         text = printable(text)
+        if self._guard is not None and self._guard.commands_in(text):
+            text = self._guard.guarded(text)
         try:
             return self._call("write", text)
         except UnicodeEncodeError:  # a stream with strict errors (the caller's): escape what it cannot hold
@@ -148,14 +162,21 @@ class _Output:
     def writelines(self, lines) -> None:
         self.write("".join(lines))
 
-    def write_utf8(self, text: str) -> None:
-        """Write ``text``, the text of a file, as UTF-8 (``printable``) whatever the stream's encoding."""
+    def write_utf8(self, text: str, *, report: bool = True) -> None:
+        """Write ``text``, the text of a file, as UTF-8 (``printable``) whatever the stream's encoding;
+        ``report``: part of the report (a diff: guarded as ``write`` guards), not data (stdin's fixed text)."""
         encoding = getattr(self._stream, "encoding", None)
         if encoding is None or getattr(self._stream, "buffer", None) is None or _is_utf8(encoding):
-            self.write(text)
+            if report:
+                self.write(text)
+            else:
+                self._call("write", text)
             return
+        text = printable(text)
+        if report and self._guard is not None and self._guard.commands_in(text):
+            text = self._guard.guarded(text)
         self.flush()  # what the text layer holds goes first
-        self.buffer.write(printable(text).encode("utf-8"))
+        self.buffer.write(text.encode("utf-8"))
 
     def flush(self) -> None:
         self._call("flush")
@@ -275,8 +296,10 @@ def run(
     what is printed and written, and in what order, is the same as with 1.
     """
     raw_err = err
-    out, err = _Output(out, "stdout"), _Output(err, "stderr")
     output = output or Output(show_fixes=show_fixes)
+    # the github format guards its own log lines: its annotations must stay commands
+    out = _Output(out, "stdout", guard=output.actions and not output.machine)
+    err = _Output(err, "stderr", guard=output.actions)
     if options is None:
         fixed_options = FileOptions(DEFAULT_POLICY, unsafe, target_version, facts)
         options = lambda _path: fixed_options  # noqa: E731
@@ -439,7 +462,7 @@ class _One:
             self.out.buffer.write(data)
             self.out.buffer.flush()
         else:  # a text stream of the caller's (tests): as text
-            self.out.write(data.decode("utf-8", "replace"))
+            self.out.write_utf8(data.decode("utf-8", "replace"), report=False)
 
     def __call__(self, path: str, named: bool, ready: parallel.Ready | None = None) -> None:
         """Check ``path`` and report it; ``ready``: a worker's answer for it (``-j``), used if still current."""
@@ -640,7 +663,7 @@ class _One:
                                                                 result.changes), output.color))
             return
         if stdin:
-            out.write_utf8(result.output)
+            out.write_utf8(result.output, report=False)
         elif result.changed:
             if merged:  # a fix may land in the script for a violation reported in its --config file
                 err.write(f"Fixed {result.path}\n")
