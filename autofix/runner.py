@@ -264,8 +264,14 @@ def run(
     YAML files, each group in the order given (directories walked in sorted
     order): a ``--config`` file a launch reads is then checked merged with
     that launch's flags and not again on its own, whatever the order of the
-    paths. A walked file that cannot be read, or that launches SGLang but
-    cannot be parsed, gets a note on stderr; a named one is an error (exit 2).
+    paths. A file that cannot be checked is an error (exit 2, in a machine
+    format's document too) when it is named, or walked and meant for SGLang
+    (it mentions an SGLang launch, or is YAML whose keys are mostly SGLang
+    options: a script, a Dockerfile, a config that does not parse or is not
+    UTF-8); a walked file that cannot be read at all (not a regular file, no
+    permission, too large), or a template that launches SGLang (Helm's
+    ``{{ }}``), gets a note on stderr; any other walked file is passed over
+    quietly (a script that launches nothing, a YAML file that is not a config).
     ``excluded(path, named, is_dir)`` leaves a walked file or directory (or
     a named file, when the project says ``force-exclude``) out of the run
     (``files.expand``).
@@ -525,12 +531,12 @@ class _One:
                 # a GitHub workflow, a playbook (pre-commit names every YAML file): not ours
                 err.write(f"{shown}: skipped: not an SGLang config (fewer than half of its keys are SGLang "
                           "options) and no SGLang launch\n")
-            elif named or config:  # named; or walked, meant as an SGLang config SGLang would refuse to read
+            elif named or config or _meant_for_sglang(path, text, exc):
+                # named; or walked and meant for SGLang (a config, a launch), which a gate must not pass
                 self.failed(exc.path, exc.line, exc.col, exc.message)
                 self.rep.errors += 1
-            elif isinstance(exc, files.ReadError) or text is None and path != "-" and _launches_bytes(path):
-                err.write(_skipped(exc))  # a walked file we cannot read: say so
-            elif text is not None and LAUNCH.search(text):  # it launches SGLang but cannot be parsed
+            elif isinstance(exc, files.ReadError) or text is not None and LAUNCH.search(text):
+                # walked: nothing is known of what it holds, or it is a template (Helm's), not what runs
                 err.write(_skipped(exc))
             self.pass_through()
             return
@@ -685,13 +691,21 @@ def _skipped(exc: InputError) -> str:
     return f"{exc.path}:{exc.line}:{exc.col}: warning: {exc.message} (skipped)\n"
 
 
-def _launches_bytes(path: str) -> bool:
-    """Whether the (undecodable) file at ``path`` mentions an SGLang launch."""
-    try:
-        data = files.read_bytes(path)[0]
-    except files.ReadError:
+def _meant_for_sglang(path: str, text: str | None, exc: InputError) -> bool:
+    """Whether a walked file that could not be checked (``exc``) is one SGLang would read as it is: its text
+    (or, when it is not UTF-8, its bytes) mentions an SGLang launch, or it is YAML whose keys are mostly
+    SGLang options. False when the file itself could not be read (``files.ReadError``: nothing is known of
+    it), and for a template (``{{ }}``, a Helm chart's): what runs is what it renders to, not the file."""
+    if isinstance(exc, files.ReadError) or path == "-":
         return False
-    return LAUNCH.search(data.decode("utf-8", "replace")) is not None
+    if text is None:  # not UTF-8: judged on its bytes
+        try:
+            text = files.read_bytes(path)[0].decode("utf-8", "replace")
+        except files.ReadError:
+            return False
+        if files.is_yaml(path) and looks_like_config_text(text, load()):
+            return True
+    return LAUNCH.search(text) is not None and not ("{{" in text and "}}" in text)
 
 
 def _shared_configs(scripts: list[str], schema) -> frozenset[str]:

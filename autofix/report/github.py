@@ -3,8 +3,8 @@
 One ``::error`` or ``::warning`` command per finding: ``file`` (relative to the root), ``line``,
 ``endLine``, ``col`` and ``endColumn`` (1-based, in characters, the end exclusive; the columns only for a
 span on one line, which is all GitHub takes; a span that takes a line break ends on that line), ``title``
-(code and name) and the message, then the fixes one per line. Values are escaped as ``@actions/core`` escapes them: ``%``, ``\\r`` and ``\\n`` in the
-message; those and ``:`` and ``,`` in a property.
+(code and name) and the message, then the fixes one per line. Values are escaped as ``@actions/core``
+escapes them: ``%``, ``\\r`` and ``\\n`` in the message; those and ``:`` and ``,`` in a property.
 
 GitHub shows at most 10 error, 10 warning and 10 notice annotations per step (and 50 per job). So the
 first ``PER_STEP`` findings of each level, in file order and inputs that could not be checked first, are
