@@ -119,3 +119,15 @@ def test_the_step_summary_of_names_that_are_not_utf8(tmp_path):
     assert r.returncode == 1, r.stderr
     text = summary.read_bytes().decode("utf-8")
     assert "| caf\\\\xe911\\.yaml\\:3 |" in text and no_surrogate(text)  # Markdown escapes the backslash
+
+
+def test_rebased_to_the_repository_root(tmp_path):
+    """Run from a directory inside a repository, the paths are made relative to its root (runner._render)."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / os.fsdecode(NAME)).write_text(BAD)
+    sarif = json.loads(autofix(".", "--output-format", "sarif", cwd=tmp_path / "sub").stdout)
+    location = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert location == {"uri": "sub/caf%E9.yaml", "uriBaseId": "%SRCROOT%"}
+    assert json.loads(autofix(".", "--output-format", "json", cwd=tmp_path / "sub").stdout)[0]["filename"] == (
+        f"sub/{SHOWN}")
