@@ -531,12 +531,11 @@ class _One:
                 # a GitHub workflow, a playbook (pre-commit names every YAML file): not ours
                 err.write(f"{shown}: skipped: not an SGLang config (fewer than half of its keys are SGLang "
                           "options) and no SGLang launch\n")
-            elif named or config or _meant_for_sglang(path, text, exc):
-                # named; or walked and meant for SGLang (a config, a launch), which a gate must not pass
+            elif named or config or (walked := _walked(path, text, exc)) == "error":
+                # named; or walked and meant for SGLang as it is (a config, a launch): a gate must not pass it
                 self.failed(exc.path, exc.line, exc.col, exc.message)
                 self.rep.errors += 1
-            elif isinstance(exc, files.ReadError) or text is not None and LAUNCH.search(text):
-                # walked: nothing is known of what it holds, or it is a template (Helm's), not what runs
+            elif walked == "note":  # walked: nothing is known of what it holds, or a template (Helm's)
                 err.write(_skipped(exc))
             self.pass_through()
             return
@@ -691,21 +690,29 @@ def _skipped(exc: InputError) -> str:
     return f"{exc.path}:{exc.line}:{exc.col}: warning: {exc.message} (skipped)\n"
 
 
-def _meant_for_sglang(path: str, text: str | None, exc: InputError) -> bool:
-    """Whether a walked file that could not be checked (``exc``) is one SGLang would read as it is: its text
-    (or, when it is not UTF-8, its bytes) mentions an SGLang launch, or it is YAML whose keys are mostly
-    SGLang options. False when the file itself could not be read (``files.ReadError``: nothing is known of
-    it), and for a template (``{{ }}``, a Helm chart's): what runs is what it renders to, not the file."""
-    if isinstance(exc, files.ReadError) or path == "-":
-        return False
-    if text is None:  # not UTF-8: judged on its bytes
+def _walked(path: str, text: str | None, exc: InputError) -> str | None:
+    """What a file met in a walk that could not be checked (``exc``; ``text`` None when it is not UTF-8) is:
+
+    - ``"error"`` (exit 2, in the document) when SGLang would read it as it is: it mentions an SGLang launch
+      (a script, a Dockerfile, a manifest), or it is YAML whose keys are mostly SGLang options; a file that
+      is not UTF-8 is judged on its bytes. A CI gate must not pass it, as when it is named;
+    - ``"note"`` (a warning on stderr) when nothing is known of what it holds (``files.ReadError``: not a
+      regular file, no permission, too large), or it is a template that launches SGLang (``{{ }}``, a Helm
+      chart's), which is not what runs until it is rendered;
+    - None (passed over quietly): any other file, a script that launches nothing.
+    """
+    if isinstance(exc, files.ReadError):
+        return "note"
+    if text is None:
         try:
             text = files.read_bytes(path)[0].decode("utf-8", "replace")
-        except files.ReadError:
-            return False
+        except files.ReadError:  # gone since
+            return "note"
         if files.is_yaml(path) and looks_like_config_text(text, load()):
-            return True
-    return LAUNCH.search(text) is not None and not ("{{" in text and "}}" in text)
+            return "error"
+    if LAUNCH.search(text) is None:
+        return None
+    return "note" if "{{" in text and "}}" in text else "error"
 
 
 def _shared_configs(scripts: list[str], schema) -> frozenset[str]:
