@@ -101,7 +101,7 @@ class Job:
                              options=self.options, excluded=self.excluded, exit_zero=r.exit_zero,
                              exit_non_zero_on_fix=r.exit_non_zero_on_fix, jobs=self.jobs)
         except ConfigError as exc:
-            self.stderr.write(f"{exc}\n")
+            self.stderr.write(for_log(f"{exc}\n", self.output.actions))
             return 2
         summary_path = self.env.get("GITHUB_STEP_SUMMARY")
         if rep.step_summary and summary_path:
@@ -110,6 +110,22 @@ class Job:
             except WriteError as exc:  # the findings are in the log all the same: a warning, not a failure
                 self.stderr.write(f"{exc.path}:1:1: warning: the step summary was not written: {exc.message}\n")
         return rep.exit_code
+
+
+def in_actions(env: Mapping[str, str]) -> bool:
+    """Whether this is a GitHub Actions step (its runner sets ``GITHUB_ACTIONS=true``), whose log reads
+    workflow commands in what autofix prints."""
+    return env.get("GITHUB_ACTIONS") == "true"
+
+
+def for_log(text: str, actions: bool) -> str:
+    """``text`` as printed on stderr: in a GitHub Actions log (``actions``), never read as a workflow command
+    (``report.workflow_commands``)."""
+    if not actions:
+        return text
+    from autofix.report.workflow_commands import commands_in, guarded
+
+    return guarded(text) if commands_in(text) else text
 
 
 def color_wanted(env: Mapping[str, str], stream: TextIO) -> bool:
@@ -181,6 +197,7 @@ def prepare(request: Request, *, env: Mapping[str, str], stdout: TextIO, stderr:
 
     output = Output(fmt, top.show_fixes, r.statistics,
                     color=fmt in ("full", "concise") and color_wanted(env, stdout),
-                    progress=_isatty(stderr) and (fmt in MACHINE or r.statistics or not _isatty(stdout)))
+                    progress=_isatty(stderr) and (fmt in MACHINE or r.statistics or not _isatty(stdout)),
+                    actions=fmt == "github" or in_actions(env))
     return Job(r, mode, output, options, excluded, env, stdout, stderr, top.unsafe_fixes, top.target_version,
                resolver)

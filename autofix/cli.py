@@ -41,6 +41,8 @@ def _check_paths(paths: list[str]) -> int | None:
         gc.disable()
         try:
             from autofix.checking import Request, prepare
+
+            _printable_streams()
         finally:
             gc.freeze()
             gc.enable()
@@ -60,6 +62,7 @@ def _run(args: list[str]) -> None:
         code = _check_paths(args)
         if code is not None:
             raise SystemExit(code)
+    _printable_streams()
     from autofix.commands import app
 
     app(args=args, prog_name="autofix")
@@ -80,14 +83,28 @@ def _quiet_stdout() -> None:
     sys.stdout = None
 
 
+def _printable_streams() -> None:
+    """stdout and stderr print a character their encoding cannot hold (an ASCII locale, ``PYTHONIOENCODING``)
+    as its backslash escape, and a byte of a file name that is not UTF-8 as ``\\xNN``, instead of failing
+    the run after ``--write`` has written its files (``report.escapes``)."""
+    from autofix.report.escapes import ERRORS
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors=ERRORS)
+        except (AttributeError, ValueError, OSError):  # None, closed, or not a text file (replaced)
+            pass
+
+
 def main() -> None:
     """Console-script entry point.
 
     A failure outside any one file (each file has its own guard in
     ``runner.run``) is one error line and exit 2; ``--verbose`` re-raises it
     with its traceback. A report that cannot be written (stdout closed or
-    full) is one error line and exit 2. Ctrl-C exits 130 and SIGTERM 143,
-    after a write in progress is rolled back.
+    full) is one error line and exit 2; a character stdout's encoding cannot
+    hold is not a failure (``_printable_streams``). Ctrl-C exits 130 and
+    SIGTERM 143, after a write in progress is rolled back.
     """
     signal.signal(signal.SIGTERM, _terminated)
     try:

@@ -162,7 +162,9 @@ def check(
             raise typer.BadParameter(exc.message, param_hint=exc.param) from None
         raise click.UsageError(exc.message) from None
     except ConfigError as exc:  # the project's configuration file: nothing is checked with it
-        typer.echo(str(exc), err=True)
+        from autofix.checking import for_log, in_actions
+
+        typer.echo(for_log(f"{exc}\n", in_actions(os.environ)), err=True, nl=False)
         raise typer.Exit(2) from None
     raise typer.Exit(job.run(stdin=sys.stdin.buffer))
 

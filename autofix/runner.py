@@ -42,6 +42,7 @@ from autofix import files, parallel, report
 from autofix.api import FixResult, config_files, fix_source
 from autofix.model import Location
 from autofix.policy import DEFAULT as DEFAULT_POLICY, Policy
+from autofix.report.escapes import ERRORS, printable
 from autofix.edits import unified_diff
 from autofix.errors import ConfigError, InputError, InternalError, OutputError, WriteError
 from autofix.formats import DOCKERFILE, LAUNCH, by_name, detect
@@ -78,7 +79,11 @@ class Output:
 
     ``statistics``: one line per rule with its count instead of each
     diagnostic; ``color``: ANSI colours in the human formats; ``progress``:
-    a progress bar on stderr for long runs.
+    a progress bar on stderr for long runs; ``actions``: the report goes to a
+    GitHub Actions log (the github format, or ``GITHUB_ACTIONS``), where a
+    line of stderr, or of a human format's stdout, that the runner would read
+    as a workflow command is printed between ``::stop-commands::`` lines
+    (``report.workflow_commands``).
     """
 
     format: str = "full"
@@ -86,6 +91,7 @@ class Output:
     statistics: bool = False
     color: bool = False
     progress: bool = False
+    actions: bool = False
 
     @property
     def machine(self) -> bool:
@@ -111,33 +117,82 @@ class FileOptions:
 
 
 class _Output:
-    """A stream whose write failures stop the run with one ``OutputError`` (not one error per file)."""
+    """A stream of the report, whose write failures stop the run with one ``OutputError`` (not one error per
+    file).
 
-    def __init__(self, stream, name: str) -> None:
-        self._stream, self._name = stream, name
+    ``write`` takes the report's text: a file name that is not UTF-8 is printed as ``caf\\xe9.yaml``
+    (``escapes.printable``), and a character the stream's encoding cannot hold as its backslash escape
+    (``\\u2026``), never a failure (``autofix.cli`` sets the same on ``sys.stdout`` and ``sys.stderr``).
+    ``write_utf8`` takes the text of a file (a diff, the fixed text of stdin): UTF-8 whatever the stream's
+    encoding, so it is what the file holds. ``buffer`` is the stream's bytes. With ``guard`` (a GitHub
+    Actions log), report text that the runner could read as a workflow command (a file named
+    ``::error file=x::y.yaml``) is printed between ``::stop-commands::`` lines; each write is whole lines.
+    """
+
+    def __init__(self, stream, name: str, *, binary: bool = False, guard: bool = False) -> None:
+        self._stream, self._name, self._binary = stream, name, binary
+        self._guard = None
+        if guard:  # loaded only for a GitHub Actions log
+            from autofix.report import workflow_commands
+
+            self._guard = workflow_commands
 
     def _call(self, method: str, *args):
         if self._stream is None:
             raise OutputError(f"cannot write to {self._name}: it is closed")
         try:
             return getattr(self._stream, method)(*args)
-        except BrokenPipeError:
+        except (BrokenPipeError, UnicodeEncodeError):
             raise
         except (OSError, ValueError) as exc:  # ENOSPC, EIO; ValueError: "I/O operation on closed file"
             raise OutputError(f"cannot write to {self._name}: {getattr(exc, 'strerror', None) or exc}") from None
 
     def write(self, text):
-        return self._call("write", text)
+        if self._binary:
+            return self._call("write", text)
+        text = printable(text)
+        if self._guard is not None and self._guard.commands_in(text):
+            text = self._guard.guarded(text)
+        try:
+            return self._call("write", text)
+        except UnicodeEncodeError:  # a stream with strict errors (the caller's): escape what it cannot hold
+            encoding = getattr(self._stream, "encoding", None) or "ascii"
+            return self._call("write", text.encode(encoding, ERRORS).decode(encoding))
 
     def writelines(self, lines) -> None:
-        self._call("writelines", lines)
+        self.write("".join(lines))
+
+    def write_utf8(self, text: str, *, report: bool = True) -> None:
+        """Write ``text``, the text of a file, as UTF-8 (``printable``) whatever the stream's encoding;
+        ``report``: part of the report (a diff: guarded as ``write`` guards), not data (stdin's fixed text)."""
+        encoding = getattr(self._stream, "encoding", None)
+        if encoding is None or getattr(self._stream, "buffer", None) is None or _is_utf8(encoding):
+            if report:
+                self.write(text)
+            else:
+                self._call("write", text)
+            return
+        text = printable(text)
+        if report and self._guard is not None and self._guard.commands_in(text):
+            text = self._guard.guarded(text)
+        self.flush()  # what the text layer holds goes first
+        self.buffer.write(text.encode("utf-8"))
 
     def flush(self) -> None:
         self._call("flush")
 
     @property
     def buffer(self) -> _Output:
-        return _Output(getattr(self._stream, "buffer", None), self._name)
+        return _Output(getattr(self._stream, "buffer", None), self._name, binary=True)
+
+
+def _is_utf8(encoding: str) -> bool:
+    import codecs
+
+    try:
+        return codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return False
 
 
 @dataclass(slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
@@ -209,8 +264,14 @@ def run(
     YAML files, each group in the order given (directories walked in sorted
     order): a ``--config`` file a launch reads is then checked merged with
     that launch's flags and not again on its own, whatever the order of the
-    paths. A walked file that cannot be read, or that launches SGLang but
-    cannot be parsed, gets a note on stderr; a named one is an error (exit 2).
+    paths. A file that cannot be checked is an error (exit 2, in a machine
+    format's document too) when it is named, or walked and meant for SGLang
+    (it mentions an SGLang launch, or is YAML whose keys are mostly SGLang
+    options: a script, a Dockerfile, a config that does not parse or is not
+    UTF-8); a walked file that cannot be read at all (not a regular file, no
+    permission, too large), or a template that launches SGLang (Helm's
+    ``{{ }}``), gets a note on stderr; any other walked file is passed over
+    quietly (a script that launches nothing, a YAML file that is not a config).
     ``excluded(path, named, is_dir)`` leaves a walked file or directory (or
     a named file, when the project says ``force-exclude``) out of the run
     (``files.expand``).
@@ -241,8 +302,10 @@ def run(
     what is printed and written, and in what order, is the same as with 1.
     """
     raw_err = err
-    out, err = _Output(out, "stdout"), _Output(err, "stderr")
     output = output or Output(show_fixes=show_fixes)
+    # the github format guards its own log lines: its annotations must stay commands
+    out = _Output(out, "stdout", guard=output.actions and not output.machine)
+    err = _Output(err, "stderr", guard=output.actions)
     if options is None:
         fixed_options = FileOptions(DEFAULT_POLICY, unsafe, target_version, facts)
         options = lambda _path: fixed_options  # noqa: E731
@@ -405,7 +468,7 @@ class _One:
             self.out.buffer.write(data)
             self.out.buffer.flush()
         else:  # a text stream of the caller's (tests): as text
-            self.out.write(data.decode("utf-8", "replace"))
+            self.out.write_utf8(data.decode("utf-8", "replace"), report=False)
 
     def __call__(self, path: str, named: bool, ready: parallel.Ready | None = None) -> None:
         """Check ``path`` and report it; ``ready``: a worker's answer for it (``-j``), used if still current."""
@@ -468,12 +531,11 @@ class _One:
                 # a GitHub workflow, a playbook (pre-commit names every YAML file): not ours
                 err.write(f"{shown}: skipped: not an SGLang config (fewer than half of its keys are SGLang "
                           "options) and no SGLang launch\n")
-            elif named or config:  # named; or walked, meant as an SGLang config SGLang would refuse to read
+            elif named or config or (walked := _walked(path, text, exc)) == "error":
+                # named; or walked and meant for SGLang as it is (a config, a launch): a gate must not pass it
                 self.failed(exc.path, exc.line, exc.col, exc.message)
                 self.rep.errors += 1
-            elif isinstance(exc, files.ReadError) or text is None and path != "-" and _launches_bytes(path):
-                err.write(_skipped(exc))  # a walked file we cannot read: say so
-            elif text is not None and LAUNCH.search(text):  # it launches SGLang but cannot be parsed
+            elif walked == "note":  # walked: nothing is known of what it holds, or a template (Helm's)
                 err.write(_skipped(exc))
             self.pass_through()
             return
@@ -602,11 +664,11 @@ class _One:
         if mode in (Mode.DIFF, Mode.DIFF_ONLY, Mode.CHECK):
             diff = mode is Mode.DIFF_ONLY or (mode is Mode.DIFF and output.format == "full" and not output.statistics)
             if diff and result.changed and show_diff:
-                out.write(report.colored_diff(unified_diff(result.source, result.output, result.path,
-                                                           result.changes), output.color))
+                out.write_utf8(report.colored_diff(unified_diff(result.source, result.output, result.path,
+                                                                result.changes), output.color))
             return
         if stdin:
-            out.write(result.output)
+            out.write_utf8(result.output, report=False)
         elif result.changed:
             if merged:  # a fix may land in the script for a violation reported in its --config file
                 err.write(f"Fixed {result.path}\n")
@@ -628,13 +690,29 @@ def _skipped(exc: InputError) -> str:
     return f"{exc.path}:{exc.line}:{exc.col}: warning: {exc.message} (skipped)\n"
 
 
-def _launches_bytes(path: str) -> bool:
-    """Whether the (undecodable) file at ``path`` mentions an SGLang launch."""
-    try:
-        data = files.read_bytes(path)[0]
-    except files.ReadError:
-        return False
-    return LAUNCH.search(data.decode("utf-8", "replace")) is not None
+def _walked(path: str, text: str | None, exc: InputError) -> str | None:
+    """What a file met in a walk that could not be checked (``exc``; ``text`` None when it is not UTF-8) is:
+
+    - ``"error"`` (exit 2, in the document) when SGLang would read it as it is: it mentions an SGLang launch
+      (a script, a Dockerfile, a manifest), or it is YAML whose keys are mostly SGLang options; a file that
+      is not UTF-8 is judged on its bytes. A CI gate must not pass it, as when it is named;
+    - ``"note"`` (a warning on stderr) when nothing is known of what it holds (``files.ReadError``: not a
+      regular file, no permission, too large), or it is a template that launches SGLang (``{{ }}``, a Helm
+      chart's), which is not what runs until it is rendered;
+    - None (passed over quietly): any other file, a script that launches nothing.
+    """
+    if isinstance(exc, files.ReadError):
+        return "note"
+    if text is None:
+        try:
+            text = files.read_bytes(path)[0].decode("utf-8", "replace")
+        except files.ReadError:  # gone since
+            return "note"
+        if files.is_yaml(path) and looks_like_config_text(text, load()):
+            return "error"
+    if LAUNCH.search(text) is None:
+        return None
+    return "note" if "{{" in text and "}}" in text else "error"
 
 
 def _shared_configs(scripts: list[str], schema) -> frozenset[str]:

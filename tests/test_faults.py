@@ -416,13 +416,13 @@ def test_a_walk_notes_a_file_and_a_directory_it_cannot_read(shared_dir):
     assert f"{tmp_path}/locked:1:1: warning: cannot list the directory: Permission denied (skipped)" in err
 
 
-def test_a_walk_notes_a_script_that_launches_sglang_but_is_not_utf8(tmp_path):
+def test_a_walk_refuses_a_script_that_launches_sglang_but_is_not_utf8(tmp_path):
+    # bash runs it, and autofix cannot check it: an error, as when named (issue 29, case 17)
     (tmp_path / "serve.sh").write_bytes(b"# caf\xe9\n" + LAUNCH.encode())
     (tmp_path / "other.sh").write_bytes(b"# caf\xe9\necho hi\n")  # launches nothing: skipped quietly
     r = run(str(tmp_path))
-    assert r.exit_code == 0, r.output
-    notes = [line for line in r.stderr.splitlines() if "(skipped)" in line]
-    assert notes == [f"{tmp_path}/serve.sh:1:6: warning: not UTF-8 text (byte 0xe9) (skipped)"]
+    assert r.exit_code == 2, r.output
+    assert r.stderr.splitlines()[:-1] == [f"{tmp_path}/serve.sh:1:6: error: not UTF-8 text (byte 0xe9)"]
 
 
 # --- one guard per file: no traceback, the run goes on ---------------------------------------------------------

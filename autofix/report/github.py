@@ -2,26 +2,31 @@
 
 One ``::error`` or ``::warning`` command per finding: ``file`` (relative to the root), ``line``,
 ``endLine``, ``col`` and ``endColumn`` (1-based, in characters, the end exclusive; the columns only for a
-span on one line, which is all GitHub takes; a span that takes a line break ends on that line), ``title`` (code and name) and the message, then the fixes
-one per line. Values are escaped as ``@actions/core`` escapes them: ``%``, ``\\r`` and ``\\n`` in the
-message; those and ``:`` and ``,`` in a property.
+span on one line, which is all GitHub takes; a span that takes a line break ends on that line), ``title``
+(code and name) and the message, then the fixes one per line. Values are escaped as ``@actions/core``
+escapes them: ``%``, ``\\r`` and ``\\n`` in the message; those and ``:`` and ``,`` in a property.
 
 GitHub shows at most 10 error, 10 warning and 10 notice annotations per step (and 50 per job). So the
 first ``PER_STEP`` findings of each level, in file order and inputs that could not be checked first, are
 annotated, errors before warnings; every other finding is printed as a plain log line
-(``path:line:col: severity: CODE message``), and one closing line counts them. ``step_summary`` lists the
-findings left without an annotation as Markdown for ``$GITHUB_STEP_SUMMARY``.
+(``path:line:col: severity: CODE message``), and one closing line counts them. The log lines start with a
+file's name, which may read as a workflow command (``::error file=x::FAKE.yaml``): they are printed
+between ``::stop-commands::`` and its closing line (``workflow_commands.guarded``, the token
+``RenderContext.nonce``), so the runner reads no command there. ``step_summary`` lists the findings left
+without an annotation as Markdown for ``$GITHUB_STEP_SUMMARY``, every cell's text escaped for Markdown
+(a name is never a link, an image or HTML).
 """
 
 from __future__ import annotations
 
-import html
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from autofix.report.escapes import printable
 from autofix.report.records import Record, RenderContext
 from autofix.report.shared import display_path, full_message, level, shown_end
+from autofix.report.workflow_commands import guarded
 
 PER_STEP = 10  # annotations GitHub shows per step and level
 SUMMARY_BUDGET = 512 * 1024  # bytes of step summary we write; GitHub refuses more than 1 MiB per step
@@ -59,8 +64,9 @@ def render(records: Sequence[Record], ctx: RenderContext) -> str:
     if not findings:
         return ""
     annotated, rest = _plan(findings)
-    lines = [_command(f) for f in annotated] + [_log_line(f) for f in rest]
-    return "\n".join([*lines, _closing(findings, rest)]) + "\n"
+    commands = "".join(_command(f) + "\n" for f in annotated)
+    logged = guarded("".join(_log_line(f) + "\n" for f in rest), ctx.nonce) if rest else ""
+    return commands + logged + _closing(findings, rest) + "\n"
 
 
 def step_summary(records: Sequence[Record], ctx: RenderContext) -> str | None:
@@ -87,14 +93,16 @@ def step_summary(records: Sequence[Record], ctx: RenderContext) -> str | None:
 
 
 def _findings(records: Sequence[Record], ctx: RenderContext) -> list[_Finding]:
-    """The inputs that could not be checked, then the records in file order."""
-    unchecked = [_Finding("error", display_path(e.path, ctx.root), e.start.line, e.start.col, e.start.line,
-                          e.start.col, "", "autofix: could not check", e.message, ()) for e in ctx.errors]
+    """The inputs that could not be checked, then the records in file order; paths and messages
+    ``printable`` (a name that is not UTF-8 as ``caf\\xe9.yaml``)."""
+    unchecked = [_Finding("error", printable(display_path(e.path, ctx.root)), e.start.line, e.start.col,
+                          e.start.line, e.start.col, "", "autofix: could not check", printable(e.message), ())
+                 for e in ctx.errors]
     ordered = sorted(records, key=lambda r: (display_path(r.path, ctx.root), r.start, r.end))
     ends = [shown_end(ctx.sources.get(r.path), r.start, r.end) for r in ordered]
     return unchecked + [
-        _Finding(level(r.severity), display_path(r.path, ctx.root), r.start.line, r.start.col, end.line,
-                 end.col, r.code, f"{r.code} {r.name}", full_message(r),
+        _Finding(level(r.severity), printable(display_path(r.path, ctx.root)), r.start.line, r.start.col, end.line,
+                 end.col, r.code, f"{r.code} {r.name}", printable(full_message(r)),
                  tuple(f"{'fix' if f.applicability_name == 'safe' else f.applicability_name + ' fix'}: {f.title}"
                        for f in r.fixes))
         for r, end in zip(ordered, ends)]
@@ -146,7 +154,12 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'s' * (n != 1)}"
 
 
+# every ASCII punctuation character, backslash-escaped: CommonMark then shows each as itself, so no text
+# makes a link, an image, emphasis, HTML, an entity or a table's column (GFM reads "\\|" as "|")
+_MARKDOWN = str.maketrans({c: "\\" + c for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"})
+
+
 def _cell(text: str) -> str:
-    """Text for a Markdown table cell: HTML and ``|`` escaped, line breaks as ``<br>``."""
-    text = html.escape(text, quote=False).replace("|", "\\|")
+    """Text for a Markdown table cell, shown as it is: punctuation escaped, line breaks as ``<br>``."""
+    text = text.translate(_MARKDOWN)
     return text.replace("\r\n", "<br>").replace("\n", "<br>").replace("\r", "<br>")

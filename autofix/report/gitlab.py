@@ -14,12 +14,11 @@ refuses is ``major``, one it starts but not as written is ``minor``, and an inpu
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from autofix.model import Location
 from autofix.report.records import Record, RenderContext
-from autofix.report.shared import display_path, full_message, identities, shown_end
+from autofix.report.shared import display_path, dumps, full_message, identities, shown_end
 
 SEVERITY = {"error": "major", "warning": "minor"}
 UNCHECKED = "critical"
@@ -35,7 +34,7 @@ def render(records: Sequence[Record], ctx: RenderContext) -> str:
               for r in records]
     issues += [_issue(f"could not check: {e.message}", "could-not-check", next(prints), UNCHECKED,
                       display_path(e.path, ctx.root), e.start, e.start.line) for e in ctx.errors]
-    return json.dumps(issues, indent=2, sort_keys=True) + "\n"
+    return dumps(issues, indent=2) + "\n"
 
 
 def _issue(description: str, check: str, fingerprint: str, severity: str, path: str, start: Location,

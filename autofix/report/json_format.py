@@ -1,10 +1,10 @@
 """``--output-format json``: a JSON array with one object per diagnostic, in ruff's key names.
 
 Each object holds ``code``, ``name``, ``severity`` (``error``/``warning``), ``message``, ``filename`` (as
-given), ``location`` and ``end_location`` (``{row, column}``: 1-based, columns in characters, the end
-exclusive), ``fixes`` (best first), ``fix`` (the first of ``fixes`` or null: what ruff's consumers read),
-``fixable`` (the requested mode applies a fix), ``appears_after`` (the codes whose fix makes this one
-appear) and ``url`` (null).
+given; a name that is not UTF-8 as ``caf\\xe9.yaml``, ``shared.dumps``), ``location`` and ``end_location``
+(``{row, column}``: 1-based, columns in characters, the end exclusive), ``fixes`` (best first), ``fix`` (the
+first of ``fixes`` or null: what ruff's consumers read), ``fixable`` (the requested mode applies a fix),
+``appears_after`` (the codes whose fix makes this one appear) and ``url`` (null).
 
 A fix is ``{applicability, title, message, edits}``: ``applicability`` is ``safe``, ``unsafe`` or
 ``display-only``; ``message`` repeats ``title`` under ruff's name; ``edits`` is a list of
@@ -19,11 +19,11 @@ the bytes do not depend on the encoding of stdout.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from autofix.model import Location
 from autofix.report.records import ErrorRecord, FixRecord, Record, RenderContext
+from autofix.report.shared import dumps
 
 
 def objects(records: Sequence[Record], ctx: RenderContext) -> list[dict]:
@@ -33,7 +33,7 @@ def objects(records: Sequence[Record], ctx: RenderContext) -> list[dict]:
 
 def render(records: Sequence[Record], ctx: RenderContext) -> str:
     """The JSON array, indented by two spaces, with a final newline."""
-    return json.dumps(objects(records, ctx), indent=2, sort_keys=True) + "\n"
+    return dumps(objects(records, ctx), indent=2) + "\n"
 
 
 def _position(at: Location) -> dict:

@@ -6,13 +6,13 @@ is nothing to report.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from autofix.report.json_format import objects
 from autofix.report.records import Record, RenderContext
+from autofix.report.shared import dumps
 
 
 def render(records: Sequence[Record], ctx: RenderContext) -> str:
     """One line per diagnostic, then one per input that could not be checked."""
-    return "".join(json.dumps(o, sort_keys=True, separators=(",", ":")) + "\n" for o in objects(records, ctx))
+    return "".join(dumps(o, separators=(",", ":")) + "\n" for o in objects(records, ctx))

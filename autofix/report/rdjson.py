@@ -20,13 +20,12 @@ written. An input that could not be checked is an ``ERROR`` diagnostic without a
 from __future__ import annotations
 
 import bisect
-import json
 from collections.abc import Sequence
 
 from autofix.edits import Edit, apply_edits, offset_of
 from autofix.model import Location
 from autofix.report.records import Record, RenderContext
-from autofix.report.shared import (INFORMATION_URI, TOOL, byte_column, display_path, full_message, level,
+from autofix.report.shared import (INFORMATION_URI, TOOL, byte_column, display_path, dumps, full_message, level,
                                    line_starts, shown_end)
 
 
@@ -37,7 +36,7 @@ def render(records: Sequence[Record], ctx: RenderContext) -> str:
     result = {"source": _source(), "diagnostics": diagnostics}
     if diagnostics:
         result["severity"] = "ERROR" if any(d["severity"] == "ERROR" for d in diagnostics) else "WARNING"
-    return json.dumps(result, indent=2, sort_keys=True) + "\n"
+    return dumps(result, indent=2) + "\n"
 
 
 def line_suggestion(source: str, edits: Sequence[Edit]) -> tuple[int, int, str] | None:

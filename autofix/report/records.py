@@ -12,6 +12,7 @@ bytes) convert with ``RenderContext.sources``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -91,7 +92,8 @@ class RenderContext:
     ``sources``: path (as in the records) -> the text as read, for every file a record or an edit names.
     ``rules``: code -> ``RuleInfo`` for every code in the records. ``root``: the directory relative URIs are
     made from (the working directory). ``version``: autofix's; ``target_version``: the SGLang release checked.
-    ``errors``: the inputs that could not be checked.
+    ``errors``: the inputs that could not be checked. ``nonce``: random, for what the text of the records
+    must not be able to guess (the github format's ``::stop-commands::`` token).
     """
 
     sources: Mapping[str, str]
@@ -100,3 +102,4 @@ class RenderContext:
     version: str
     target_version: str
     errors: Sequence[ErrorRecord] = field(default_factory=tuple)
+    nonce: str = field(default_factory=lambda: os.urandom(16).hex())

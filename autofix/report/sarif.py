@@ -23,14 +23,13 @@ says how many were left out. The inputs that could not be checked are error noti
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 
 from autofix.model import Applicability, Location
 from autofix.report.records import FixRecord, Record, RenderContext, RuleInfo
-from autofix.report.shared import (INFORMATION_URI, SRCROOT, TOOL, artifact, full_message, identities, level,
-                                   root_uri, shown_end)
+from autofix.report.shared import (INFORMATION_URI, SRCROOT, TOOL, artifact, dumps, full_message, identities,
+                                   level, root_uri, shown_end)
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 MAX_RESULTS = 25_000  # GitHub rejects a run with more
@@ -65,7 +64,7 @@ def render(records: Sequence[Record], ctx: RenderContext) -> str:
     if base := root_uri(ctx.root):
         run["originalUriBaseIds"] = {SRCROOT: {"uri": base}}
     log = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
-    return json.dumps(log, indent=2, sort_keys=True) + "\n"
+    return dumps(log, indent=2) + "\n"
 
 
 def _kept(records: Sequence[Record]) -> list[int]:

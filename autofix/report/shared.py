@@ -1,5 +1,5 @@
 """What the machine formats share: where a file is relative to the root, a source's lines and byte columns,
-the message a record prints, and a stable identity for each finding.
+the message a record prints, a stable identity for each finding, and their JSON text.
 
 Lines end at ``\\n`` (as ``autofix.edits.line_col`` counts them: a ``\\r`` before it is part of the line).
 """
@@ -16,6 +16,7 @@ from pathlib import PurePath
 from urllib.parse import quote
 
 from autofix.model import Location
+from autofix.report.escapes import printable
 from autofix.report.records import Record
 
 SRCROOT = "%SRCROOT%"  # the uriBaseId of paths under RenderContext.root (SARIF)
@@ -45,14 +46,23 @@ def display_path(path: str, root: str) -> str:
 def artifact(path: str, root: str) -> dict:
     """A SARIF ``artifactLocation``: a percent-encoded URI relative to ``%SRCROOT%`` for a file under
     ``root``, an absolute ``file://`` URI for one outside it (or the path as a URI reference when neither
-    is possible: a relative root)."""
+    is possible: a relative root). The name's bytes are encoded, so a name that is not UTF-8 is exact
+    (``caf%E9.yaml``)."""
     rel = relative(path, root)
     if rel is not None:
-        return {"uri": quote(rel), "uriBaseId": SRCROOT}
+        return {"uri": _quoted(rel), "uriBaseId": SRCROOT}
     full = path if os.path.isabs(path) else os.path.join(root, path)
     if os.path.isabs(full):
-        return {"uri": PurePath(os.path.normpath(full)).as_uri()}
-    return {"uri": quote(path.replace(os.sep, "/"))}
+        return {"uri": PurePath(os.path.normpath(full)).as_uri()}  # from os.fsencode: the bytes too
+    return {"uri": _quoted(path.replace(os.sep, "/"))}
+
+
+def _quoted(path: str) -> str:
+    """``path`` percent-encoded from its bytes on disk (``os.fsencode``)."""
+    try:
+        return quote(os.fsencode(path))
+    except UnicodeEncodeError:  # a lone surrogate that is no byte (not from the disk): as a report shows it
+        return quote(printable(path))
 
 
 def root_uri(root: str) -> str | None:
@@ -126,6 +136,28 @@ def identities(findings: Sequence[tuple[str, str, int, int]], sources: Mapping[s
     for i in order:
         nth = seen[keys[i]]
         seen[keys[i]] += 1
-        payload = json.dumps([*keys[i], nth], ensure_ascii=False).encode("utf-8")
+        # surrogatepass: a name that is not UTF-8 hashes its own bytes (two names never share them)
+        payload = json.dumps([*keys[i], nth], ensure_ascii=False).encode("utf-8", "surrogatepass")
         out[i] = hashlib.sha256(payload).hexdigest()[:32]
     return out
+
+
+def dumps(value, **how) -> str:
+    """``value`` as JSON text (``json.dumps`` with sorted keys and ``how``), non-ASCII escaped, each string
+    ``printable``: a name that is not UTF-8 is ``caf\\xe9.yaml`` in it, never a lone surrogate, which a JSON
+    reader may refuse."""
+    text = json.dumps(value, sort_keys=True, **how)
+    if "\\ud" not in text:  # every surrogate, paired or not, is escaped as \udXXX: none, the common case
+        return text
+    return json.dumps(_printable(value), sort_keys=True, **how)
+
+
+def _printable(value):
+    """``value`` (JSON data) with each string, key or value, ``printable``."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {printable(k) if isinstance(k, str) else k: _printable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_printable(v) for v in value]
+    return value
