@@ -46,7 +46,7 @@ def add_ignores(paths: list[str], *, options: Callable, out: TextIO, err: TextIO
     from autofix.schema import load
 
     others = frozenset(r.code for r in RULES) - {"SUP001"}
-    disk = files.FileSet()
+    disk = files.FileSet(scope=files.Scope(paths))  # a walked symlink to a file outside is not read nor written
     added = changed = left = errors = 0
     for path, named in files.expand(paths, note=lambda line: err.write(line + "\n"), excluded=excluded):
         if path == "-":
@@ -54,7 +54,7 @@ def add_ignores(paths: list[str], *, options: Callable, out: TextIO, err: TextIO
             errors += 1
             continue
         try:
-            text = disk.read(path)
+            text = disk.read(path, named=named)
             fmt = detect(path, text)
             if fmt is None:
                 continue
@@ -73,6 +73,8 @@ def add_ignores(paths: list[str], *, options: Callable, out: TextIO, err: TextIO
             if named:
                 err.write(f"{exc}\n")
                 errors += 1
+            elif isinstance(exc, files.NotRead):
+                err.write(f"{exc.path}:1:1: warning: {exc.message} (skipped)\n")
             continue
         for d in missed:
             err.write(f"{d.path}:{d.location.line}:{d.location.col}: warning: {d.code} could not be suppressed "

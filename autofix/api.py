@@ -23,7 +23,7 @@ from autofix import engine, fix_edits as placing, merge
 from autofix.arguments import parse_words
 from autofix.edits import Change, Edit, apply_edits, compose, line_col, map_back, offset_of
 from autofix.errors import CannotEdit, InputError, InternalError
-from autofix.files import is_yaml
+from autofix.files import NotRead, is_yaml
 from autofix.formats import yaml_config
 from autofix.formats.launch import Launch
 from autofix.model import Applicability, Diagnostic, Location, Respell, Rewrite, Set, Unset
@@ -33,6 +33,23 @@ from autofix.proposals import Proposals
 from autofix.schema import Schema, load, others_of
 from autofix.screen import FileScreen
 from autofix.written import Written
+
+
+@dataclass(frozen=True, slots=True)
+class Unread:
+    """A ``--config`` file a launch names that autofix did not read on purpose, for a note (a warning).
+
+    ``path`` and ``location`` are the launch's ``--config`` word; ``file`` is the file's path on this host
+    (as ``read_config`` was given it), None for one inside a container; ``message`` names it and says why.
+    """
+
+    path: str
+    location: Location
+    file: str | None
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.location.line}:{self.location.col}: warning: {self.message}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +66,10 @@ class FixResult:
     ``InputError`` per file, naming it and the position. ``changes`` are
     the regions of ``source`` the fixes rewrote, sorted and disjoint
     (``edits.Change``): every character outside them is kept, and the
-    diff is computed from them alone.
+    diff is computed from them alone. ``unread`` holds the ``--config``
+    files of its launches that autofix did not read on purpose (``Unread``:
+    outside the project or excluded, which ``read_config`` says by raising
+    ``files.NotRead``, or inside a container), one per file.
     """
 
     path: str
@@ -64,6 +84,7 @@ class FixResult:
     others: tuple[FixResult, ...] = field(default=())  # --config files read by the launches
     errors: tuple[InputError, ...] = field(default=())  # --config files the launches name that SGLang would not read
     changes: tuple[Change, ...] = field(default=())  # the regions of ``source`` that ``output`` rewrites
+    unread: tuple[Unread, ...] = field(default=())  # --config files autofix did not read on purpose, and why
 
     @property
     def changed(self) -> bool:
@@ -89,6 +110,7 @@ def fix_source(
     facts: Facts = NO_FACTS,
     policy: Policy = DEFAULT,
     fix_edits: bool = False,
+    config_policy: Callable[[str], Policy] | None = None,
 ) -> FixResult:
     """Check every launch in ``text`` and apply the fixes at the requested level.
 
@@ -110,9 +132,13 @@ def fix_source(
     the command line does not write is UNKNOWN, and the rules that read one
     stay silent; a file that is there but does not read as a config SGLang
     accepts (invalid YAML, not a mapping) is unknown too, and is in
-    ``FixResult.errors``. A file is known by its real path (``os.path.realpath``:
-    a symlink and its target are one file, reported under the first name a
-    launch used). A file several launches read -- of this text, or any
+    ``FixResult.errors``. So is, with a note in ``FixResult.unread``, a file
+    ``read_config`` refuses to read (it raises ``files.NotRead``: outside the
+    project, excluded) and the file of a launch run in a container
+    (``Launch.elsewhere``: ``docker run IMAGE ...``), which ``read_config``
+    is never asked for: FILE is the container's. A file is known by its
+    real path (``os.path.realpath``: a symlink and its target are one file,
+    reported under the first name a launch used). A file several launches read -- of this text, or any
     real path in ``shared_configs`` (the caller knows the launches of other
     texts) -- is not edited by the settings stage: its fixes are written on
     each command line (a removal there cannot be, and is reported as not
@@ -123,9 +149,11 @@ def fix_source(
     (``--select``, ``--unfixable``, ...); a finding that a suppression
     comment of its file covers (``autofix.suppressions``) is neither
     reported nor fixed, and a comment that covers nothing is reported
-    (SUP001, with a fix that removes it). ``fix_edits``: also place the
-    edits of each fix on its own (``Diagnostic.fix_edits``, for the machine
-    formats).
+    (SUP001, with a fix that removes it). ``config_policy(path)``, when
+    given, is the policy of the diagnostics located in ``--config`` file
+    ``path`` (a project's ``per-file-ignores`` for it; default: ``policy``).
+    ``fix_edits``: also place the edits of each fix on its own
+    (``Diagnostic.fix_edits``, for the machine formats).
 
     Raises ``InputError`` for
     unreadable input and ``InternalError`` when an edited text does not read
@@ -133,7 +161,7 @@ def fix_source(
     """
     schema = schema or load()
     level = Applicability.UNSAFE if unsafe else Applicability.SAFE
-    screen = FileScreen(policy)
+    screen = FileScreen(policy, config_policy)
     command = fmt.SOURCE == "command"
     written = _arg_stage(text, fmt, path, schema, others_of(schema) if others is None else others, level,
                          screen=screen, command=command, fix_edits=fix_edits)
@@ -143,6 +171,7 @@ def fix_source(
     lookup = configs.launch
     plain = launches
     launches = [_as_launched(launch, fmt, path, schema, lookup) for launch in launches]
+    unread = _unread(plain, fmt, path, configs, written.locator(text))
     opened = _opened(text, fmt, path, schema, written, launches)
     readers: dict[str, int] = {}  # by the file's name in ``configs``: one per real path
     for launch in launches:
@@ -207,8 +236,39 @@ def fix_source(
     result = FixResult(path, fmt.NAME, text, output, tuple(sorted(diagnostics, key=order)),
                        tuple(sorted(remaining, key=order)), len(launches), tuple(dict.fromkeys(conflicts)),
                        getattr(fmt, "looks_like_config", lambda *_: True)(launches, schema), tuple(files),
-                       tuple(configs.errors.values()), _changes(written.chain, edits))
+                       tuple(configs.errors.values()), _changes(written.chain, edits), unread)
     return screen.settle(result, level, fmt, schema)
+
+
+def _unread(launches: list[Launch], fmt: ModuleType, path: str, configs: _Configs,
+            back: Callable[[Location], Location]) -> tuple[Unread, ...]:
+    """A note for each ``--config`` file of ``launches`` (as the argparse stage left them; ``back`` places
+    them in the text as read) that autofix did not read on purpose: one ``read_config`` refused
+    (``configs.unread``), or one inside the container a launch runs in. One per file (per path as written,
+    for a container)."""
+    if fmt.NAME != "shell" or path == "-" or configs.read is None:
+        return ()
+    out: dict[object, Unread] = {}
+    for launch in launches:
+        if launch.elsewhere is None and not configs.unread:
+            continue
+        ref = fmt.config_argument(launch)
+        if ref is None or ref.path is None or not is_yaml(ref.path):
+            continue
+        if launch.elsewhere is not None:
+            key: object = (launch.elsewhere, ref.path)
+            file, why, hint = None, f"is read inside the container ({launch.elsewhere}), not on this host", ""
+        else:
+            file = configs.name(merge.config_path(path, ref.path))
+            refused = configs.unread.get(file)
+            if refused is None:
+                continue
+            key, why, hint = file, refused.message, refused.hint
+        if key not in out:
+            out[key] = Unread(path, back(launch.parsed.words[ref.index].loc), file,
+                              f"--config {ref.path} {why}: not read, and the settings it would give are unknown"
+                              + (f" ({hint})" if hint else ""))
+    return tuple(out.values())
 
 
 def _settings_fix_edits(v, index: int, launch: Launch, text: str, written: _ArgStage, fmt: ModuleType,
@@ -299,7 +359,8 @@ def config_files(text: str, fmt: ModuleType, *, path: str, schema: Schema | None
     """The ``--config`` file of each launch in ``text`` that reads one, as ``fix_source`` would look it up.
 
     One path per launch (relative to the current directory, as
-    ``read_config`` is given it; a file two launches read is listed twice),
+    ``read_config`` is given it; a file two launches read is listed twice;
+    none for a launch run in a container, whose file is the container's),
     for the launches as they stand after the argparse-stage fixes (so
     ``--config=FILE``, which CFG005 fixes, counts). A caller that checks
     several texts counts these, by real path, to find the files read by
@@ -314,7 +375,7 @@ def config_files(text: str, fmt: ModuleType, *, path: str, schema: Schema | None
     out = []
     for launch in written.launches:
         ref = fmt.config_argument(launch)
-        if ref is not None and ref.path is not None and is_yaml(ref.path):
+        if ref is not None and ref.path is not None and is_yaml(ref.path) and launch.elsewhere is None:
             out.append(merge.config_path(path, ref.path))
     return out
 
@@ -351,6 +412,7 @@ class _Configs:
         self.screen, self.fix_edits = screen, fix_edits
         self.files: dict[str, _Config | None] = {}
         self.errors: dict[str, InputError] = {}  # name -> why SGLang would not read the file
+        self.unread: dict[str, NotRead] = {}  # name -> why ``read`` would not read it
         self.names: dict[str, str] = {}  # real path -> name
 
     def name(self, path: str) -> str:
@@ -361,7 +423,11 @@ class _Configs:
         """The file at ``path`` after its argparse-stage fixes, or None when it cannot be read as a config."""
         path = self.name(path)
         if path not in self.files:
-            text = self.read(path) if self.read is not None else None
+            try:
+                text = self.read(path) if self.read is not None else None
+            except NotRead as exc:  # outside the project, excluded: unknown, with a note (``_unread``)
+                self.unread[path] = exc
+                text = None
             config = None
             if text is not None:
                 try:
@@ -417,8 +483,8 @@ def _as_launched(launch: Launch, fmt: ModuleType, path: str, schema: Schema,
     ref = fmt.config_argument(launch)
     if ref is None:
         return launch
-    if ref.path is None or path == "-" or not is_yaml(ref.path):
-        return merge.unknown(launch)
+    if ref.path is None or path == "-" or not is_yaml(ref.path) or launch.elsewhere is not None:
+        return merge.unknown(launch)  # (in a container, FILE is the container's: never read on this host)
     config_path = merge.config_path(path, ref.path)
     found = lookup(config_path)
     if found is None:

@@ -69,6 +69,19 @@ class ReadError(InputError):
         self.data = b""  # stdin only: what was read before the size limit was crossed
 
 
+class NotRead(ReadError):
+    """A file this run may not read (``Scope``): outside the project, or a ``--config`` file the project's
+    configuration excludes. Nothing of it was read; the message says why, ``hint`` how to have it read."""
+
+    def __init__(self, path: str, message: str, hint: str = "") -> None:
+        super().__init__(path, message)
+        self.hint = hint
+
+
+class _Symlink(Exception):
+    """``read_bytes(path, follow=False)`` met a symlink: its caller decides whether to follow it."""
+
+
 def decode(data: bytes, path: str) -> str:
     """UTF-8 text, BOM kept as ``\\ufeff`` and newlines untouched, so encoding it gives ``data`` back.
 
@@ -111,19 +124,31 @@ class Snapshot:
     digest: bytes
 
 
-def read_bytes(path: str) -> tuple[bytes, Snapshot]:
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def read_bytes(path: str, *, follow: bool = True) -> tuple[bytes, Snapshot]:
     """The bytes of the regular file at ``path`` (a symlink is followed), and their snapshot.
 
     Raises ``ReadError`` when it cannot be read, is not a regular file (it
     is looked at before it is opened, and opened without blocking, so a
-    FIFO is never waited on) or holds more than ``MAX_BYTES``.
+    FIFO is never waited on) or holds more than ``MAX_BYTES``. ``follow=False``:
+    raise ``_Symlink`` instead when ``path`` is a symlink (its last part; opened
+    with ``O_NOFOLLOW``, so one that replaced the file after the look is met too),
+    at no cost to a file that is none.
     """
     try:
-        kind = _not_regular(os.stat(path).st_mode)
+        st = os.stat(path) if follow else os.lstat(path)
+        if not follow and stat.S_ISLNK(st.st_mode):
+            raise _Symlink
+        kind = _not_regular(st.st_mode)
         if kind is not None:
             raise ReadError(path, f"not a regular file ({kind})")
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
+                     | (0 if follow else _NOFOLLOW))
     except OSError as exc:
+        if not follow and exc.errno == errno.ELOOP:
+            raise _Symlink from None
         raise ReadError(path, f"cannot read: {_strerror(exc)}") from None
     try:
         st = os.fstat(fd)
@@ -144,6 +169,14 @@ def read_bytes(path: str) -> tuple[bytes, Snapshot]:
     if len(data) > MAX_BYTES:  # grew while it was read
         raise ReadError(path, _too_large(len(data)))
     return data, Snapshot(st.st_dev, st.st_ino, blake2b(data).digest())
+
+
+def _read_as(real: str, path: str) -> tuple[bytes, Snapshot]:
+    """``read_bytes(real)``, its errors named ``path`` (the name the file was reached by)."""
+    try:
+        return read_bytes(real)
+    except ReadError as exc:
+        raise ReadError(path, exc.message) from None
 
 
 def _read_up_to(fd: int, size: int) -> bytes:
@@ -201,6 +234,61 @@ def read_if_file(path: str) -> str | None:
         return None
 
 
+class Scope:
+    """Where one run may read a file's content (to check it, and so to print it) and write it.
+
+    The project is the real path of the repository root holding the working directory (``repository_root``:
+    the closest directory at or above it with a ``.git``), else of the working directory. A file is in
+    scope when its real path (every symlink resolved) is at or under the project, or is a file named on the
+    command line, or lies under a directory named there (``autofix /elsewhere/tree`` checks that tree's
+    files). Nothing is worked out before it is first asked (a run that meets no symlink in a walk and no
+    ``--config`` file pays nothing), and then once. Picklable: ``-j`` workers get it.
+    """
+
+    __slots__ = ("paths", "cwd", "_root", "_files", "_dirs")
+
+    def __init__(self, paths: list[str] | tuple[str, ...], cwd: str | None = None) -> None:
+        self.paths = tuple(p for p in paths if p != "-")  # as given on the command line
+        self.cwd = cwd
+        self._root: str | None = None
+        self._files: frozenset[str] | None = None  # the real paths of the named files
+        self._dirs: tuple[str, ...] = ()  # the real paths of the named directories, each ending in os.sep
+
+    def __getstate__(self):
+        return self.paths, self.cwd
+
+    def __setstate__(self, state) -> None:
+        self.__init__(*state)
+
+    @property
+    def root(self) -> str:
+        """The project: the real path of the repository root holding the working directory, else of that."""
+        if self._root is None:
+            self._root = os.path.realpath(repository_root(self.cwd if self.cwd is not None else os.getcwd()))
+        return self._root
+
+    def holds(self, real: str) -> bool:
+        """Whether the file at real path ``real`` (``os.path.realpath``) is in scope."""
+        return _within(real, self.root) or self.named(real) or real.startswith(self._dirs)
+
+    def named(self, real: str) -> bool:
+        """Whether the file at real path ``real`` was named on the command line."""
+        if self._files is None:  # the real paths of what was named, once
+            named = [os.path.realpath(os.path.join(self.cwd or "", p)) for p in self.paths]
+            self._dirs = tuple(r.rstrip(os.sep) + os.sep for r in named if os.path.isdir(r))
+            self._files = frozenset(named)
+        return real in self._files
+
+    def outside(self) -> str:
+        """Why a file out of scope is not read, for a message."""
+        return f"outside the project ({self.root})"
+
+
+def _within(path: str, directory: str) -> bool:
+    """Whether ``path`` is ``directory`` or lies below it (both real paths)."""
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
+
+
 class FileSet:
     """The files one run reads and writes: each read within bounds, each written only if unchanged.
 
@@ -213,10 +301,17 @@ class FileSet:
     read is forgotten, what it wrote is kept for the rest of the run (``snapshot``), so the memory of a run
     grows with the files it writes, not with those it reads. ``writes=False``: a run that never writes
     keeps no snapshot of what it reads (nothing would compare it), and so needs no real path for a read.
+
+    ``scope`` (``Scope``), when given, bounds what is read, and so what can be written (only a file read
+    is): a file a walk found (``read(named=False)``) that is a symlink to a file out of scope, and a
+    ``--config`` file out of scope or that ``excluded`` (``expand``'s) leaves out, raise ``NotRead``
+    before a byte of them is read. Without it (a library caller's own files), every file may be read.
     """
 
-    def __init__(self, *, writes: bool = True) -> None:
+    def __init__(self, *, writes: bool = True, scope: Scope | None = None,
+                 excluded: Callable[[str, bool, bool], bool] | None = None) -> None:
         self.writes = writes
+        self.scope, self.excluded = scope, excluded
         self.snapshots: dict[str, Snapshot] = {}  # read or written since the last ``done``
         self.written: dict[str, Snapshot] = {}  # every file this run wrote, as written
         self._real: dict[str, str] = {}
@@ -239,22 +334,57 @@ class FileSet:
         self.snapshots.clear()
         self._real.clear()
 
-    def read(self, path: str) -> str:
-        """The text of ``path`` (``-``: stdin). Raises ``InputError`` (``ReadError`` for I/O)."""
+    def read(self, path: str, *, named: bool = True) -> str:
+        """The text of ``path`` (``-``: stdin). Raises ``InputError`` (``ReadError`` for I/O).
+
+        ``named=False``: a file a walk found, read only if it is no symlink, or one to a file in ``scope``
+        (else ``NotRead``): the walk's own files are in it (it follows no symlinked directory).
+        """
         if path == "-":
             return read_text(path)
-        data, snap = read_bytes(path)
+        if named or self.scope is None:
+            data, snap = read_bytes(path)
+            real = None
+        else:
+            try:
+                data, snap = read_bytes(path, follow=False)
+                real = None
+            except _Symlink:
+                real = self.real(path)
+                if not self.scope.holds(real):
+                    raise NotRead(path, f"a symlink to a file {self.scope.outside()}: not read; name it on "
+                                  "the command line to check it") from None
+                data, snap = _read_as(real, path)  # the file judged, even if the symlink changes meanwhile
         text = decode(data, path)
         if self.writes:
-            self.snapshots[self.real(path)] = snap
+            self.snapshots[real or self.real(path)] = snap
         return text
 
     def read_config(self, path: str) -> str | None:
-        """The text of a ``--config`` file, or None when it is not a readable UTF-8 regular file."""
+        """The text of a ``--config`` file, or None when it is not a readable UTF-8 regular file.
+
+        Raises ``NotRead`` for a file out of ``scope`` (by its real path, unless named on the command line),
+        or one ``excluded`` leaves out (judged as a walk judges a file found at ``path``, or named when it is
+        one named on the command line).
+        """
+        real = None
+        if self.scope is not None:
+            real = self.real(path)
+            if not self.scope.holds(real):
+                raise NotRead(path, f"is {self.scope.outside()}", "name it on the command line to read it")
+            if self.excluded is not None and self.excluded(path, False, False) and (
+                    not self.scope.named(real) or self.excluded(path, True, False)):  # named: unless force-exclude
+                raise NotRead(path, "is excluded by the project's configuration")
         try:
-            return self.read(path)
+            if real is None:
+                return self.read(path)
+            data, snap = _read_as(real, path)  # the file judged, even if a symlink on the way changes meanwhile
+            text = decode(data, path)
         except InputError:
             return None
+        if self.writes:
+            self.snapshots[real] = snap
+        return text
 
     def check(self, path: str) -> None:
         """Raise ``WriteError`` unless ``path`` can be written now: still as read, and not write-protected."""

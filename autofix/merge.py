@@ -58,7 +58,7 @@ def merge(launch: Launch, config: Launch, path: str, index: int, schema: Schema)
 
 def unknown(launch: Launch) -> Launch:
     """``launch`` with a config file autofix cannot read: every setting not written on it is UNKNOWN."""
-    return Launch(replace(launch.parsed, base_unknown=True), launch.start, launch.ctx, launch.entries)
+    return replace(launch, parsed=replace(launch.parsed, base_unknown=True))
 
 
 def route(merged: Launch, ops: list[Op], shared: bool = False) -> tuple[list[Op], list[Op]]:

@@ -61,27 +61,57 @@ class Ready:
     snapshots: dict[str, files.Snapshot]
 
 
+@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+class Bounds:
+    """What a worker may read, as the main process's ``files.FileSet`` does: the run's ``files.Scope``, what
+    its ``excluded`` leaves out, and the policy of each ``--config`` file (``config_policy``; None: the
+    checked file's).
+
+    ``excluded`` and ``config_policy`` ask the project's configuration (closures over ``project.Resolver``):
+    a forked worker inherits them; a worker started afresh (not on Linux) gets only the scope (it pickles)
+    and then reads no ``--config`` file at all: a file whose launch names one is left to the main process.
+    """
+
+    scope: files.Scope | None = None
+    excluded: Callable[[str, bool, bool], bool] | None = None
+    config_policy: Callable | None = None
+
+
+class _Declined(Exception):
+    """A worker that may not decide whether to read a ``--config`` file leaves the whole file to the main
+    process."""
+
+
 _SHARED: frozenset[str] = frozenset()  # the run's shared --config files (runner._shared_configs), per worker
 _FIX_EDITS = False
+_BOUNDS = Bounds()
+_CONFIGS = True  # False: read no --config file (a worker that could not be given the bounds' closures)
 
 
-def _init(shared: frozenset[str], fix_edits: bool) -> None:
+def _init(shared: frozenset[str], fix_edits: bool, bounds: Bounds, configs: bool) -> None:
     """A worker's start: the run's constants; Ctrl-C and SIGTERM are the main process's to handle."""
-    global _SHARED, _FIX_EDITS
-    _SHARED, _FIX_EDITS = shared, fix_edits
+    global _SHARED, _FIX_EDITS, _BOUNDS, _CONFIGS
+    _SHARED, _FIX_EDITS, _BOUNDS, _CONFIGS = shared, fix_edits, bounds, configs
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _check(path: str, opts) -> Ready | None:
+def _declined(path: str) -> str | None:
+    raise _Declined(path)
+
+
+def _check(path: str, named: bool, opts) -> Ready | None:
     """``path`` read and checked as ``runner._One`` does; None when the main process must do it itself."""
     try:
-        disk = files.FileSet()
-        text = disk.read(path)
+        bounds = _BOUNDS
+        disk = files.FileSet(scope=bounds.scope, excluded=bounds.excluded)
+        read_config = disk.read_config if _CONFIGS else _declined
+        text = disk.read(path, named=named)
         fmt = detect(path, text)
         if fmt is None:
             return None
-        result = opts.fix(text, fmt, path, read_config=disk.read_config, shared=_SHARED, fix_edits=_FIX_EDITS)
+        result = opts.fix(text, fmt, path, read_config=read_config, shared=_SHARED, fix_edits=_FIX_EDITS,
+                          config_policy=bounds.config_policy)
     except Exception:  # noqa: BLE001 - every error is reported by the main process, which checks it again
         return None
     if result.errors:  # a --config file SGLang refuses: its InputError is reported (and pickles) in the main process
@@ -89,38 +119,44 @@ def _check(path: str, opts) -> Ready | None:
     return Ready(result, disk.snapshots)
 
 
-def _check_chunk(chunk: list[tuple[str, object]]) -> list[Ready | None]:
-    return [None if opts is None else _check(path, opts) for path, opts in chunk]
+def _check_chunk(chunk: list[tuple[str, bool, object]]) -> list[Ready | None]:
+    return [None if opts is None else _check(path, named, opts) for path, named, opts in chunk]
 
 
 def results(items: Iterable[tuple[str, bool]], count: int, jobs: int, options: Callable[[str], object], *,
-            shared: frozenset[str], fix_edits: bool, before_start: Callable[[], None]) -> Iterator[Ready | None]:
+            shared: frozenset[str], fix_edits: bool, before_start: Callable[[], None],
+            bounds: Bounds = Bounds()) -> Iterator[Ready | None]:
     """One ``Ready`` or None per item of ``items`` (path, named; ``count`` of them), in their order, checked
     by ``jobs`` workers. ``items`` is read as the answers are taken: a few chunks ahead of them.
 
     ``options(path)`` gives a file's ``runner.FileOptions``; a file it raises for is left to the main
     process (which meets the error at its turn). ``before_start`` runs before the workers start
     (``runner`` flushes its streams, so a forked worker holds no unwritten output of the main process).
-    Stdin (``-``) is always left to the main process. Closing the iterator stops the workers.
+    Stdin (``-``) is always left to the main process. Closing the iterator stops the workers. ``bounds``:
+    what the workers may read (the main process's, see ``Bounds``).
     """
-    def task(path: str):
+    def task(item: tuple[str, bool]):
+        path, named = item
         if path == "-":
-            return path, None
+            return path, named, None
         try:
-            return path, options(path)
+            return path, named, options(path)
         except Exception:  # noqa: BLE001 - met again, and reported, when the main process reaches it
-            return path, None
+            return path, named, None
 
     import multiprocessing  # here, not at import: a run without workers (and the cold start) never loads them
     from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 
     jobs = max(1, min(jobs, -(-count // CHUNK)))  # -j 64 over 300 files: no worker without a chunk to check
-    paths = (p for p, _ in items)
-    chunks = iter(lambda: list(map(task, itertools.islice(paths, CHUNK))), [])
-    # fork where it is safe and cheap (Linux): the workers start with autofix already imported
+    items = iter(items)
+    chunks = iter(lambda: list(map(task, itertools.islice(items, CHUNK))), [])
+    # fork where it is safe and cheap (Linux): the workers start with autofix already imported, and inherit
+    # the bounds' closures (a worker started afresh would get them pickled: it gets none, ``Bounds``)
     context = multiprocessing.get_context("fork") if sys.platform == "linux" else None
     before_start()
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init, initargs=(shared, fix_edits))
+    forked = context is not None
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init,
+                               initargs=(shared, fix_edits, bounds if forked else Bounds(bounds.scope), forked))
     pending: deque = deque()
     broken = False
     try:

@@ -108,12 +108,14 @@ class FileOptions:
     target_version: str = DEFAULT_VERSION
     facts: Facts = NO_FACTS
 
-    def fix(self, text: str, fmt, path: str, *, read_config, shared: frozenset[str], fix_edits: bool) -> FixResult:
+    def fix(self, text: str, fmt, path: str, *, read_config, shared: frozenset[str], fix_edits: bool,
+            config_policy: Callable[[str], Policy] | None = None) -> FixResult:
         """``api.fix_source`` of ``text`` (format ``fmt``, shown as ``path``) with these options: what the main
-        process and a ``-j`` worker (``autofix.parallel``) both run for a file."""
+        process and a ``-j`` worker (``autofix.parallel``) both run for a file. ``config_policy(path)``: the
+        policy of a ``--config`` file's diagnostics (its own options'), when it may differ."""
         return fix_source(text, fmt, path=path, unsafe=self.unsafe, schema=load(self.target_version),
                           read_config=read_config, shared_configs=shared, facts=self.facts, policy=self.policy,
-                          fix_edits=fix_edits)
+                          fix_edits=fix_edits, config_policy=config_policy)
 
 
 class _Output:
@@ -274,7 +276,16 @@ def run(
     quietly (a script that launches nothing, a YAML file that is not a config).
     ``excluded(path, named, is_dir)`` leaves a walked file or directory (or
     a named file, when the project says ``force-exclude``) out of the run
-    (``files.expand``).
+    (``files.expand``), and a ``--config`` file a launch names out of what
+    is read.
+
+    What is read, and so what can be written, stays in the project
+    (``files.Scope``: the repository holding the working directory, else
+    that directory, after resolving symlinks) and what ``paths`` name: a
+    walked symlink to a file outside is not read (a note on stderr), nor is
+    a ``--config`` file outside, excluded, or inside the container its
+    launch runs in (the launch is checked with the settings not on its
+    command line unknown, and a note on stderr says why, once per file).
 
     Each file is checked inside one guard: whatever goes wrong with it (an
     ``InternalError``, or any exception, a ``MemoryError`` or
@@ -306,23 +317,29 @@ def run(
     # the github format guards its own log lines: its annotations must stay commands
     out = _Output(out, "stdout", guard=output.actions and not output.machine)
     err = _Output(err, "stderr", guard=output.actions)
+    config_policy = None  # one policy for every file
     if options is None:
         fixed_options = FileOptions(DEFAULT_POLICY, unsafe, target_version, facts)
         options = lambda _path: fixed_options  # noqa: E731
+    else:
+        config_policy = lambda p: options(p).policy  # noqa: E731 - a --config file's own (per-file-ignores)
     rep = Report(mode, exit_zero=exit_zero, exit_non_zero_on_fix=exit_non_zero_on_fix)
     schema = load(target_version)
-    disk = files.FileSet(writes=mode is Mode.WRITE)
+    scope = files.Scope(paths)
+    disk = files.FileSet(writes=mode is Mode.WRITE, scope=scope, excluded=excluded)
     through_launch: set[str] = set()  # real paths of config files a launch has handled
     # scripts first, each file once; the YAML files are walked, not listed (autofix.inputs)
     inputs = Inputs(paths, note=lambda line: err.write(line + "\n"), excluded=excluded)
-    shared = _shared_configs([p for p, _ in inputs.scripts], schema)
+    shared = _shared_configs(inputs.scripts, schema, scope)
     once = _Once()
     run_one = _One(rep, mode, disk, once, through_launch, shared, out, err, output, options,
-                   stdin_filename=stdin_filename, stdin_format=stdin_format, stdin=stdin)
+                   stdin_filename=stdin_filename, stdin_format=stdin_format, stdin=stdin,
+                   config_policy=config_policy)
     count = inputs.count if jobs > 1 or output.progress else 0  # asked only if used: it may cost a walk
     ordered, for_workers = itertools.tee(inputs) if jobs > 1 and count >= parallel.PARALLEL_FROM \
         else (iter(inputs), None)  # the workers take the files of the same walk, a few chunks ahead
-    ready = _ready(for_workers, count, jobs, options, shared, output, out, err)
+    ready = _ready(for_workers, count, jobs, options, shared, output, out, err,
+                   parallel.Bounds(scope, excluded, config_policy))
     try:
         for path, named in _progress(ordered, count, output, raw_err):
             answer = next(ready)
@@ -359,9 +376,9 @@ def run(
 
 
 def _ready(items: Iterator[tuple[str, bool]] | None, count: int, jobs: int, options: Callable[[str], FileOptions],
-           shared: frozenset[str], output: Output, out: TextIO, err: TextIO):
+           shared: frozenset[str], output: Output, out: TextIO, err: TextIO, bounds: parallel.Bounds):
     """A worker's answer (``parallel.Ready``) or None for each of ``items`` (``count`` of them), in order: all
-    None in-process (``items`` None)."""
+    None in-process (``items`` None). ``bounds``: what the workers may read."""
     if items is None:
         return itertools.repeat(None)
 
@@ -371,7 +388,7 @@ def _ready(items: Iterator[tuple[str, bool]] | None, count: int, jobs: int, opti
                 stream.flush()
 
     return parallel.results(items, count, jobs, options, shared=shared, fix_edits=output.machine,
-                            before_start=flush)
+                            before_start=flush, bounds=bounds)
 
 
 def _progress(items: Iterable, count: int, output: Output, stream):
@@ -436,10 +453,10 @@ class _One:
     def __init__(self, rep: Report, mode: Mode, disk: files.FileSet, once: _Once, through_launch: set[str],
                  shared: frozenset[str], out: TextIO, err: TextIO, output: Output,
                  options: Callable[[str], FileOptions], *, stdin_filename: str | None, stdin_format: str | None,
-                 stdin: BinaryIO | None) -> None:
+                 stdin: BinaryIO | None, config_policy: Callable[[str], Policy] | None = None) -> None:
         self.rep, self.mode, self.disk, self.once = rep, mode, disk, once
         self.through_launch, self.shared, self.out, self.err = through_launch, shared, out, err
-        self.output, self.options = output, options
+        self.output, self.options, self.config_policy = output, options, config_policy
         self.stdin_filename, self.stdin_format, self.stdin = stdin_filename, stdin_format, stdin
         self.stdin_data: bytes | None = None  # what stdin held, while it still has to be printed
         self.texts: dict[str, str] = {}  # machine formats: path -> text of the file being reported
@@ -504,7 +521,7 @@ class _One:
                 self.stdin_data = self._read_stdin()
                 text = files.decode(self.stdin_data, shown)
             else:
-                text = self.disk.read(path)
+                text = self.disk.read(path, named=named)
             if path == "-" and self.stdin_format:
                 fmt = by_name(self.stdin_format)
             else:
@@ -519,7 +536,7 @@ class _One:
                 return
             opts = self.options(shown)
             result = opts.fix(text, fmt, shown, read_config=None if path == "-" else self.disk.read_config,
-                              shared=self.shared, fix_edits=self.output.machine)
+                              shared=self.shared, fix_edits=self.output.machine, config_policy=self.config_policy)
         except ConfigError:
             raise  # the project's configuration, not this file: it stops the run
         except InputError as exc:
@@ -564,6 +581,11 @@ class _One:
             if once.first(("error", real)):  # one error per file, whoever reads it
                 self.failed(error.path, error.line, error.col, error.message)
                 rep.errors += 1
+        for note in result.unread:  # --config files not read on purpose: said once per file (a warning)
+            key = ("unread", self.disk.real(note.file)) if note.file is not None else \
+                ("unread", self.disk.real(note.path), note.location, note.message)
+            if once.first(key):
+                self.err.write(f"{note}\n")
         if result.others:  # (a replace of every result would cost what a clean file's rules do)
             result = replace(result, others=tuple(once.config(o) for o in result.others))
         for other in result.others:
@@ -715,20 +737,22 @@ def _walked(path: str, text: str | None, exc: InputError) -> str | None:
     return "note" if "{{" in text and "}}" in text else "error"
 
 
-def _shared_configs(scripts: list[str], schema) -> frozenset[str]:
-    """The real paths of the ``--config`` files more than one launch of ``scripts`` reads.
+def _shared_configs(scripts: list[tuple[str, bool]], schema, scope: files.Scope | None = None) -> frozenset[str]:
+    """The real paths of the ``--config`` files more than one launch of ``scripts`` (path, named) reads.
 
-    Each script is counted once (by real path), read as it is now; one that
-    cannot be read counts for nothing (it is reported when it is checked).
+    Each script is counted once (by real path), read as it is now, as the run reads it (``scope``: not a
+    walked symlink to a file outside it); one that cannot be read counts for nothing (it is reported when
+    it is checked).
     """
     count: Counter[str] = Counter()
     seen: set[str] = set()
-    for path in scripts:
+    disk = files.FileSet(writes=False, scope=scope)
+    for path, named in scripts:
         if path == "-" or os.path.realpath(path) in seen:
             continue
         seen.add(os.path.realpath(path))
         try:
-            text = files.read_text(path)
+            text = disk.read(path, named=named)
             fmt = detect(path, text)
             if fmt is None or "config" not in text:  # no --config word (cheap: most scripts)
                 continue

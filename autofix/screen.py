@@ -3,7 +3,8 @@ the suppression comments of the files a launch is written in.
 
 A violation left out here is neither reported nor fixed (``engine.Screen``): a suppressed finding stays as
 written and holds back no other fix. One ``FileScreen`` serves one ``fix_source`` call: the text and the
-``--config`` files its launches read, each with its own comments.
+``--config`` files its launches read, each with its own comments and, when the caller gives them, its own
+policy (a project's ``per-file-ignores`` for the config file's path).
 """
 
 from __future__ import annotations
@@ -17,19 +18,38 @@ from autofix.suppressions import Suppressions
 
 
 class FileScreen:
-    """The policy and the suppression comments of the files of one ``fix_source`` call, by path."""
+    """The policy and the suppression comments of the files of one ``fix_source`` call, by path.
 
-    def __init__(self, policy: Policy = DEFAULT) -> None:
+    ``policy`` is the checked text's; ``policy_of(path)``, when given, that of another file a launch
+    reads (a ``--config`` file), asked once per path.
+    """
+
+    def __init__(self, policy: Policy = DEFAULT, policy_of: Callable[[str], Policy] | None = None) -> None:
         self.policy = policy
         self.files: dict[str, Suppressions] = {}
+        self._policy_of = policy_of
+        self._policies: dict[str, Policy] = {}
+        self._main: str | None = None  # the checked text's path (the first one read)
+
+    def policy_for(self, path: str | None) -> Policy:
+        """The policy of the diagnostics located in the file at ``path`` (None: the checked text)."""
+        if path is None or path == self._main or self._policy_of is None:
+            return self.policy
+        found = self._policies.get(path)
+        if found is None:
+            found = self._policies[path] = self._policy_of(path)
+        return found
 
     def read(self, path: str, text: str, fmt, launches) -> None:
         """Read the suppression comments of ``text``, the file at ``path`` read by the adapter ``fmt`` as
-        ``launches`` (once per path), and the Kubernetes annotations of the launches (``Launch.suppress``).
+        ``launches`` (once per path; the first is the checked text), and the Kubernetes annotations of the
+        launches (``Launch.suppress``).
 
         A marker counts in a comment of the file's own syntax (``fmt.comments``) or of a shell script one of
         ``launches`` is read in (``embedded.script_comments``); both are found only for a text that holds one.
         """
+        if self._main is None:
+            self._main = path
         if path in self.files:
             return
 
@@ -43,12 +63,13 @@ class FileScreen:
         if annotations:
             found.annotate(annotations)
 
-    def select(self, violation: Violation) -> Violation | None:
-        """``violation`` as the run's policy reports it (its fixes' safety adjusted), or None for a rule the
-        run does not select."""
-        if not self.policy.reports(violation.code):
+    def select(self, violation: Violation, path: str | None = None) -> Violation | None:
+        """``violation`` as the policy of the file it is located in (``path``; None: the checked text)
+        reports it (its fixes' safety adjusted), or None for a rule that policy does not select."""
+        policy = self.policy if path is None or self._policy_of is None else self.policy_for(path)
+        if not policy.reports(violation.code):
             return None
-        return self.policy.adjust(violation)
+        return policy.adjust(violation)
 
     def suppressed(self, path: str, violation: Violation, where: Location, launch: Location | None,
                    annotations: tuple[tuple[int, int], ...] = ()) -> bool:
@@ -72,7 +93,9 @@ class FileScreen:
         its first line covers all of it."""
         start = back(launch.start) if command else None
         marks = tuple((loc.line, loc.col) for loc in (back(Location(a.line, a.col)) for a in launch.suppress))
-        return Screen(self.select, lambda v: self.suppressed(path, v, back(launch.locate(v)), start, marks))
+        select = self.select if self._policy_of is None else \
+            lambda v: self.select(v, back(launch.locate(v)).path or path)
+        return Screen(select, lambda v: self.suppressed(path, v, back(launch.locate(v)), start, marks))
 
     def settle(self, result, level, fmt, schema):
         """``result`` (an ``api.FixResult``) with its file's suppression comments judged: SUP001, SUP002
@@ -84,8 +107,10 @@ class FileScreen:
         from autofix.rules import BY_CODE
         from autofix.rules.suppression import settle
 
+        policy = self.policy_for(result.path)
+
         def known(code: str) -> bool | None:
-            return None if code not in BY_CODE else self.policy.reports(code)
+            return None if code not in BY_CODE else policy.reports(code)
 
         def reads_alike(a: str, b: str) -> bool:
             try:
@@ -94,4 +119,5 @@ class FileScreen:
             except Exception:  # noqa: BLE001 - a text that no longer reads is not alike
                 return False
 
-        return settle(result, comments, level, self.select, known, reads_alike)  # a comment covers no comment
+        return settle(result, comments, level, lambda v: self.select(v, result.path), known,
+                      reads_alike)  # a comment covers no comment

@@ -2,9 +2,10 @@
 
     .venv/bin/python scripts/fuzz.py --minutes 30
 
-Each round runs both properties of ``tests/fuzz/test_fuzz.py`` with a fresh
-random seed. A failure is shrunk by hypothesis and printed (the input's
-bytes and file name, ready to paste into a regression test), and the
+Each round runs both properties of ``tests/fuzz/test_fuzz.py`` and the trees
+of files and symlinks of ``tests/fuzz/test_fuzz_paths.py`` with a fresh random
+seed. A failure is shrunk by hypothesis and printed (the input's bytes and
+file name, or the tree, ready to paste into a regression test), and the
 script exits 1; with no failure it prints how many inputs it tried.
 """
 
@@ -20,8 +21,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from tests.fuzz.paths import check_tree, trees  # noqa: E402
 from tests.fuzz.strategies import inputs, mutated_fixture  # noqa: E402
 from tests.fuzz.target import check_input  # noqa: E402
+
+
+def _one_file(case, unsafe) -> None:
+    check_input(case[0], case[1], unsafe)
+
+
+def _tree(tree, _unsafe) -> None:
+    check_tree(tree)
 
 
 def main() -> int:
@@ -34,7 +44,7 @@ def main() -> int:
     rounds = 0
     while time.monotonic() < deadline:
         rounds += 1
-        for strategy in (inputs, mutated_fixture()):
+        for strategy, check in ((inputs, _one_file), (mutated_fixture(), _one_file), (trees(), _tree)):
             count = [0]
 
             @settings(max_examples=args.round, deadline=None, database=None,
@@ -42,7 +52,7 @@ def main() -> int:
             @given(strategy, st.booleans())
             def prop(case, unsafe):
                 count[0] += 1
-                check_input(case[0], case[1], unsafe)
+                check(case, unsafe)  # noqa: B023 - the loop's check, run within this iteration
 
             try:
                 prop()

@@ -24,6 +24,12 @@ from autofix.commands import app
 from autofix.formats import argv as shell
 
 LAUNCH = "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 "
+
+
+@pytest.fixture(autouse=True)
+def _in_a_project(project):
+    """Each test runs in its ``tmp_path``, a project: the ``--config`` files beside its scripts are in it
+    (``files.Scope``; tests/test_paths.py checks what is not)."""
 EP003 = "sglang/srt/arg_groups/parallel_hook.py:783"
 EP004 = "sglang/srt/arg_groups/parallel_hook.py:791"
 

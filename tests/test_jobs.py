@@ -127,7 +127,7 @@ def test_a_stale_answer_is_checked_again(tmp_path):
     one = runner._One(runner.Report(runner.Mode.CHECK), runner.Mode.CHECK, files.FileSet(), runner._Once(), set(),
                       frozenset(), io.StringIO(), io.StringIO(), runner.Output(), lambda _p: runner.FileOptions(),
                       stdin_filename=None, stdin_format=None, stdin=None)
-    ready = parallel._check(str(path), runner.FileOptions())
+    ready = parallel._check(str(path), True, runner.FileOptions())
     assert ready is not None and one._adopt(ready) is ready.result
     one.disk.snapshots[str(path.resolve())] = files.Snapshot(0, 0, b"written since")
     assert one._adopt(ready) is None
@@ -192,10 +192,10 @@ def test_a_killed_worker_leaves_the_rest_to_the_main_process(tmp_path, small_poo
     one = _run(["d"], runner.Mode.DIFF, 1)
     check = parallel._check
 
-    def dies(path, opts):  # in a forked worker: as the kernel's OOM killer would end it
+    def dies(path, named, opts):  # in a forked worker: as the kernel's OOM killer would end it
         if path.endswith("c04.yaml"):
             os._exit(1)
-        return check(path, opts)
+        return check(path, named, opts)
 
     monkeypatch.setattr(parallel, "_check", dies)
     assert _run(["d"], runner.Mode.DIFF, 2) == one

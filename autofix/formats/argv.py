@@ -103,7 +103,7 @@ def _without_line_end(text: str, word: ShellWord, value: str) -> tuple[int, str]
 
 
 def read(text: str, path: str, schema: Schema, locate: Callable[[int], Location] | None = None,
-         dynamic: Callable[[int, int], bool] | None = None) -> list[Launch]:
+         dynamic: Callable[[int, int], bool] | None = None, *, elsewhere: str | None = None) -> list[Launch]:
     """Every SGLang launch in ``text``, in order.
 
     ``locate(offset)`` gives the location of a text offset for messages (by
@@ -111,6 +111,11 @@ def read(text: str, path: str, schema: Schema, locate: Callable[[int], Location]
     string passes the host file's). ``dynamic(start, end)`` says whether the
     word ``text[start:end]`` is unknown (default: bash expands part of it;
     a compose string, which no shell runs, passes its own rule).
+
+    A launch run in a container (``docker run IMAGE python3 -m ...``, also
+    through a script, ``docker run IMAGE bash -c "..."``) has that command in
+    ``Launch.elsewhere`` (``embedded.runs_elsewhere``); ``elsewhere`` is the
+    one a script given here runs in.
 
     A shell that runs a script (``bash -lc "<script>"``, ``sh -c '...'``)
     whose script launches SGLang: the script word is read as a script (its
@@ -132,7 +137,7 @@ def read(text: str, path: str, schema: Schema, locate: Callable[[int], Location]
         values = [shell_words.value(text, w) for w in cmd.words]
         found = _launch_args(values)
         if found is None:
-            launches.extend(_script_launches(text, cmd, values, path, schema, locate))
+            launches.extend(_script_launches(text, cmd, values, path, schema, locate, elsewhere))
             continue
         first, serve = found
         out: list[Word] = []
@@ -155,23 +160,26 @@ def read(text: str, path: str, schema: Schema, locate: Callable[[int], Location]
         head = _without_line_end(text, program, values[first - 1])[0]
         end = max([e for _, e in spans] + [head])
         parsed = parse_words(schema, out)
-        launches.append(Launch(parsed, locate(cmd.start), Context(tuple(spans), end, head), entries_of(parsed)))
+        launches.append(Launch(parsed, locate(cmd.start), Context(tuple(spans), end, head), entries_of(parsed),
+                               elsewhere=elsewhere or embedded.runs_elsewhere(values[:first])))
     return launches
 
 
 def _script_launches(text: str, cmd: shell_syntax.Command, values: list[str], path: str, schema: Schema,
-                     locate) -> list[Launch]:
+                     locate, elsewhere: str | None) -> list[Launch]:
     """The launches of the script a shell command (``bash -c "<script>"``) runs, read inside its word.
 
     The shell may follow a wrapper and its options (``srun --nodes 1 bash -c``,
     ``docker run img sh -c``), not a command that prints its words
-    (``embedded.shell_script``).
+    (``embedded.shell_script``). ``elsewhere``: the container the command runs in, if any (else the
+    wrapper's, ``docker run img sh -c``).
     """
     script = embedded.shell_script_index(values)
     if script is None:
         return []
     view = shell_words.view(text, cmd.words[script])
-    found = read(view.text, path, schema, lambda i: locate(view.offsets[i]))
+    found = read(view.text, path, schema, lambda i: locate(view.offsets[i]),
+                 elsewhere=elsewhere or embedded.runs_elsewhere(values[:script]))
     return [embedded.nested(launch, view, sys.modules[__name__]) for launch in found]
 
 

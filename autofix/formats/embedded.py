@@ -63,6 +63,44 @@ DATA_COMMANDS = frozenset({
 })
 
 
+# Commands that run the command after them in a container (``docker run IMAGE python3 -m ...``): with one of
+# these sub-commands, a path the command names is the container's, not this host's. ``ssh`` (another host)
+# is a data command above: what follows it is never read as a launch.
+_CONTAINER_RUNNERS = {
+    "docker": frozenset({"run", "create", "exec"}),  # and `docker container run`, `docker compose run|exec`
+    "podman": frozenset({"run", "create", "exec"}),
+    "nerdctl": frozenset({"run", "create", "exec"}),
+    "kubectl": frozenset({"exec", "run", "debug"}),
+    "oc": frozenset({"exec", "run", "debug", "rsh"}),
+    "enroot": frozenset({"start", "exec"}),
+}
+_SLURM = frozenset({"srun", "sbatch", "salloc"})  # with pyxis' --container-image: in that container
+
+
+def runs_elsewhere(values: list[str]) -> str | None:
+    """The command among ``values`` (the words before a launch's program, or before the shell that runs
+    its script) that runs it in a container: ``docker run``, ``kubectl exec``, ``srun --container-image``;
+    None when it runs on this host.
+
+    A runner is a word naming one (any path) followed by one of its sub-commands that run a command
+    (``docker [options] run|create|exec``, ``kubectl exec|run|debug``, ``podman``, ``nerdctl``, ``oc``,
+    ``enroot start|exec``), or Slurm's ``srun``/``sbatch``/``salloc`` with pyxis'
+    ``--container-image``. Volume mounts (``-v host:container``) are not mapped: a path inside a
+    container is never taken for this host's.
+    """
+    for i, v in enumerate(values):
+        name = v.rsplit("/", 1)[-1]
+        subcommands = _CONTAINER_RUNNERS.get(name)
+        if subcommands is not None:
+            found = next((w for w in values[i + 1:] if w in subcommands), None)
+            if found is not None:
+                return f"{name} {found}"
+        elif name in _SLURM and any(w == "--container-image" or w.startswith("--container-image=")
+                                    for w in values[i + 1:]):
+            return f"{name} --container-image"
+    return None
+
+
 def shell_script(values: list[str]) -> int | None:
     """Index of the script word of ``sh -c <script>`` among a command's words, or None when no shell runs one.
 

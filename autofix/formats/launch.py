@@ -22,6 +22,9 @@ class Launch:
     JSON): SGLang never reads its words, and it has none here.
     ``suppress`` holds the ``autofix.io/ignore`` annotations of the
     Kubernetes object it is written in (``autofix.suppressions``).
+    ``elsewhere`` names the command that runs it in a container or on
+    another host (``docker run``, ``kubectl exec``): the paths it names are
+    that container's, and autofix reads none of them on this host.
     """
 
     parsed: ParsedArgs
@@ -30,6 +33,7 @@ class Launch:
     entries: tuple[Entry, ...] = ()
     host: NotJson | None = None
     suppress: tuple = ()
+    elsewhere: str | None = None
 
     def locate(self, violation: Violation) -> Location:
         """Where a diagnostic for ``violation`` points: its entry, or its first written arg."""

@@ -1,0 +1,455 @@
+"""Where a run reads and writes (issue 29, cases 4 and 5): the project, and what the command line names.
+
+The project is the repository holding the working directory (``files.Scope``). A file outside it (after
+resolving symlinks) is never read for content to print, and never written, unless named on the command
+line: a walked symlink to one, a script's ``--config`` file by ``../``, an absolute path or a symlink. A
+``--config`` file inside the container its launch runs in (``docker run``, ``kubectl exec``) is never
+read on this host, and the project's ``exclude`` and ``per-file-ignores`` apply to a ``--config`` file
+reached through a script as to the file walked on its own.
+
+Each test runs in a temp project (``project``: ``.git`` and the working directory) and spies on every file
+opened in the process, so "not read" means not opened, not just not printed.
+"""
+
+from __future__ import annotations
+
+import builtins
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from autofix import files, parallel, runner
+from autofix.api import fix_source
+from autofix.commands import app
+from autofix.formats import argv, by_name, embedded
+
+LAUNCH = "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3"
+SECRET = "sk-live-0123456789abcdef"
+# read, this file is found at fault twice (a key SGLang does not know, EP003), and its diff shows the secret
+SECRETS = f"api_key: {SECRET}\ntp-size: 8\nep-dispatch-algorithm: static\n"
+FORMATS = ("full", "concise", "json", "json-lines", "sarif", "github", "rdjson", "gitlab")
+
+
+def run(*args: str):
+    return CliRunner().invoke(app, list(args), prog_name="autofix")
+
+
+@pytest.fixture
+def opened(monkeypatch):
+    """The real path of every file this process opens from here on (``os.open`` and ``open``)."""
+    seen: list[str] = []
+    real_os_open, real_open = os.open, builtins.open
+
+    def os_open(path, flags, *args, **kwargs):
+        seen.append(os.path.realpath(path))
+        return real_os_open(path, flags, *args, **kwargs)
+
+    def py_open(file, *args, **kwargs):
+        if isinstance(file, (str, bytes, os.PathLike)):
+            seen.append(os.path.realpath(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", os_open)
+    monkeypatch.setattr(builtins, "open", py_open)
+    return seen
+
+
+@pytest.fixture
+def outside(tmp_path_factory) -> Path:
+    """A secrets file in a directory that is no part of the project."""
+    path = tmp_path_factory.mktemp("outside") / "secrets.yaml"
+    path.write_text(SECRETS)
+    return path
+
+
+def _never_shown(r, secret: str = SECRET) -> None:
+    assert secret not in r.stdout and secret not in r.stderr
+    assert "api_key" not in r.stdout and "api_key" not in r.stderr  # nor a key name of it
+
+
+# --- case 4: a script's --config file outside the project ----------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["relative", "absolute", "symlink"])
+def test_a_config_outside_the_project_is_not_read_printed_or_written(project, outside, opened, how):
+    """``--config ../x/secrets.yaml``, ``--config /abs/secrets.yaml`` and ``--config link.yaml`` (a symlink in
+    the project to that file): before, its key names and (in the diff) its values were printed and --write
+    rewrote it."""
+    written = {"relative": os.path.relpath(outside, project), "absolute": str(outside), "symlink": "link.yaml"}[how]
+    if how == "symlink":
+        (project / "link.yaml").symlink_to(outside)
+    (project / "serve.sh").write_text(f"{LAUNCH} --config {written} --tp 8\n")
+    before = outside.read_bytes()
+    for fmt in FORMATS:
+        for mode in ([], ["--write"]) if fmt in ("full", "concise") else ([],):
+            r = run("serve.sh", "--output-format", fmt, *mode)
+            _never_shown(r)
+            assert r.exit_code == 0, r.output  # the launch alone is clean: what the file sets is unknown
+            note = (f"serve.sh:1:{len(LAUNCH) + 2}: warning: --config {written} is outside the project "
+                    f"({os.path.realpath(project)}): not read, and the settings it would give are unknown (name "
+                    "it on the command line to read it)\n")
+            assert r.stderr.count(note) == 1, r.stderr
+    assert outside.read_bytes() == before
+    assert str(outside) not in opened
+
+
+def test_the_note_is_not_in_a_machine_format(project, outside):
+    """The note goes to stderr, as the walk's notes do; the document holds the diagnostics and errors only."""
+    (project / "serve.sh").write_text(f"{LAUNCH} --config {outside}\n")
+    r = run("serve.sh", "--output-format", "json")
+    assert json.loads(r.stdout) == [] and "is outside the project" in r.stderr
+
+
+def test_a_config_outside_read_by_several_scripts_is_noted_once(project, outside):
+    for name in ("a.sh", "b.sh"):
+        (project / name).write_text(f"{LAUNCH} --config {outside}\n{LAUNCH} --config {outside} --tp 2\n")
+    r = run(".")
+    assert r.exit_code == 0 and r.stderr.count("is outside the project") == 1, r.stderr
+
+
+def test_a_config_named_on_the_command_line_is_read_wherever_it_is(project, outside):
+    """Naming the file is how to have it read: it is then checked through the launch, and written."""
+    written = os.path.relpath(outside, project)
+    (project / "serve.sh").write_text(f"{LAUNCH} --config {written} --tp 8\n")
+    r = run("serve.sh", str(outside))
+    assert r.exit_code == 1 and f"{written}:3:1: error: EP003" in r.stdout and "outside" not in r.stderr
+    assert run("serve.sh", str(outside), "--write").exit_code == 0
+    assert outside.read_text() == f"api-key: {SECRET}\ntp-size: 8\nep-dispatch-algorithm: dynamic\n"
+
+
+def test_a_named_directory_is_checked_whole_from_anywhere(project, tmp_path_factory, outside):
+    """``autofix /elsewhere/tree`` run outside that tree checks the tree's scripts with their config files;
+    a config file further out is not read."""
+    tree = tmp_path_factory.mktemp("elsewhere")
+    (tree / "c.yaml").write_text("tp-size: 8\nep-dispatch-algorithm: static\n")
+    (tree / "serve.sh").write_text(f"{LAUNCH} --config c.yaml --tp 8\n{LAUNCH} --config {outside} --tp 8\n")
+    r = run(str(tree), "--write")
+    assert r.exit_code == 0, r.output
+    assert (tree / "c.yaml").read_text() == "tp-size: 8\nep-dispatch-algorithm: dynamic\n"
+    _never_shown(r)
+    assert outside.read_text() == SECRETS and r.stderr.count("is outside the project") == 1
+
+
+def test_without_a_repository_the_project_is_the_working_directory(tmp_path, monkeypatch, outside):
+    work = tmp_path / "work"
+    (work / "sub").mkdir(parents=True)
+    monkeypatch.chdir(work)
+    (work / "c.yaml").write_text("tp-size: 8\nep-dispatch-algorithm: static\n")
+    (work / "sub" / "serve.sh").write_text(f"{LAUNCH} --config ../c.yaml --tp 8\n{LAUNCH} --config {outside}\n")
+    r = run("sub/serve.sh")
+    assert "c.yaml:2:1: error: EP003" in r.stdout and r.stderr.count("outside the project") == 1
+    _never_shown(r)
+    assert files.Scope([]).root == os.path.realpath(work)
+
+
+def test_in_a_repository_the_project_is_its_root(project, monkeypatch):
+    """A script in a sub-directory may name a config file anywhere in the repository."""
+    (project / "configs").mkdir()
+    (project / "deploy").mkdir()
+    (project / "configs" / "c.yaml").write_text("tp-size: 8\nep-dispatch-algorithm: static\n")
+    (project / "deploy" / "serve.sh").write_text(f"{LAUNCH} --config ../configs/c.yaml --tp 8\n")
+    monkeypatch.chdir(project / "deploy")
+    r = run("serve.sh")
+    assert r.exit_code == 1 and "../configs/c.yaml:2:1: error: EP003" in r.stdout, r.output
+
+
+def test_with_jobs_the_workers_read_no_config_outside(project, outside, monkeypatch):
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(parallel, "CHUNK", 2)
+    for i in range(6):
+        (project / f"s{i}.sh").write_text(f"{LAUNCH} --config {outside} --tp 8\n")
+    for jobs in ("1", "2"):
+        r = run(".", "-j", jobs, "--write")
+        _never_shown(r)
+        assert r.exit_code == 0 and r.stderr.count("is outside the project") == 1, r.stderr
+    assert outside.read_text() == SECRETS
+
+
+def test_library_callers_keep_reading_what_they_give(tmp_path, outside):
+    """``api.fix_source`` reads what its ``read_config`` gives; a ``FileSet`` without a scope reads anything."""
+    script = tmp_path / "serve.sh"
+    script.write_text(f"{LAUNCH} --config {outside} --tp 8\n")
+    result = fix_source(script.read_text(), argv, path=str(script), read_config=files.FileSet().read_config)
+    assert [o.path for o in result.others] == [str(outside)] and not result.unread
+
+
+# --- case 5: a walk does not read through a symlink to a file outside --------------------------------------------
+
+
+def _linked_tree(project: Path, outside: Path) -> Path:
+    tree = project / "tree"
+    tree.mkdir()
+    (outside.parent / "real.yaml").write_text(SECRETS)
+    (outside.parent / "run.sh").write_text(f"{LAUNCH} --config secrets.yaml --tp 8\n")
+    (tree / "link.yaml").symlink_to(outside.parent / "real.yaml")
+    (tree / "link.sh").symlink_to(outside.parent / "run.sh")
+    (project / "inside.yaml").write_text("tp-size: 8\nep-dispatch-algorithm: static\n")
+    (tree / "in.yaml").symlink_to(project / "inside.yaml")  # a symlink inside the project: checked as before
+    return tree
+
+
+def test_a_walk_does_not_write_through_a_symlink_out_of_the_project(project, outside, opened):
+    """``tree/link.yaml -> ../outside/real.yaml``: before, ``autofix tree --write`` rewrote real.yaml."""
+    _linked_tree(project, outside)
+    before = {p: p.read_bytes() for p in outside.parent.iterdir()}
+    for mode in ([], ["--write"]):
+        r = run("tree", *mode)
+        _never_shown(r)
+        for name in ("link.yaml", "link.sh"):
+            assert (f"tree/{name}:1:1: warning: a symlink to a file outside the project "
+                    f"({os.path.realpath(project)}): not read; name it on the command line to check it "
+                    "(skipped)\n") in r.stderr, r.stderr
+    assert r.exit_code == 0 and (project / "inside.yaml").read_text().endswith("dynamic\n")
+    assert {p: p.read_bytes() for p in outside.parent.iterdir()} == before
+    assert not {str(p) for p in before} & set(opened)
+
+
+def test_a_walk_with_jobs_does_not_read_through_a_symlink_out(project, outside, monkeypatch):
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(parallel, "CHUNK", 2)
+    tree = _linked_tree(project, outside)
+    for i in range(5):
+        (tree / f"c{i}.yaml").write_text("tp-size: 8\nep-dispatch-algorithm: static\n")
+    r = run("tree", "-j", "2", "--write")
+    _never_shown(r)
+    assert r.stderr.count("a symlink to a file outside the project") == 2, r.stderr
+    assert (outside.parent / "real.yaml").read_text() == SECRETS
+
+
+def test_a_symlink_out_named_on_the_command_line_is_checked(project, outside):
+    _linked_tree(project, outside)
+    r = run("tree/link.yaml")
+    assert "tree/link.yaml:3:1: error: EP003" in r.stdout and "outside" not in r.stderr
+    assert run("tree/link.yaml", "--write").exit_code == 0
+    assert (outside.parent / "real.yaml").read_text().endswith("dynamic\n")
+
+
+def test_a_symlink_out_of_the_project_into_a_named_directory_is_checked(project, tmp_path_factory):
+    other = tmp_path_factory.mktemp("other")
+    (other / "real.yaml").write_text("tp-size: 8\nep-dispatch-algorithm: static\n")
+    (project / "link.yaml").symlink_to(other / "real.yaml")
+    r = run(".", str(other))
+    assert "link.yaml:2:1: error: EP003" in r.stdout and "outside" not in r.stderr
+
+
+def test_add_ignores_does_not_write_through_a_symlink_out(project, outside):
+    _linked_tree(project, outside)
+    r = run("tree", "--add-ignores")
+    assert "tree/link.yaml:1:1: warning: a symlink to a file outside the project" in r.stderr
+    assert (outside.parent / "real.yaml").read_text() == SECRETS
+    assert "autofix: ignore[EP003]" in (project / "inside.yaml").read_text()
+
+
+def test_a_walked_symlink_costs_nothing_more_when_it_is_none(project, monkeypatch):
+    """The walk's own files are read with one ``lstat`` and ``O_NOFOLLOW``: no ``realpath``, no extra look."""
+    (project / "c.yaml").write_text("tp-size: 8\n")
+    calls = []
+    monkeypatch.setattr(os.path, "realpath", lambda p, **k: calls.append(p) or p)
+    assert files.FileSet(writes=False, scope=files.Scope(["."])).read("c.yaml", named=False) == "tp-size: 8\n"
+    assert calls == []
+
+
+# --- a path inside a container is never read on this host --------------------------------------------------------
+
+CONTAINERS = [
+    ("docker run --gpus all --rm img", "docker run"),
+    ("sudo docker run -it img", "docker run"),
+    ("docker exec -it box", "docker exec"),
+    ("docker container run img", "docker run"),
+    ("docker compose run server", "docker run"),
+    ("/usr/bin/podman run img", "podman run"),
+    ("nerdctl run img", "nerdctl run"),
+    ("kubectl exec -it pod -c server --", "kubectl exec"),
+    ("kubectl run srv --image=img --", "kubectl run"),
+    ("oc exec pod --", "oc exec"),
+    ("enroot start img", "enroot start"),
+    ("srun --container-image=lmsysorg/sglang:latest", "srun --container-image"),
+    ("srun -N 1 --container-image lmsysorg/sglang:latest --container-mounts /a:/a", "srun --container-image"),
+]
+
+
+@pytest.mark.parametrize("wrapper, shown", CONTAINERS)
+@pytest.mark.parametrize("through_a_shell", [False, True])
+def test_a_config_inside_a_container_is_not_read_on_this_host(project, opened, wrapper, shown, through_a_shell):
+    """``docker run img python3 -m sglang... --config /p.yaml`` read (and would have written) this host's
+    ``/p.yaml``; so did ``kubectl exec pod -- ...``. The path is the container's. (The file here is in the
+    project, to show that it is the container, not the project, that keeps it unread.)"""
+    config = project / "p.yaml"
+    config.write_text(SECRETS)
+    launch = f"{LAUNCH} --config {config} --tp 8"
+    line = f"{wrapper} bash -lc '{launch}'\n" if through_a_shell else f"{wrapper} {launch}\n"
+    (project / "serve.sh").write_text(line)
+    r = run("serve.sh", "--write")
+    _never_shown(r)
+    assert r.exit_code == 0, r.output
+    assert r.stderr.count(f"warning: --config {config} is read inside the container ({shown}), not on this host: "
+                          "not read, and the settings it would give are unknown") == 1, r.stderr
+    assert str(config) not in opened and config.read_text() == SECRETS
+
+
+@pytest.mark.parametrize("wrapper", ["srun --nodes 1", "timeout 600", "env CUDA_VISIBLE_DEVICES=0",
+                                     "numactl --cpunodebind=0", "srun --job-name docker", "apptainer exec img.sif",
+                                     "mpirun -np 1"])
+def test_a_launch_on_this_host_reads_its_config(project, wrapper):
+    """Wrappers that run the command here (or, Apptainer, with this host's working directory and home bound in):
+    the file is read as before."""
+    (project / "c.yaml").write_text("tp-size: 8\nep-dispatch-algorithm: static\n")
+    (project / "serve.sh").write_text(f"{wrapper} {LAUNCH} --config c.yaml --tp 8\n")
+    r = run("serve.sh")
+    assert r.exit_code == 1 and "c.yaml:2:1: error: EP003" in r.stdout and "container" not in r.stderr
+
+
+def test_ssh_runs_on_another_host_and_is_not_read_at_all(project, opened):
+    config = project / "p.yaml"
+    config.write_text(SECRETS)
+    (project / "serve.sh").write_text(f"ssh gpu-node {LAUNCH} --config {config} --tp 8\n"
+                                      f"ssh gpu-node bash -c '{LAUNCH} --config {config}'\n")
+    r = run("serve.sh")
+    _never_shown(r)
+    assert str(config) not in opened
+
+
+def test_a_container_launch_is_one_no_config_file_is_shared_by(project):
+    """A container launch's file is not this host's: it counts for no sharing (``runner._shared_configs``)."""
+    (project / "c.yaml").write_text("tp-size: 8\nep-dispatch-algorithm: static\n")
+    (project / "serve.sh").write_text(f"{LAUNCH} --config c.yaml --tp 8\ndocker run img {LAUNCH} --config c.yaml\n")
+    assert run("serve.sh", "--write").exit_code == 0
+    assert (project / "c.yaml").read_text().endswith("dynamic\n")  # one reader here: fixed in the file
+
+
+@pytest.mark.parametrize("values, found", [
+    (["docker", "run", "img", "python3", "-m", "sglang.launch_server"], "docker run"),
+    (["docker", "--context", "remote", "exec", "box"], "docker exec"),
+    (["docker", "build", "."], None),
+    (["salloc", "--container-image=img", "srun"], "salloc --container-image"),
+    (["srun", "--container-name", "x"], None),
+    (["kubectl", "logs", "pod"], None),
+    (["oc"], None),
+    (["python3", "-m", "sglang.launch_server"], None),
+])
+def test_runs_elsewhere(values, found):
+    assert embedded.runs_elsewhere(values) == found
+
+
+def test_host_formats_never_read_a_config_file(project):
+    """Kubernetes manifests, compose files, Dockerfiles and srt-slurm recipes launch in a container (or as
+    srtctl writes the flags): their ``--config`` is never looked up on this host."""
+    asked = []
+
+    def read_config(path):
+        asked.append(path)
+        return SECRETS
+
+    texts = {
+        "manifest": "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: s\n    command: [python3, -m, "
+                    "sglang.launch_server, --config, /p.yaml, --tp, '8']\n",
+        "dockerfile": "FROM img\nCMD python3 -m sglang.launch_server --config /p.yaml --tp 8\n",
+        "srt-slurm": "backend:\n  sglang_config:\n    prefill:\n      config: /p.yaml\n      tp-size: 8\n",
+    }
+    for name, text in texts.items():
+        result = fix_source(text, by_name(name), path=f"x.{name}", read_config=read_config)
+        assert not result.others and SECRET not in str(result)
+    compose = "services:\n  s:\n    command: python3 -m sglang.launch_server --config /p.yaml --tp 8\n"
+    fix_source(compose, by_name("manifest"), path="compose.yml", read_config=read_config)
+    assert asked == []
+
+
+# --- exclusion and per-file-ignores apply to a --config file reached through a script ------------------------------
+
+VIOLATION = "tp-size: 8\nep-dispatch-algorithm: static\n"
+
+
+def test_an_excluded_config_is_not_read_through_a_script(project, opened):
+    (project / "autofix.toml").write_text('extend-exclude = ["generated"]\n')
+    (project / "generated").mkdir()
+    config = project / "generated" / "c.yaml"
+    config.write_text(SECRETS)
+    (project / "serve.sh").write_text(f"{LAUNCH} --config generated/c.yaml --tp 8\n")
+    for args in (["serve.sh"], ["."], ["serve.sh", "--write"]):
+        r = run(*args)
+        _never_shown(r)
+        assert r.exit_code == 0 and r.stderr.count(
+            f"serve.sh:1:{len(LAUNCH) + 2}: warning: --config generated/c.yaml is excluded by the project's "
+            "configuration: not read, and the settings it would give are unknown\n") == 1, r.stderr
+    assert str(config) not in opened and config.read_text() == SECRETS
+
+
+def test_an_excluded_config_named_on_the_command_line_is_read_unless_force_exclude(project):
+    (project / "autofix.toml").write_text('extend-exclude = ["generated"]\n')
+    (project / "generated").mkdir()
+    (project / "generated" / "c.yaml").write_text(VIOLATION)
+    (project / "serve.sh").write_text(f"{LAUNCH} --config generated/c.yaml --tp 8\n")
+    r = run("serve.sh", "generated/c.yaml")
+    assert r.exit_code == 1 and "generated/c.yaml:2:1: error: EP003" in r.stdout and "excluded" not in r.stderr
+    (project / "autofix.toml").write_text('extend-exclude = ["generated"]\nforce-exclude = true\n')
+    r = run("serve.sh", "generated/c.yaml")
+    assert r.exit_code == 0 and "is excluded by the project's configuration" in r.stderr
+
+
+def test_exclusion_applies_to_a_config_read_by_a_worker(project, monkeypatch):
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(parallel, "CHUNK", 2)
+    (project / "autofix.toml").write_text('extend-exclude = ["generated"]\n')
+    (project / "generated").mkdir()
+    (project / "generated" / "c.yaml").write_text(SECRETS)
+    for i in range(6):
+        (project / f"s{i}.sh").write_text(f"{LAUNCH} --config generated/c.yaml --tp 8\n")
+    r = run(".", "-j", "2")
+    _never_shown(r)
+    assert r.exit_code == 0 and r.stderr.count("is excluded") == 1, r.stderr
+
+
+def test_per_file_ignores_of_a_config_apply_to_what_is_found_in_it(project):
+    (project / "autofix.toml").write_text('[per-file-ignores]\n"legacy/*.yaml" = ["EP003"]\n')
+    for d in ("legacy", "current"):
+        (project / d).mkdir()
+        (project / d / "c.yaml").write_text(VIOLATION)
+        (project / f"{d}.sh").write_text(f"{LAUNCH} --config {d}/c.yaml --tp 8\n")
+    r = run("legacy.sh", "current.sh")
+    assert "legacy" not in r.stdout and "current/c.yaml:2:1: error: EP003" in r.stdout, r.output
+    assert run("legacy.sh", "current.sh", "--write").exit_code == 0
+    assert (project / "legacy" / "c.yaml").read_text() == VIOLATION  # neither reported nor fixed
+    assert (project / "current" / "c.yaml").read_text().endswith("dynamic\n")
+    # the script's own finding is the script's: the config file's ignores do not reach it
+    (project / "legacy.sh").write_text(f"{LAUNCH} --config legacy/c.yaml --ep-dispatch-algorithm static\n")
+    r = run("legacy.sh")
+    assert r.exit_code == 1 and "legacy.sh:1:" in r.stdout and "EP003" in r.stdout, r.output
+
+
+def test_per_file_ignores_of_a_config_apply_in_a_worker(project, monkeypatch):
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(parallel, "CHUNK", 2)
+    (project / "autofix.toml").write_text('[per-file-ignores]\n"legacy/*.yaml" = ["EP003"]\n')
+    (project / "legacy").mkdir()
+    (project / "legacy" / "c.yaml").write_text(VIOLATION)
+    for i in range(6):
+        (project / f"s{i}.sh").write_text(f"{LAUNCH} --config legacy/c.yaml --tp 8 --port {3000 + i}\n")
+    one, two = run(".", "-j", "1"), run(".", "-j", "2")
+    assert (one.exit_code, one.stdout, one.stderr) == (two.exit_code, two.stdout, two.stderr) == (
+        0, "", "All checks passed!\n")
+
+
+def test_a_worker_that_cannot_be_given_the_bounds_leaves_configs_to_the_main_process(project, outside):
+    """A worker started afresh (not forked) has the scope but not the project's configuration: it reads no
+    ``--config`` file at all."""
+    (project / "c.yaml").write_text(VIOLATION)
+    (project / "serve.sh").write_text(f"{LAUNCH} --config c.yaml --tp 8\n")
+    parallel._init(frozenset(), False, parallel.Bounds(files.Scope(["."])), False)
+    try:
+        assert parallel._check("serve.sh", True, runner.FileOptions()) is None
+        assert parallel._check("c.yaml", True, runner.FileOptions()) is not None
+    finally:
+        parallel._init(frozenset(), False, parallel.Bounds(), True)
+
+
+def test_runner_run_keeps_the_bounds_without_a_project_configuration(project, outside):
+    """``runner.run`` (the library's run over paths) bounds its reads too."""
+    (project / "serve.sh").write_text(f"{LAUNCH} --config {outside} --tp 8\n")
+    out, err = io.StringIO(), io.StringIO()
+    rep = runner.run(["serve.sh"], runner.Mode.WRITE, out=out, err=err)
+    assert rep.exit_code == 0 and SECRET not in out.getvalue() + err.getvalue()
+    assert outside.read_text() == SECRETS
