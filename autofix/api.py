@@ -699,9 +699,6 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
                 except CannotEdit as exc:
                     proposals.refuse(index, str(exc), getattr(exc, "location", None))
         edits, done = proposals.settle()
-        for index, (name, config_edits) in elsewhere.items():
-            if (index, None) in done and edits:
-                merges.amend(name, config_edits)
         refused = proposals.refused
         for index, launch in enumerate(launches):
             found, chosen = found_by[index], chosen_by[index]
@@ -739,6 +736,9 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
                 new = [replace(d, fixable=False, fix_available=False) for d in new]
                 checked = [(launch, found, False) for launch, found, _ in checked]
                 edits = []
+        for index, (name, config_edits) in elsewhere.items():  # with the script's edits, or not at all
+            if (index, None) in done and edits:
+                merges.amend(name, config_edits)
         diagnostics.extend(new)
         if not edits:
             break
