@@ -26,13 +26,13 @@ from autofix.errors import CannotEdit, InputError, InternalError
 from autofix.files import NotRead, is_yaml
 from autofix.formats import yaml_config
 from autofix.formats.launch import Launch
-from autofix.model import Applicability, Diagnostic, Location, Respell, Rewrite, Set, Unset
+from autofix.model import UNKNOWN, Applicability, Diagnostic, Location, Respell, Rewrite, Set, Unset
 from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.policy import DEFAULT, Policy
 from autofix.proposals import Proposals
 from autofix.schema import Schema, load, others_of
 from autofix.screen import FileScreen
-from autofix.written import Written
+from autofix.written import Layers, Written
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,13 +161,13 @@ def fix_source(
     """
     schema = schema or load()
     level = Applicability.UNSAFE if unsafe else Applicability.SAFE
-    screen = FileScreen(policy, config_policy)
+    screen = FileScreen(policy, config_policy, main=path)
     command = fmt.SOURCE == "command"
-    written = _arg_stage(text, fmt, path, schema, others_of(schema) if others is None else others, level,
-                         screen=screen, command=command, fix_edits=fix_edits)
-    current, launches = written.text, written.launches
     configs = _Configs(read_config, schema, others_of(schema) if others is None else others, level, path,
-                       screen=screen, fix_edits=fix_edits)
+                       screen=screen, fix_edits=fix_edits, shared=shared_configs)
+    written = _arg_stage(text, fmt, path, schema, others_of(schema) if others is None else others, level,
+                         screen=screen, command=command, fix_edits=fix_edits, merges=configs)
+    current, launches = written.text, written.launches
     lookup = configs.launch
     plain = launches
     launches = [_as_launched(launch, fmt, path, schema, lookup) for launch in launches]
@@ -370,8 +370,10 @@ def config_files(text: str, fmt: ModuleType, *, path: str, schema: Schema | None
     if fmt.NAME != "shell" or path == "-":
         return []
     schema = schema or load()
-    written = _arg_stage(text, fmt, path, schema, others_of(schema) if others is None else others,
-                           Applicability.UNSAFE)
+    others = others_of(schema) if others is None else others
+    # the files are not read here: a launch's settings not on its command line are unknown
+    written = _arg_stage(text, fmt, path, schema, others, Applicability.UNSAFE,
+                         merges=_Configs(None, schema, others, Applicability.UNSAFE, path))
     out = []
     for launch in written.launches:
         ref = fmt.config_argument(launch)
@@ -397,23 +399,90 @@ class _Config:
     edits: list[Edit] = field(default_factory=list)  # on ``written.text``
 
 
-class _Configs:
+class _Merges:
+    """The other files of the launches of one text, for its argparse stage (``_arg_stage``'s ``merges``)."""
+
+    files: dict[str, _Config | None]
+
+    def layers(self, launches: list[Launch], fmt: ModuleType, path: str) -> list[tuple[Layers | None, Launch]]:
+        """Per launch of the text at ``path``: (its other file, as ``Written.layers``, or None; the launch SGLang
+        runs)."""
+        raise NotImplementedError
+
+    def edits(self, launched: Launch, ops: list) -> tuple[str, list[Edit]]:
+        """(the name of the file, its edits) that write ``ops`` (``Set``/``Unset``) in ``launched``'s other file.
+        Raises ``CannotEdit``."""
+        raise CannotEdit("the launch's other file cannot be edited from here")
+
+    def amend(self, name: str, edits: list[Edit]) -> None:
+        """Apply ``edits`` (from ``edits``) to file ``name``."""
+        raise NotImplementedError
+
+
+class _Readers(_Merges):
+    """A ``--config`` file's launches: the command lines that read it (``readers``: each with the index of its
+    ``--config`` word), and whether launches autofix does not see read it too (``outside``)."""
+
+    def __init__(self, name: str, readers: list[tuple[Launch, int]], outside: bool, schema: Schema) -> None:
+        self.name, self.readers, self.outside, self.schema = name, readers, outside, schema
+        self.files = {}
+
+    def layers(self, launches: list[Launch], fmt: ModuleType, path: str) -> list[tuple[Layers | None, Launch]]:
+        return [(_config_layers(launch, self.readers, self.outside, self.name, self.schema), launch)
+                for launch in launches]
+
+
+def _config_layers(config: Launch, readers: list[tuple[Launch, int]], outside: bool, name: str,
+                   schema: Schema) -> Layers | None:
+    """A ``--config`` file's ``Layers``: what the launches that read it (``readers``) have in common.
+
+    A dest is known where every launch runs it with the same value (its
+    value, or unset); otherwise, and for every dest when launches autofix
+    does not see read the file too (``outside``), it is UNKNOWN. A dest every
+    command line sets is ``overridden``: the file's value is never used.
+    None without readers: the file is the launch.
+    """
+    if not readers:
+        return None
+    runs, written = [], []
+    for launch, index in readers:
+        runs.append(merge.merge(launch, config, name, index, schema).parsed.explicit_for(schema))
+        written.append(frozenset(s.dest for s in launch.parsed.occurrences if s.dest != "config"))
+    others = frozenset(schema.by_dest) if outside else frozenset().union(*written)
+    if outside:
+        return Layers(dict.fromkeys(schema.by_dest, UNKNOWN), others)
+    values = {}
+    for dest in frozenset().union(*runs):
+        seen = [run.get(dest, _UNSET) for run in runs]
+        same = all(v is seen[0] or v == seen[0] for v in seen)  # (a NaN is never equal: UNKNOWN)
+        values[dest] = seen[0] if same and seen[0] is not _UNSET else UNKNOWN
+    return Layers(values, others, frozenset.intersection(*written))
+
+
+_UNSET = object()
+
+
+class _Configs(_Merges):
     """The ``--config`` files the launches of one text read, each read and checked once.
 
     A file is known by its real path (a symlink and its target are one
     file) and named by the first path a launch reached it by: ``files``,
     ``errors`` and the merged launches' ``Merged.path`` use that name.
+    ``shared`` are the real paths of files launches of other texts read too.
+    A file's argparse stage sees the launches of this text that read it
+    (``_Readers``), as they were when it was first read.
     """
 
     def __init__(self, read: Callable[[str], str | None] | None, schema: Schema, others: tuple[Schema, ...],
                  level: Applicability, script: str = "-", *, screen: FileScreen | None = None,
-                 fix_edits: bool = False) -> None:
+                 fix_edits: bool = False, shared: frozenset[str] = frozenset()) -> None:
         self.read, self.schema, self.others, self.level, self.script = read, schema, others, level, script
-        self.screen, self.fix_edits = screen, fix_edits
+        self.screen, self.fix_edits, self.shared = screen, fix_edits, shared
         self.files: dict[str, _Config | None] = {}
         self.errors: dict[str, InputError] = {}  # name -> why SGLang would not read the file
         self.unread: dict[str, NotRead] = {}  # name -> why ``read`` would not read it
         self.names: dict[str, str] = {}  # real path -> name
+        self.readers: dict[str, list[tuple[Launch, int]]] = {}  # name -> the launches of the text that read it
 
     def name(self, path: str) -> str:
         """The name the file at ``path`` goes by in this text (the first path that reached it)."""
@@ -430,14 +499,57 @@ class _Configs:
                 text = None
             config = None
             if text is not None:
+                readers = _Readers(path, self.readers.get(path, []), self.outside(path), self.schema)
                 try:
                     config = _Config(text, _arg_stage(text, yaml_config, path, self.schema, self.others,
-                                                      self.level, screen=self.screen, fix_edits=self.fix_edits))
+                                                      self.level, screen=self.screen, fix_edits=self.fix_edits,
+                                                      merges=readers))
                 except InputError as exc:  # there, but SGLang refuses it at start-up: unknown, and an error
                     self.errors[path] = InputError(exc.path, exc.line, exc.col, f"{exc.message} (the --config "
                                                    f"file of {self.script}: SGLang refuses to start)")
             self.files[path] = config
         return self.files[path]
+
+    def outside(self, name: str) -> bool:
+        """Whether launches of other texts read file ``name`` too."""
+        return os.path.realpath(name) in self.shared
+
+    def layers(self, launches: list[Launch], fmt: ModuleType, path: str) -> list[tuple[Layers | None, Launch]]:
+        if fmt.NAME != "shell":
+            return [(None, launch) for launch in launches]
+        self.readers = {}
+        for launch in launches:
+            ref = fmt.config_argument(launch)
+            if ref is not None and ref.path is not None and path != "-" and is_yaml(ref.path):
+                self.readers.setdefault(self.name(merge.config_path(path, ref.path)), []).append((launch, ref.index))
+        out = []
+        for launch in launches:
+            launched = _as_launched(launch, fmt, path, self.schema, self.launch)
+            ctx = launched.ctx
+            if isinstance(ctx, merge.Merged):
+                shared = len(self.readers.get(ctx.path, ())) > 1 or self.outside(ctx.path)
+                layers = Layers(launched.parsed.explicit_for(self.schema),
+                                frozenset(s.dest for s in ctx.config.parsed.occurrences), editable=not shared)
+            elif launched.parsed.base_unknown:  # a file autofix cannot read may write any setting
+                layers = Layers(launched.parsed.explicit_for(self.schema), frozenset(self.schema.by_dest))
+            else:
+                layers = None
+            out.append((layers, launched))
+        return out
+
+    def edits(self, launched: Launch, ops: list) -> tuple[str, list[Edit]]:
+        ctx: merge.Merged = launched.ctx
+        config = self.get(ctx.path)
+        return self.name(ctx.path), yaml_config.edit(config.written.text, ctx.config, ops, self.schema)
+
+    def amend(self, name: str, edits: list[Edit]) -> None:
+        """Apply a command line's argparse-stage fix to file ``name``: one more pass of its argparse stage."""
+        config = self.files[name]
+        stage = config.written
+        text = apply_edits(stage.text, edits)
+        stage.launches = yaml_config.read(text, name, self.schema)
+        stage.text = text
+        stage.chain = [*stage.chain, edits]
 
     def launch(self, path: str) -> tuple[str, Launch] | None:
         """(the file's name, its launch: its corrected text, read), or None."""
@@ -589,7 +701,7 @@ def _locator(original: str, current: str, chain: list[list[Edit]]) -> Callable[[
 
 def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tuple[Schema, ...],
                level: Applicability, *, screen: FileScreen | None = None, command: bool = False,
-               fix_edits: bool = False) -> _ArgStage:
+               fix_edits: bool = False, merges: _Merges | None = None) -> _ArgStage:
     """Check how each launch's settings are written; fix in place and re-read, up to ``MAX_PASSES``.
 
     A pass whose edits would not read back (a layout the adapter cannot
@@ -597,6 +709,10 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
     ``screen`` is what the run keeps of each finding (``fix_source``);
     ``command``: the launches are commands (a comment above one covers it);
     ``fix_edits``: place each fix of the first pass on its own.
+    ``merges``: the launches' other files (``_Merges``): the rules see each
+    launch's settings as SGLang merges them, and a fix's ``Set``/``Unset``
+    ops are written in the other file, with the fix; without it, a launch
+    is its own text alone.
     """
     current, chain = text, []
     diagnostics: list[Diagnostic] = []
@@ -618,8 +734,12 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
         checked = []
         proposals = Proposals(launches)
         found_by, chosen_by = [], []
+        views = merges.layers(launches, fmt, path) if merges is not None else [(None, launch) for launch in launches]
+        elsewhere: dict[int, tuple[str, list[Edit]]] = {}  # launch -> its fixes' edits of its --config file
         for index, launch in enumerate(launches):
-            found = _screened_args(launch, schema, others, fmt, screen, path, back, command, suppressed, not chain)
+            layers, launched = views[index]
+            found = _screened_args(launch, schema, others, fmt, screen, path, back, command, suppressed, not chain,
+                                   layers)
             chosen = engine.choose_entry_fixes(found, level)
             found_by.append(found)
             chosen_by.append(chosen)
@@ -634,8 +754,11 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
                         except CannotEdit as exc:
                             proposals.refuse(index, str(exc), getattr(exc, "location", None), whole=False)
             elif ops:
+                own, other = _own_ops(ops)
                 try:
-                    proposals.add(index, fmt.edit_entries(current, launch, ops, schema))
+                    proposals.add(index, fmt.edit_entries(current, launch, own, schema))
+                    if other:
+                        elsewhere[index] = merges.edits(launched, other)
                 except CannotEdit as exc:
                     proposals.refuse(index, str(exc), getattr(exc, "location", None))
         edits, done = proposals.settle()
@@ -658,8 +781,8 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
                 after = _causes(fixed, dests)
                 if born[index]:  # a launch a host-stage fix made: all it shows appears once that is fixed
                     after = tuple(dict.fromkeys(born[index] + _causes([f for f in fixed if f[1] & dests], dests)))
-                alone = placing.of_fixes(v.fixes, lambda fix: placing.placed(
-                    fmt.edit_entries(current, launch, list(fix.ops), schema), text, (), path)) \
+                alone = placing.of_fixes(v.fixes, lambda fix: _arg_fix_edits(fix, current, launch, views[index][1],
+                                                                             fmt, schema, path, merges)) \
                     if fix_edits and not chain and not after else ()
                 d = _diagnostic(path, launch, v, level, after, fixed_here[k] or (editable and not chosen[k]), back,
                                 alone)
@@ -676,6 +799,9 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
                 new = [replace(d, fixable=False, fix_available=False) for d in new]
                 checked = [(launch, found, False) for launch, found, _ in checked]
                 edits = []
+        for index, (name, config_edits) in elsewhere.items():  # with the script's edits, or not at all
+            if (index, None) in done and edits:
+                merges.amend(name, config_edits)
         diagnostics.extend(new)
         if not edits:
             break
@@ -691,8 +817,9 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
         texts.add(current)
     if not checked:  # stopped with fixes still coming: what is there now remains, unfixed
         back = _locator(text, current, chain)
+        views = merges.layers(launches, fmt, path) if merges is not None else [(None, launch) for launch in launches]
         checked = [(launch, _screened_args(launch, schema, others, fmt, screen, path, back, command, suppressed,
-                                           False), False) for launch in launches]
+                                           False, layers), False) for launch, (layers, _) in zip(launches, views)]
     back = _locator(text, current, chain)
     remaining = [_diagnostic(path, launch, v, level, (), editable, back)
                  for launch, found, editable in checked for v in found]
@@ -701,19 +828,53 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
 
 def _screened_args(launch: Launch, schema: Schema, others: tuple[Schema, ...], fmt: ModuleType,
                    screen: FileScreen | None, path: str, back: Callable[[Location], Location],
-                   command: bool, written: set[tuple[str, str]], as_written: bool) -> list:
+                   command: bool, written: set[tuple[str, str]], as_written: bool,
+                   layers: Layers | None = None) -> list:
     """The argparse-stage violations of ``launch`` that ``screen`` keeps (``back`` places them in the original
     text; ``written``, ``as_written``: see ``engine.screened``: a later pass's fixes make no suppressed
-    finding)."""
-    found = engine.check_args(_written(launch, schema, others, fmt))
+    finding). ``layers``: the launch's other file, if any (``Written.layers``); a fix that would write there
+    when it may not (``Layers.editable``) is left out."""
+    found = engine.check_args(_written(launch, schema, others, fmt, layers))
+    if found and not (layers is not None and layers.editable):
+        found = [_within_file(v) for v in found]
     if screen is None or not found:
         return found
     return engine.screened(found, screen.for_launch(path, launch, back, command), written, as_written=as_written)
 
 
-def _written(launch: Launch, schema: Schema, others: tuple[Schema, ...], fmt: ModuleType) -> Written:
-    """What the argparse-stage (and host) rules read of one launch."""
-    return Written(launch.entries, launch.parsed, schema, others, fmt.SOURCE, launch.host)
+def _written(launch: Launch, schema: Schema, others: tuple[Schema, ...], fmt: ModuleType,
+             layers: Layers | None = None) -> Written:
+    """What the argparse-stage (and host) rules read of one launch (``layers``: its other file, if any)."""
+    return Written(launch.entries, launch.parsed, schema, others, fmt.SOURCE, launch.host, layers)
+
+
+def _own_ops(ops) -> tuple[list, list]:
+    """``ops`` split into (the entry ops on this file, the ``Set``/``Unset`` ops on the launch's other file)."""
+    other = [op for op in ops if isinstance(op, (Set, Unset))]
+    return [op for op in ops if not isinstance(op, (Set, Unset))], other
+
+
+def _within_file(v):
+    """``v`` without the fixes that would write the launch's other file (``Set``/``Unset``): a fix of a file
+    whose other file may not be edited (a ``--config`` file's command lines, a file other launches read)."""
+    kept = tuple(f for f in v.fixes if not any(isinstance(op, (Set, Unset)) for op in f.ops))
+    return v if len(kept) == len(v.fixes) else replace(v, fixes=kept)
+
+
+def _arg_fix_edits(fix, current: str, launch: Launch, launched: Launch, fmt: ModuleType, schema: Schema, path: str,
+                   merges: _Merges | None) -> tuple | None:
+    """An argparse-stage fix of the text as read (``current``) on its own, as ``TextEdit``s (``fix_edits``):
+    its entry ops here, its ``Set``/``Unset`` ops in the launch's ``--config`` file (None where that file's
+    own fixes changed it first)."""
+    own, other = _own_ops(fix.ops)
+    out = placing.placed(fmt.edit_entries(current, launch, own, schema), current, (), path)
+    if not other or out is None:
+        return out
+    name, edits = merges.edits(launched, other)
+    config = merges.files[name]
+    if config.written.chain:
+        return None
+    return out + placing.placed(edits, config.source, (), name)
 
 
 def _born(back: Callable[[Location], Location], launches: list[Launch], born: list[tuple[str, ...]],
@@ -745,9 +906,12 @@ def _dests(launch: Launch, v) -> frozenset:
 
 
 def _fix_dests(launch: Launch, fix, schema: Schema) -> frozenset:
-    """The settings a fix writes: the options it spells, and the entries it edits."""
+    """The settings a fix writes: the options it spells, the entries it edits, the dests it sets elsewhere."""
     out = set()
     for op in fix.ops:
+        if isinstance(op, (Set, Unset)):
+            out.add(op.dest)
+            continue
         flags = [op.flag] if isinstance(op, Respell) else [f for f, _ in op.settings] if isinstance(op, Rewrite) else []
         out.update(m.option.dest for m in map(schema.match, flags) if m.option is not None)
         dest = launch.entries[op.entry].dest

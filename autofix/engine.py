@@ -144,11 +144,12 @@ def choose_entry_fixes(violations: Sequence[Violation], level: Applicability) ->
     """The fix to apply for each violation now: its best at ``level``, unless an
     earlier chosen fix already edits one of its entries (that one waits for the
     next pass, on the re-read text)."""
-    touched: set[int] = set()
+    touched: set = set()
     chosen: list[Fix | None] = []
     for v in violations:
         fix = v.best_fix(level)
-        entries = {op.entry for op in fix.ops} if fix else set()
+        # a Set/Unset is on the launch's other file (``Written.unset``): it edits that file's setting of a dest
+        entries = {("dest", op.dest) if isinstance(op, (Set, Unset)) else op.entry for op in fix.ops} if fix else set()
         if fix and not entries & touched:
             touched |= entries
             chosen.append(fix)

@@ -20,16 +20,17 @@ from autofix.suppressions import Suppressions
 class FileScreen:
     """The policy and the suppression comments of the files of one ``fix_source`` call, by path.
 
-    ``policy`` is the checked text's; ``policy_of(path)``, when given, that of another file a launch
-    reads (a ``--config`` file), asked once per path.
+    ``policy`` is the checked text's (``main``); ``policy_of(path)``, when given, that of another file a
+    launch reads (a ``--config`` file), asked once per path.
     """
 
-    def __init__(self, policy: Policy = DEFAULT, policy_of: Callable[[str], Policy] | None = None) -> None:
+    def __init__(self, policy: Policy = DEFAULT, policy_of: Callable[[str], Policy] | None = None,
+                 main: str | None = None) -> None:
         self.policy = policy
         self.files: dict[str, Suppressions] = {}
         self._policy_of = policy_of
         self._policies: dict[str, Policy] = {}
-        self._main: str | None = None  # the checked text's path (the first one read)
+        self._main = main  # the checked text's path
 
     def policy_for(self, path: str | None) -> Policy:
         """The policy of the diagnostics located in the file at ``path`` (None: the checked text)."""
@@ -42,14 +43,11 @@ class FileScreen:
 
     def read(self, path: str, text: str, fmt, launches) -> None:
         """Read the suppression comments of ``text``, the file at ``path`` read by the adapter ``fmt`` as
-        ``launches`` (once per path; the first is the checked text), and the Kubernetes annotations of the
-        launches (``Launch.suppress``).
+        ``launches`` (once per path), and the Kubernetes annotations of the launches (``Launch.suppress``).
 
         A marker counts in a comment of the file's own syntax (``fmt.comments``) or of a shell script one of
         ``launches`` is read in (``embedded.script_comments``); both are found only for a text that holds one.
         """
-        if self._main is None:
-            self._main = path
         if path in self.files:
             return
 

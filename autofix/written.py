@@ -1,18 +1,26 @@
-"""What the argparse-stage rules read: how one launch's settings are written.
+"""What the argparse-stage rules read: how one file's settings of a launch are written.
 
 The semantic rules read resolved values (``resolve.View``); these rules read
 the words themselves, before SGLang's parser has turned them into values:
 unknown spellings, refused choices, repeated settings, keys its ``--config``
 reader treats differently from what the author meant.
+
+A launch may be written in two files: a command line and the ``--config``
+file it names, which SGLang merges (the file's settings first, the command
+line's win). The rules see one file's entries, but the settings of the whole
+launch (``Written.values``, ``Layers``): a rule that reads what a dest is
+set to, or whether it is set, cannot see one side of the merge only. A rule
+that reads no dest judges spellings, and needs nothing else.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from autofix.arguments import Entry, ParsedArgs
+from autofix.model import UNKNOWN, Drop, Revalue, Set, Unset
 from autofix.schema import Option, Schema
 
 
@@ -33,6 +41,28 @@ class NotJson:
 
 
 @dataclass(frozen=True, slots=True)
+class Layers:
+    """The launch one file's settings are part of, when another file writes the rest (see ``Written``).
+
+    ``values`` are the settings the launch runs with, merged as SGLang merges
+    them (dest -> value; ``UNKNOWN`` where it is not known here: a ``--config``
+    file autofix cannot read, a shell expansion, launches that read this file
+    and set a dest differently). ``others`` are the dests the other file
+    writes (the ``--config`` file of a command line; the command lines of a
+    ``--config`` file), ``overridden`` this file's dests whose value is never
+    used, as every launch's other file sets them later (a command line's over
+    its ``--config`` file's). ``editable``: a fix may change the other file
+    (``Written.unset``, ``Written.revalue``): only a command line's, when no
+    other launch reads that file.
+    """
+
+    values: Mapping[str, Any]
+    others: frozenset[str] = frozenset()
+    overridden: frozenset[str] = frozenset()
+    editable: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Written:
     """One launch's entries, the parse they came from, and the schemas to judge them by.
 
@@ -43,6 +73,13 @@ class Written:
     (srt-slurm's ``sglang_config``: written as keys, read as a command line).
     ``host`` is set when the file that holds the launch does not run its
     words as written (a Dockerfile exec form that is not JSON, ``NotJson``).
+    ``layers`` is set when another file writes part of the launch (``Layers``).
+
+    ``entries`` and ``parsed`` are this file's words. What the launch sets is
+    ``values``; ``effective`` and ``here`` say which of this file's entries
+    it takes; ``unset`` and ``revalue`` build the ops that change a setting
+    wherever it is written (in the other file: ``Unset``/``Set`` ops, which
+    the caller writes there).
     """
 
     entries: tuple[Entry, ...]
@@ -51,6 +88,42 @@ class Written:
     others: tuple[Schema, ...] = ()
     source: Literal["config", "command", "recipe"] = "command"
     host: NotJson | None = None
+    layers: Layers | None = None
+
+    @property
+    def values(self) -> Mapping[str, Any]:
+        """dest -> the value the launch runs with, for each dest it sets (``UNKNOWN``: not known here)."""
+        return self.layers.values if self.layers is not None else self.parsed.explicit_for(self.schema)
+
+    def effective(self) -> Iterator[Entry]:
+        """This file's entries whose value the launch takes, in order: the last of each dest, when no later
+        file overrides it (a repeat's earlier copies are ``ARG007``'s); none holding a shell expansion."""
+        overridden = self.layers.overridden if self.layers is not None else frozenset()
+        last: dict[str, Entry] = {}
+        for e in self.entries:
+            if e.dest is not None and e.words and not e.ignored:
+                last[e.dest] = e
+        yield from sorted((e for d, e in last.items() if not e.dynamic and d not in overridden), key=lambda e: e.index)
+
+    def here(self, dest: str) -> Entry | None:
+        """The entry of this file whose value the launch takes for ``dest``, if any (see ``effective``)."""
+        return next((e for e in self.effective() if e.dest == dest), None)
+
+    def elsewhere(self, dest: str) -> bool:
+        """Whether the launch's other file writes ``dest`` (where this file does not, the value comes from there)."""
+        return self.layers is not None and dest in self.layers.others
+
+    def unset(self, dest: str) -> tuple[Drop | Unset, ...]:
+        """Ops that remove ``dest`` from the launch: every copy in this file (not a sweep base's key a variant
+        overrides: other launches read it), and ``Unset`` when the other file writes it too."""
+        drops = tuple(Drop(e.index) for e in self.entries if e.dest == dest and e.ignored != "overridden")
+        return (*drops, Unset(dest)) if self.elsewhere(dest) else drops
+
+    def revalue(self, dest: str, value: Any) -> Revalue | Set:
+        """The op that makes the launch's ``dest`` ``value`` where its value is written: this file's entry, or
+        ``Set`` in the other file."""
+        e = self.here(dest)
+        return Revalue(e.index, value) if e is not None else Set(dest, value)
 
     def refused(self, kind: str) -> Iterator[Entry]:
         """Entries argparse refuses with a problem of ``kind`` (see ``arguments.Problem``).
@@ -78,6 +151,11 @@ class Written:
         """Whether settings are written as mapping keys (``tp-size: 8``) rather than flags."""
         return self.source in ("config", "recipe")
 
-    def spelling(self, flag: str) -> str:
-        """``flag`` as this source writes it: ``--tp-size`` on a command line, ``tp-size`` as a key."""
-        return flag[2:] if self.keyed and flag.startswith("--") else flag
+    def spelling(self, flag: str, elsewhere: bool = False) -> str:
+        """``flag`` as this source writes it: ``--tp-size`` on a command line, ``tp-size`` as a key
+        (``elsewhere``: as the launch's other file does, the ``--config`` file of a command line or the reverse)."""
+        return flag[2:] if self.keyed != elsewhere and flag.startswith("--") else flag
+
+    def there(self, dest: str) -> bool:
+        """Whether the launch takes ``dest``'s value from its other file, not from this one."""
+        return self.elsewhere(dest) and self.here(dest) is None

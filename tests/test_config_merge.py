@@ -5,8 +5,11 @@ The file's settings come first and the command line's flags win
 each diagnostic points at the file the effective value is written in, and
 its fix goes there. ``sglang`` / ``fixed`` are SGLang 0.5.23's verdicts on
 the input and on autofix's output, measured with ../shared/oracle
-(``check.py --no-warnings --config FILE -- FLAGS``; 8x H200, DeepSeek-V3),
-written as in tests/rules/arg_cases.py (``ok`` or where SGLang raised).
+(``check.py --no-warnings --config FILE -- FLAGS``; 8x H200, or ``gpu``, and
+DeepSeek-V3), written as in tests/rules/arg_cases.py (``ok`` or where SGLang
+raised). ``differs``, where given, are the resolved fields (``--fields all``)
+that differ between the input and autofix's output: a fix that keeps what
+SGLang runs changes none but the deprecated inputs' own echoes.
 """
 
 from __future__ import annotations
@@ -32,6 +35,9 @@ def _in_a_project(project):
     (``files.Scope``; tests/test_paths.py checks what is not)."""
 EP003 = "sglang/srt/arg_groups/parallel_hook.py:783"
 EP004 = "sglang/srt/arg_groups/parallel_hook.py:791"
+MERGER = "sglang/srt/utils/server_args_config_parser.py:173"  # a key the --config reader refuses
+ARGPARSE = "argparse"
+SPEC = "--speculative-algorithm EAGLE --speculative-draft-model-path lmsys/eagle"
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,8 @@ class MergeCase:
     sglang: str
     fixed: str = "ok"
     unsafe: bool = False
+    gpu: str = "h200"
+    differs: tuple[str, ...] | None = None  # None: not compared (refused input, or nothing changed)
 
 
 CASES = [
@@ -65,6 +73,57 @@ CASES = [
     MergeCase("removal-removes-both", "--config c.yaml --enable-eplb", "tp-size: 1\nenable-eplb: true\n",
               ("a.sh EP004 1:85",), "--config c.yaml", "tp-size: 1\n", EP004, unsafe=True),
     MergeCase("cross-file-value-not-repeated", "--config c.yaml --tp 8", "tp-size: 4\n", (), None, None, "ok"),
+    # Argparse-stage rules that read other settings read the merged launch (issue 29, case 14): before, DEP001
+    # saw the command line alone and removed --enable-dp-attention (SGLang then ran 8 replicas, not attention DP 8).
+    MergeCase("dp-attention-dp-size-in-config", "--config c.yaml --enable-dp-attention", "dp-size: 8\ntp-size: 8\n",
+              ("a.sh DEP001 1:85",), "--config c.yaml --attn-dp-size 8", "tp-size: 8\n", "ok", differs=()),
+    MergeCase("dp-attention-attn-dp-size-in-config", "--config c.yaml --enable-dp-attention",
+              "attn-dp-size: 4\ntp-size: 8\n", ("a.sh DEP001 1:85",), "--config c.yaml", None, "ok", differs=()),
+    MergeCase("dp-attention-refused-key-set-again", "--config c.yaml --enable-dp-attention",
+              "enable-dp-attention: true\ndp-size: 8\ntp-size: 8\n", ("c.yaml DEP001 1:1", "a.sh DEP001 1:85"),
+              "--config c.yaml --attn-dp-size 8", "tp-size: 8\n", MERGER),
+    # the config reader refuses the key; the fix would have to remove --dp-size from the command line: not fixed
+    MergeCase("dp-attention-key-dp-size-on-command-line", "--config c.yaml --dp-size 8",
+              "enable-dp-attention: true\ntp-size: 8\n", ("c.yaml DEP001 1:1",), None, None, MERGER, MERGER),
+    MergeCase("disable-cuda-graph-decode-backend-in-config", "--config c.yaml --disable-cuda-graph",
+              "cuda-graph-backend-decode: full\n", ("a.sh DEP001 1:85",),
+              "--config c.yaml --cuda-graph-backend-prefill disabled", None, "ok",
+              differs=("cuda_graph_backend_prefill", "disable_cuda_graph")),
+    MergeCase("fast-image-processor-auto-in-config", "--config c.yaml --disable-fast-image-processor",
+              "image-processor-backend: auto\n", ("a.sh DEP001 1:85",), "--config c.yaml",
+              "image-processor-backend: pil\n", "ok", differs=("disable_fast_image_processor",)),
+    MergeCase("fast-image-processor-torchvision-in-config", "--config c.yaml --disable-fast-image-processor",
+              "image-processor-backend: torchvision\n", ("a.sh DEP001 1:85",), None, None,
+              "sglang/srt/arg_groups/serving_hook.py:260", "sglang/srt/arg_groups/serving_hook.py:260"),
+    # the fix would rewrite --image-processor-backend on the command line: reported, not fixed (before: the file
+    # was rewritten image-processor-backend: pil, and the command line's auto ran)
+    MergeCase("fast-image-processor-key-auto-on-command-line", "--config c.yaml --image-processor-backend auto",
+              "disable-fast-image-processor: true\n", ("c.yaml DEP001 1:1",), None, None, "ok"),
+    MergeCase("allreduce-fusion-backend-in-config", "--config c.yaml --enable-flashinfer-allreduce-fusion",
+              "flashinfer-allreduce-fusion-backend: trtllm\n", ("a.sh DEP001 1:85",), "--config c.yaml", None, "ok",
+              differs=()),
+    MergeCase("deprecated-option-in-both", "--config c.yaml --grpc-mode", "grpc-mode: true\n", ("a.sh DEP001 1:85",),
+              "--config c.yaml --smg-grpc-mode", "", "ok", differs=("grpc_mode",)),
+    # a value the command line replaces is never used: nothing to say of it
+    MergeCase("deprecated-value-overridden", "--config c.yaml --tool-call-parser glm", "tool-call-parser: qwen25\n",
+              (), None, None, "ok"),
+    MergeCase("null-text-overridden", "--config c.yaml --chat-template chatml", "chat-template: null\n", (), None,
+              None, "ok"),
+    MergeCase("null-int-overridden-still-refused", "--config c.yaml --max-running-requests 8",
+              "max-running-requests: null\ntp-size: 8\n", ("c.yaml CFG002 1:1",), None, "tp-size: 8\n", ARGPARSE),
+    MergeCase("vllm-flag-with-parser-in-config", "--config c.yaml --enable-reasoning",
+              "reasoning-parser: deepseek-r1\n", ("a.sh ARG001 1:85",), "--config c.yaml", None, ARGPARSE),
+    # tokenspeed_mla meant decode-mode speculative verify: before, the rename alone was offered as safe
+    MergeCase("tokenspeed-speculative-on-command-line", f"--config c.yaml {SPEC}",
+              "attention-backend: tokenspeed_mla\nkv-cache-dtype: fp8_e4m3\ntp-size: 8\n", ("c.yaml DEP002 1:1",),
+              None, None, "ok", gpu="b200"),
+    MergeCase("tokenspeed-speculative-on-command-line-unsafe", f"--config c.yaml {SPEC}",
+              "attention-backend: tokenspeed_mla\nkv-cache-dtype: fp8_e4m3\ntp-size: 8\n", ("c.yaml DEP002 1:1",),
+              None, "attention-backend: cutedsl_mla\nspeculative-attention-mode: decode\nkv-cache-dtype: fp8_e4m3\n"
+              "tp-size: 8\n", "ok", unsafe=True, gpu="b200", differs=()),
+    MergeCase("tokenspeed-kv-dtype-in-config", "--config c.yaml --attention-backend tokenspeed_mla",
+              "kv-cache-dtype: bf16\ntp-size: 8\n", ("a.sh DEP002 1:85",), "--config c.yaml --attention-backend cutedsl_mla",
+              "kv-cache-dtype: fp8_e4m3\ntp-size: 8\n", "ok", unsafe=True, gpu="b200", differs=()),
 ]
 
 
@@ -96,8 +155,10 @@ def test_merge(tmp_path, case):
     assert _found(result, tmp_path) == tuple(sorted(case.found, key=lambda f: not f.startswith("a.sh")))
     assert result.output == (LAUNCH + (case.script_out or case.flags) + "\n")
     assert [o.path for o in result.others] == [str(config)]
-    assert result.others[0].output == (case.config_out or case.config)
-    assert (case.sglang == "ok") == (not case.found)
+    assert result.others[0].output == (case.config if case.config_out is None else case.config_out)
+    # a launch SGLang refuses is reported; one it starts has no error (a warning: it does not mean what it says)
+    assert bool(case.found) if case.sglang != "ok" else \
+        not [d for r in (result, *result.others) for d in r.diagnostics if d.violation.severity == "error"]
 
 
 def test_config_diagnostic_names_the_config_file(tmp_path):
@@ -531,3 +592,102 @@ def test_cli_missing_config_stays_unknown_and_silent(tmp_path):
     script.write_text(PY3 + "--config missing.yaml --ep-dispatch-algorithm static\n")
     r = run(str(script))
     assert (r.exit_code, r.stdout, r.stderr) == (0, "", "All checks passed!\n")
+
+
+# Issue 29, case 14: an argparse-stage rule that reads other settings reads the launch, from both files.
+
+CASE_14 = "dp-size: 8\ntp-size: 8\n"
+
+
+def test_cli_write_keeps_attention_dp_set_in_two_files(tmp_path):
+    """``--write`` no longer removes --enable-dp-attention (SGLang runs attention DP 8 with the file's dp-size):
+    it writes what the same launch gets with both on the command line, each where it is written; oracle:
+    tests/test_config_merge.py ``dp-attention-dp-size-in-config``."""
+    script = tmp_path / "run.sh"
+    script.write_text("python3 -m sglang.launch_server --config cfg.yaml --enable-dp-attention\n")
+    (tmp_path / "cfg.yaml").write_text(CASE_14)
+    r = run(str(script), "--write")
+    assert r.exit_code == 0, r.output
+    assert script.read_text() == "python3 -m sglang.launch_server --config cfg.yaml --attn-dp-size 8\n"
+    assert (tmp_path / "cfg.yaml").read_text() == "tp-size: 8\n"
+    assert "Fixed 1 in 2 files" in r.stderr
+    assert run(str(script)).exit_code == 0
+
+
+def test_the_fix_of_a_flag_is_placed_in_both_files(tmp_path):
+    """Machine formats place each fix on its own: the rewrite in the script, the removal in the file."""
+    script = tmp_path / "a.sh"
+    script.write_text(LAUNCH + "--config c.yaml --enable-dp-attention\n")
+    (tmp_path / "c.yaml").write_text(CASE_14)
+    result = fix_source(script.read_text(), shell, path=str(script), read_config=files.read_if_file, fix_edits=True)
+    [d] = result.diagnostics
+    [edits] = d.fix_edits
+    assert [(os.path.basename(e.path), e.start.line, e.start.col, e.content) for e in edits] == [
+        ("a.sh", 1, 85, "--attn-dp-size 8"), ("c.yaml", 1, 1, "")]
+
+
+@pytest.mark.parametrize("shared", ["two-launches", "other-texts"])
+def test_a_fix_that_would_edit_a_shared_config_is_not_offered(tmp_path, shared):
+    """The file's dp-size cannot leave it when other launches read it: reported, not fixed (and not removed)."""
+    script = tmp_path / "a.sh"
+    text = LAUNCH + "--config c.yaml --enable-dp-attention\n"
+    script.write_text(text + (LAUNCH + "--config c.yaml --port 2\n" if shared == "two-launches" else ""))
+    (tmp_path / "c.yaml").write_text(CASE_14)
+    others = frozenset({os.path.realpath(tmp_path / "c.yaml")}) if shared == "other-texts" else frozenset()
+    result = fix_source(script.read_text(), shell, path=str(script), read_config=files.read_if_file,
+                        shared_configs=others)
+    assert result.output == script.read_text() and result.others[0].output == CASE_14
+    [d] = result.diagnostics
+    assert d.code == "DEP001" and not d.fixable
+    assert d.violation.message == ("--enable-dp-attention is deprecated; write --attn-dp-size 8 instead of dp-size: 8 "
+                                   "(in the --config file) with --enable-dp-attention")
+
+
+@pytest.mark.parametrize("flags", ["--config $CFG --enable-dp-attention",
+                                   "--config missing.yaml --dp-size 8 --attn-dp-size 1 --enable-dp-attention"])
+def test_a_config_file_autofix_cannot_read_may_set_what_the_rule_reads(tmp_path, flags):
+    """The file may set --dp-size (or hold a copy the removal would bring back): the flag stays, reported."""
+    script = tmp_path / "a.sh"
+    script.write_text(LAUNCH + flags + "\n")
+    result = _check(script)
+    [d] = result.diagnostics
+    assert d.code == "DEP001" and not d.fixable
+    assert result.output == script.read_text()
+
+
+def test_a_config_file_judges_what_its_launches_agree_on(tmp_path):
+    """Two launches read the file, one with --image-processor-backend auto (SGLang: pil; oracle
+    ``fast-image-processor-key-auto-on-command-line``): the backend is not known for the file, so its
+    deprecated key is reported, not rewritten; read by the other launch alone, it is."""
+    (tmp_path / "c.yaml").write_text("disable-fast-image-processor: true\n")
+    script = tmp_path / "a.sh"
+    script.write_text(LAUNCH + "--config c.yaml --port 1\n" + LAUNCH + "--config c.yaml --image-processor-backend auto\n")
+    result = _check(script)
+    [d] = result.others[0].diagnostics
+    assert (d.code, d.fixable) == ("DEP001", False)
+    assert result.others[0].output == "disable-fast-image-processor: true\n"
+    script.write_text(LAUNCH + "--config c.yaml --port 1\n")
+    assert _check(script).others[0].output == "image-processor-backend: pil\n"
+
+
+def test_a_config_file_read_by_other_texts_too_knows_no_other_setting(tmp_path):
+    """Launches of other texts may set anything: a deprecated key whose replacement reads another setting is
+    reported, not fixed; a plain rename (the value alone decides it) is still fixed."""
+    (tmp_path / "c.yaml").write_text("disable-fast-image-processor: true\ntool-call-parser: qwen25\n")
+    script = tmp_path / "a.sh"
+    script.write_text(LAUNCH + "--config c.yaml\n")
+    result = fix_source(script.read_text(), shell, path=str(script), read_config=files.read_if_file,
+                        shared_configs=frozenset({os.path.realpath(tmp_path / "c.yaml")}))
+    assert [(d.code, d.location.line, d.fixable) for d in result.others[0].diagnostics] == [
+        ("DEP001", 1, False), ("DEP002", 2, True)]
+    assert result.others[0].output == "disable-fast-image-processor: true\ntool-call-parser: qwen\n"
+
+
+def test_a_config_key_only_some_launches_override_is_still_judged(tmp_path):
+    """One launch of two sets --tool-call-parser again: the other runs the file's qwen25."""
+    (tmp_path / "c.yaml").write_text("tool-call-parser: qwen25\n")
+    script = tmp_path / "a.sh"
+    script.write_text(LAUNCH + "--config c.yaml --tool-call-parser glm\n" + LAUNCH + "--config c.yaml --port 2\n")
+    result = _check(script)
+    assert [d.code for d in result.others[0].diagnostics] == ["DEP002"]
+    assert result.others[0].output == "tool-call-parser: qwen\n"

@@ -94,7 +94,9 @@ def null_config_value(w: Written) -> Iterator[Violation]:
     argparse as the word `None`. A number, a choice or a flag refuses it
     (`invalid int value: 'None'`); a text option silently takes the
     four-letter string `None` (a chat template, a revision named `None`).
-    Leaving the key out is how a config asks for the default.
+    Leaving the key out is how a config asks for the default. A text
+    option's `null` that the command line sets again is never used, and is
+    not reported.
 
     ## Example
     ```yaml
@@ -124,6 +126,8 @@ def null_config_value(w: Written) -> Iterator[Violation]:
             continue  # an unknown key is ARG001's; this one type turns "None" back into None
         key = w.spelling(e.flag)
         refused = e.problem is not None
+        if not refused and w.layers is not None and e.dest in w.layers.overridden:
+            continue  # the command line sets it again: SGLang never uses the word
         fix = (Fix.safe if option.default in (None, False) else Fix.unsafe)(
             Drop(e.index), title=f"Remove {key} (SGLang's default: {option.default!r})")
         what = "which SGLang refuses" if refused else "which SGLang takes as the string 'None'"

@@ -11,13 +11,13 @@ or still accepted (a value), and names options it knows.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from autofix.arguments import Entry
-from autofix.model import UNKNOWN, Drop, Fix, Revalue, Rewrite, Violation
+from autofix.model import UNKNOWN, Drop, Fix, Revalue, Rewrite, Set, Unset, Violation
 from autofix.rules.base import arg_rule
 from autofix.schema import Schema
 from autofix.written import Written
@@ -71,25 +71,38 @@ def _deprecated_dests(schema: Schema) -> frozenset[str]:
     return frozenset(o.dest for o in schema.options if o.deprecated and o.flag in OPTIONS)
 
 
-def _effective(w: Written) -> Iterator[Entry]:
-    """The entry SGLang takes for each dest, in order (copies it ignores are ``ARG007``'s)."""
-    last: dict[str, Entry] = {}
-    for e in w.entries:
-        if e.dest is not None and e.words and not e.ignored:
-            last[e.dest] = e
-    yield from sorted((e for e in last.values() if not e.dynamic), key=lambda e: e.index)
+_OTHER_FILE = {"command": "in the --config file", "config": "on the command line"}
 
 
-def _shown(w: Written, settings: Settings) -> str:
-    """Settings as this source writes them: ``--a x --b`` or ``a: x, b: true``."""
-    if w.keyed:
+def _shown(w: Written, settings: Settings, elsewhere: bool = False) -> str:
+    """Settings as this source writes them (``elsewhere``: as the launch's other file does): ``--a x --b`` or
+    ``a: x, b: true``."""
+    if w.keyed != elsewhere:
         return ", ".join(f"{f[2:]}: {' '.join(map(str, v)) if v else 'true'}" for f, v in settings)
     return " ".join(" ".join([f, *map(str, v)]) for f, v in settings)
 
 
-def _entries_of(w: Written, dest: str) -> tuple[int, ...]:
-    # not a sweep base's key a variant overrides: other launches read it
-    return tuple(e.index for e in w.entries if e.dest == dest and e.ignored != "overridden")
+def _given(w: Written, settings: Settings) -> str:
+    """Settings the launch has, each as the file that writes it does (one of the other file named)."""
+    far = {f for f, _ in settings if w.there(w.schema.match(f).option.dest)}
+    here = tuple((f, v) for f, v in settings if f not in far)
+    there = tuple((f, v) for f, v in settings if f in far)
+    parts = ([_shown(w, here)] if here else []) + \
+        ([f"{_shown(w, there, elsewhere=True)} ({_OTHER_FILE[w.source]})"] if there else [])
+    return " and ".join(parts)
+
+
+def _judged(w: Written, dests: frozenset[str]) -> Iterator[Entry]:
+    """The deprecated options' entries DEP001 judges, in order: those whose value the launch takes, and in a
+    ``--config`` file a key its reader refuses although the command line sets the option again (the reader
+    refuses the file before anything is merged)."""
+    overridden = w.layers.overridden & dests if w.layers is not None and w.source == "config" else frozenset()
+    last: dict[str, Entry] = {}
+    for e in w.entries:
+        if e.dest in overridden and e.words and not e.ignored and not e.dynamic:
+            last[e.dest] = e
+    refused = [e for e in last.values() if getattr(w.schema.match(e.flag).option, "config_file", None) == "refused"]
+    yield from sorted([*(e for e in w.effective() if e.dest in dests), *refused], key=lambda e: e.index)
 
 
 @arg_rule("DEP001", "deprecated-option", sglang_source="server_args.py:407", refuses=False, versions=VERSIONS)
@@ -105,6 +118,11 @@ def deprecated_option(w: Written) -> Iterator[Violation]:
     flag would (`--enable-dp-attention` with no `--dp-size`, an explicit
     `--flashinfer-allreduce-fusion-backend`), the flag does nothing and is
     removed. Where SGLang refuses the combination, it is reported, not fixed.
+    A command line and its `--config` file are one launch: the other
+    settings are read from both (`--enable-dp-attention` on the command line
+    with `dp-size: 8` in the file becomes `--attn-dp-size 8`, and `dp-size`
+    leaves the file), and a key the command line sets again is not judged
+    (a key the config reader refuses is removed).
 
     ## Why it matters
     SGLang maps these flags with a warning today and will remove them. Some
@@ -127,7 +145,9 @@ def deprecated_option(w: Written) -> Iterator[Violation]:
     embeddings check the legacy `disable_cuda_graph` field itself when
     loading under pipeline parallelism, so with `--pp-size` above 1 the
     `--disable-cuda-graph` rewrite is unsafe. A value known only at launch
-    (`--dp-size $DP`) leaves the flag reported and unfixed.
+    (`--dp-size $DP`, a `--config` file autofix cannot read), or a fix that
+    would edit a `--config` file other launches read too, or a command line
+    from its `--config` file, leaves the flag reported and unfixed.
 
     ## SGLang source
     `sglang/srt/server_args.py:407` (the deprecated registrations, 0.5.23); each
@@ -136,10 +156,8 @@ def deprecated_option(w: Written) -> Iterator[Violation]:
     dests = _deprecated_dests(w.schema)
     if not any(e.dest in dests for e in w.entries):
         return  # most launches: no setting of a deprecated option's dest
-    x = w.parsed.explicit_for(w.schema)
-    for e in _effective(w):
-        if e.dest not in dests:
-            continue
+    x = w.values  # the launch's: a --config file's settings and the command line's, merged
+    for e in _judged(w, dests):
         option = w.schema.match(e.flag).option
         if option is None or not option.deprecated or option.flag not in OPTIONS:
             continue
@@ -154,17 +172,25 @@ def deprecated_option(w: Written) -> Iterator[Violation]:
             yield Violation(f"{head}; false is the default: remove it", (option.dest,),
                             (Fix.safe(Drop(e.index), title=f"Remove {name}"),), entry=e.index, refuses=True)
             continue
+        if config_refused and w.layers is not None and e.dest in w.layers.overridden:
+            # every launch's command line sets it again, and the file's value is never used
+            yield Violation(f"{head}; the command line sets {option.flag} again: remove it", (option.dest,),
+                            (Fix.safe(Drop(e.index), title=f"Remove {name}"),), entry=e.index, refuses=True)
+            continue
         if option.flag == "--monokernel-backend" and e.values != ("amd",):
             continue
         text, fix = None, None  # a refused key set to neither true nor false: what was meant is unclear
         if not config_refused or e.raw is True:
             text, fix = _PLANS.get(option.flag, _replace)(w, e, x, repl)
+        if fix is not None and w.source == "command" and w.elsewhere(e.dest):
+            # the --config file's copy would take over once this one is gone: it goes too
+            fix = Fix(fix.ops + (Unset(e.dest),), fix.applicability, fix.title)
         text = text or f"write {_shown(w, repl.settings)} instead"
         yield Violation(f"{head}; {text}", (option.dest,), (fix,) if fix else (), entry=e.index,
                         refuses=config_refused)
 
 
-def _replace(w: Written, e: Entry, x: dict, repl: Replacement) -> tuple[str | None, Fix | None]:
+def _replace(w: Written, e: Entry, x: Mapping, repl: Replacement) -> tuple[str | None, Fix | None]:
     """The replacement settings, less those set explicitly (they win over the deprecated flag)."""
     keep, given = [], []
     for flag, values in repl.settings:
@@ -180,13 +206,13 @@ def _replace(w: Written, e: Entry, x: dict, repl: Replacement) -> tuple[str | No
         fix = Fix.unsafe  # models/gemma4_causal.py:874 reads the legacy field under PP
     name = w.spelling(e.flag)
     if not keep:
-        return f"with {_shown(w, tuple(given))} it does nothing: remove it", fix(Drop(e.index), title=f"Remove {name}")
+        return f"with {_given(w, tuple(given))} it does nothing: remove it", fix(Drop(e.index), title=f"Remove {name}")
     shown = _shown(w, tuple(keep))
     (flag, values), *more = keep
     return f"write {shown} instead", fix(Rewrite(e.index, flag, values, tuple(more)), title=f"Write {shown}")
 
 
-def _dp_attention(w: Written, e: Entry, x: dict, repl: Replacement) -> tuple[str | None, Fix | None]:
+def _dp_attention(w: Written, e: Entry, x: Mapping, repl: Replacement) -> tuple[str | None, Fix | None]:
     """``--dp-size N --enable-dp-attention`` -> ``--attn-dp-size N`` (when attn-dp-size is 1)."""
     dp, attn = x.get("dp_size", 1), x.get("attn_dp_size", 1)
     name, dp_name, attn_name = w.spelling(e.flag), w.spelling("--dp-size"), w.spelling("--attn-dp-size")
@@ -195,32 +221,34 @@ def _dp_attention(w: Written, e: Entry, x: dict, repl: Replacement) -> tuple[str
                "known at launch)", None
     if attn != 1:
         if dp > 1 and attn > 1:
-            return f"next to {attn_name} {attn} it keeps {dp_name} {dp} as replicas, which SGLang refuses " \
-                   "with attention DP (DP003 says which to keep)", None
-        return f"with {attn_name} {attn} it does nothing: remove it", Fix.safe(Drop(e.index), title=f"Remove {name}")
+            return f"next to {_given(w, (('--attn-dp-size', (attn,)),))} it keeps " \
+                   f"{_given(w, (('--dp-size', (dp,)),))} as replicas, which SGLang refuses with attention DP " \
+                   "(DP003 says which to keep)", None
+        return f"with {_given(w, (('--attn-dp-size', (attn,)),))} it does nothing: remove it", \
+            Fix.safe(Drop(e.index), title=f"Remove {name}")
     if dp == 1:
         return f"without {dp_name} above 1 it does nothing: remove it", Fix.safe(Drop(e.index), title=f"Remove {name}")
     instead = _shown(w, (("--attn-dp-size", (dp,)),))
-    drops = [Drop(i) for i in (*_entries_of(w, "dp_size"), *_entries_of(w, "attn_dp_size"))]
-    return f"write {instead} instead of {_shown(w, (('--dp-size', (dp,)),))} with {name}", \
+    # every copy of both sizes, in either file: one left behind would set the replicas again
+    drops = (*w.unset("dp_size"), *w.unset("attn_dp_size"))
+    return f"write {instead} instead of {_given(w, (('--dp-size', (dp,)),))} with {name}", \
         Fix.safe(Rewrite(e.index, "--attn-dp-size", (dp,)), *drops, title=f"Write {instead}")
 
 
-def _image_processor(w: Written, e: Entry, x: dict, repl: Replacement) -> tuple[str | None, Fix | None]:
+def _image_processor(w: Written, e: Entry, x: Mapping, repl: Replacement) -> tuple[str | None, Fix | None]:
     """``--disable-fast-image-processor`` -> ``--image-processor-backend pil`` unless another backend is chosen."""
     backend, name = x.get("image_processor_backend"), w.spelling(e.flag)
     if backend is None:
         return _replace(w, e, x, repl)
     if backend is UNKNOWN:
         return None, None
-    shown = _shown(w, (("--image-processor-backend", (backend,)),))
+    shown = _given(w, (("--image-processor-backend", (backend,)),))
     if backend == "pil":
         return f"with {shown} it does nothing: remove it", Fix.safe(Drop(e.index), title=f"Remove {name}")
     if backend == "auto":
-        [i] = [b.index for b in _effective(w) if b.dest == "image_processor_backend"]
-        pil = _shown(w, (("--image-processor-backend", ("pil",)),))
+        pil = _given(w, (("--image-processor-backend", ("pil",)),))
         return f"write {pil} instead of {shown} with {name}", \
-            Fix.safe(Revalue(i, "pil"), Drop(e.index), title=f"Write {pil} and remove {name}")
+            Fix.safe(w.revalue("image_processor_backend", "pil"), Drop(e.index), title=f"Write {pil} and remove {name}")
     return f"SGLang refuses it with {shown} (serving_hook.py:260): keep one of them", None
 
 
@@ -272,9 +300,9 @@ def deprecated_value(w: Written) -> Iterator[Violation]:
     """
     if not any(e.values and (e.dest, e.values[0]) in VALUES for e in w.entries):
         return  # most launches: no entry writes a deprecated value (the loop reports only such entries)
-    x = w.parsed.explicit_for(w.schema)
+    x = w.values  # the launch's: a --config file's settings and the command line's, merged
     extras_done = False  # the FP8 KV settings go with the first tokenspeed_mla only
-    for e in _effective(w):
+    for e in w.effective():  # a value another file overrides is never used: nothing to say of it
         if e.problem is not None or len(e.values) != 1 or (e.dest, e.values[0]) not in VALUES:
             continue
         option, old = w.option(e), e.values[0]
@@ -291,8 +319,9 @@ def deprecated_value(w: Written) -> Iterator[Violation]:
                         (Fix.safe(Revalue(e.index, new), title=f"Write {now}"),), entry=e.index)
 
 
-def _fp8_kv(w: Written, x: dict) -> tuple[tuple[Revalue, ...], Settings] | None:
-    """What tokenspeed_mla implied besides the backend: (values to change, settings to add); None if unknown."""
+def _fp8_kv(w: Written, x: Mapping) -> tuple[tuple[Revalue | Set, ...], Settings] | None:
+    """What tokenspeed_mla implied besides the backend: (values to change, where they are written; settings to
+    add); None if unknown."""
     kv, algorithm = x.get("kv_cache_dtype"), x.get("speculative_algorithm")
     mode = x.get("speculative_attention_mode", "prefill")
     if UNKNOWN in (kv, algorithm, mode):
@@ -305,12 +334,12 @@ def _fp8_kv(w: Written, x: dict) -> tuple[tuple[Revalue, ...], Settings] | None:
         if dest not in x:
             added.append((flag, (value,)))
         elif x[dest] != value:
-            [i] = [b.index for b in _effective(w) if b.dest == dest]
-            changed.append(Revalue(i, value))
+            changed.append(w.revalue(dest, value))
     return tuple(changed), tuple(added)
 
 
-def _tokenspeed(w: Written, e: Entry, new: str, extras: tuple[tuple[Revalue, ...], Settings] | None) -> Violation:
+def _tokenspeed(w: Written, e: Entry, new: str,
+                extras: tuple[tuple[Revalue | Set, ...], Settings] | None) -> Violation:
     """tokenspeed_mla as the (decode) attention backend: the new backend plus what the old one implied."""
     old = _shown(w, ((e.flag, ("tokenspeed_mla",)),))
     head = f"{old} is deprecated; SGLang runs {new} with an FP8 KV cache instead"
@@ -318,8 +347,9 @@ def _tokenspeed(w: Written, e: Entry, new: str, extras: tuple[tuple[Revalue, ...
         return Violation(f"{head} (not fixed: the KV cache or speculative settings are only known at launch)",
                          (e.dest,), entry=e.index)
     changed, added = extras
-    settings = ((e.flag, (new,)), *added, *((w.entries[op.entry].flag, (op.value,)) for op in changed))
-    shown = _shown(w, settings)
+    settings = ((e.flag, (new,)), *added, *((w.schema[op.dest].flag if isinstance(op, Set) else w.entries[op.entry].flag,
+                                             (op.value,)) for op in changed))
+    shown = _given(w, settings)
     first = Rewrite(e.index, e.flag, (new,), added) if added else Revalue(e.index, new)
     fix = Fix.unsafe if added or changed else Fix.safe  # a rename alone changes nothing
     return Violation(f"{head}: write {shown}", (e.dest,), (fix(first, *changed, title=f"Write {shown}"),),

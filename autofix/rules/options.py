@@ -12,7 +12,7 @@ import difflib
 from collections.abc import Iterator
 
 from autofix.arguments import Entry
-from autofix.model import Drop, Fix, Respell, Violation
+from autofix.model import UNKNOWN, Drop, Fix, Respell, Violation
 from autofix.rules.base import arg_rule
 from autofix.rules.other_engines import VLLM
 from autofix.schema import Schema
@@ -99,7 +99,8 @@ def unknown_option(w: Written) -> Iterator[Violation]:
 def _vllm(w: Written, e: Entry, flag: str, other) -> Violation:
     head = f"{w.spelling(flag)} is a vLLM option"
     note = f" ({other.note})" if other.note else ""
-    redundant = other.drop_with is not None and any(x.dest == other.drop_with for x in w.entries if x.words)
+    # set anywhere in the launch (the --config file of a command line too); UNKNOWN: perhaps not
+    redundant = other.drop_with is not None and w.values.get(other.drop_with, UNKNOWN) is not UNKNOWN
     if other.drop or redundant:
         return Violation(f"{head}; SGLang needs no equivalent{note}", (), (
             Fix.safe(Drop(e.index), title=f"Remove {w.spelling(e.flag)}"),), entry=e.index)

@@ -30,7 +30,7 @@ def _argv(script: str, directory) -> list[str]:
 
 @pytest.fixture(scope="module")
 def answers(tmp_path_factory) -> dict[str, dict]:
-    batch = []
+    batches: dict[str, list[dict]] = {}
     for c in CASES:
         given = tmp_path_factory.mktemp(c.id)
         (given / "a.sh").write_text(LAUNCH + c.flags + "\n")
@@ -39,15 +39,27 @@ def answers(tmp_path_factory) -> dict[str, dict]:
                             read_config=files.read_if_file)
         fixed = tmp_path_factory.mktemp(c.id + "-fixed")
         (fixed / "c.yaml").write_text(result.others[0].output)
-        batch.append({"id": c.id, "argv": _argv(LAUNCH + c.flags + "\n", given)})
-        batch.append({"id": c.id + ":fixed", "argv": _argv(result.output, fixed)})
-    return {a["id"]: a for a in run_batch(batch)}
+        fields = {} if c.differs is None else {"fields": "all"}
+        batches.setdefault(c.gpu, []).extend([{"id": c.id, "argv": _argv(LAUNCH + c.flags + "\n", given), **fields},
+                                              {"id": c.id + ":fixed", "argv": _argv(result.output, fixed), **fields}])
+    return {a["id"]: a for gpu, batch in batches.items() for a in run_batch(batch, gpu=gpu)}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_input_and_fixed_verdicts(case, answers):
     assert verdict(answers[case.id]) == case.sglang, answers[case.id].get("message")
     assert verdict(answers[case.id + ":fixed"]) == case.fixed, answers[case.id + ":fixed"].get("message")
+
+
+DIFFERS = [c for c in CASES if c.differs is not None]
+
+
+@pytest.mark.parametrize("case", DIFFERS, ids=[c.id for c in DIFFERS])
+def test_fix_keeps_what_sglang_runs(case, answers):
+    """The fixed pair of files resolves like the input, but for the deprecated inputs' own echoes."""
+    given, fixed = answers[case.id].get("resolved", {}), answers[case.id + ":fixed"].get("resolved", {})
+    differs = sorted(k for k in given.keys() | fixed.keys() if k != "random_seed" and given.get(k) != fixed.get(k))
+    assert differs == sorted(case.differs)
 
 
 # A config file read by launches of two scripts (tests/test_config_merge.py): autofix --write leaves it as
