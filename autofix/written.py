@@ -81,3 +81,15 @@ class Written:
     def spelling(self, flag: str) -> str:
         """``flag`` as this source writes it: ``--tp-size`` on a command line, ``tp-size`` as a key."""
         return flag[2:] if self.keyed and flag.startswith("--") else flag
+
+    def name(self, entry: Entry) -> str:
+        """How a message names ``entry``: as written (``spelling``), and when that is an abbreviation,
+        with the option SGLang reads it as (``image (read as image-processor-backend)``): argparse takes
+        any unique prefix, so a key may be an option its author never meant."""
+        if entry.flag is None:
+            return ""
+        shown = self.spelling(entry.flag)
+        found = self.schema.match(entry.flag)
+        if found.status != "prefix":
+            return shown
+        return f"{shown} (read as {self.spelling(found.option.flag)})"
