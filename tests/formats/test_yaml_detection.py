@@ -57,7 +57,8 @@ NOT_SGLANG = {
                              "version: 0.1.0\nappVersion: \"1.16.0\"\ndependencies:\n  - name: redis\n"
                              "    version: 17.x\n    repository: https://charts.bitnami.com/bitnami\n",
     ".github/workflows/ci.yml": "name: ci\non:\n  push:\n    branches: [main]\n  pull_request:\npermissions:\n"
-                                "  contents: read\nconcurrency:\n  group: ci\njobs:\n  test:\n    runs-on: ubuntu-latest\n"
+                                "  contents: read\nconcurrency:\n  group: ci\njobs:\n  test:\n"
+                                "    runs-on: ubuntu-latest\n"
                                 "    steps:\n      - uses: actions/checkout@v4\n      - run: make test\n",
     "docker-compose.yml": "services:\n  web:\n    image: nginx:latest\n    ports:\n      - \"8080:80\"\n"
                           "  db:\n    image: postgres:16\n    environment:\n      POSTGRES_PASSWORD: example\n"
