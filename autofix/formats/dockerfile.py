@@ -477,14 +477,14 @@ def _shell_at(values: list[str], script: int) -> int:
     return max(k for k in range(script) if values[k].rsplit("/", 1)[-1] in embedded.SHELLS)
 
 
-def _split(toks: list[tokens.Token], i: int, group: tuple[Instruction, ...], locate) -> Launch:
+def _split(text: str, toks: list[tokens.Token], i: int, group: tuple[Instruction, ...], locate) -> Launch:
     """``sh -c`` whose script word ``toks[i]`` is only the first word of the launch (DKR003); its fix writes the
     words from it on as one JSON string, when they are plain words of one instruction on one line."""
     values = [t.value for t in toks]
     first, last = toks[i], toks[-1]
     ins = next(g for g in group if g.start <= first.start < g.end)
     script = embedded.script_of(values[i:])
-    one = last.start < ins.end and "\n" not in ins.logical[0] and "\n" not in values[i]
+    one = last.start < ins.end and "\n" not in text[first.start:last.end]
     words = (script,) if script is not None and one else None
     host = SplitScript(" ".join(values[_shell_at(values, i):i]), values[i], tuple(values[i + 1:]), ins.keyword,
                        words)
@@ -504,7 +504,7 @@ def _token_launches(text: str, command: _Command, path: str, schema: Schema, loc
         if any(a <= t.start < b for a, b, _ in locked):
             return []  # the script of an inherited ``sh -c`` ENTRYPOINT: read where it is set
         if embedded.split_script(values) is not None:
-            return [_split(toks, script, group, locate)]
+            return [_split(text, toks, script, group, locate)]
         if not LAUNCH.search(t.value):
             return []
         return embedded.script_launches(_json_script_view(text, list(group), t), path, schema, locate)

@@ -3,7 +3,7 @@
 Docker's parser (BuildKit, which autofix reads Dockerfiles with: PyPI
 ``dockerfile``) decides what command an instruction runs, and how an
 ``ENTRYPOINT`` and a ``CMD`` join; a shell given ``-c`` runs one word as its
-script. These rules
+script, whether Docker, compose or Kubernetes hands it the words. These rules
 mirror that, not SGLang: no SGLang source line applies, SGLang never starts.
 """
 
@@ -155,14 +155,21 @@ def shell_script_split(w: Written) -> Iterator[Violation]:
     """A shell given `-c` and a launch written as several words: it runs only the first.
 
     ## What it does
-    Checks a Dockerfile's `ENTRYPOINT` and `CMD` where `sh -c` (any shell,
-    `bash -lc`...) is followed by an SGLang launch spread over several words.
+    Checks container commands (a Dockerfile's `ENTRYPOINT` and `CMD`, a
+    compose service's `entrypoint` and `command`, a Kubernetes container's
+    `command` and `args`) where `sh -c` (any shell, `bash -lc`...) is
+    followed by an SGLang launch spread over several words.
 
     ## Why SGLang refuses it
     `sh -c` takes one word as its script; the words after it are the
-    script's `$0`, `$1`.... A `CMD` list after an `ENTRYPOINT ["sh", "-c"]`
-    runs its first item alone (`python3`); a shell-form `CMD` there makes the
-    script `/bin/sh`. The container exits, or idles, and SGLang never starts.
+    script's `$0`, `$1`.... `entrypoint: ["sh", "-c"]` with `command:
+    python3 -m sglang.launch_server ...` runs `python3` alone: compose
+    splits a string `command` into words itself, without a shell (and drops
+    what follows an unquoted `&&`, `;` or `|`), and Docker appends them. The
+    same holds for a `CMD` list after an `ENTRYPOINT ["sh", "-c"]`, or
+    Kubernetes `args` items after `command: ["sh", "-c"]`; a shell-form
+    `CMD` there makes the script `/bin/sh`. The container exits, or idles,
+    and SGLang never starts.
 
     ## Example
     ```dockerfile
@@ -179,20 +186,26 @@ def shell_script_split(w: Written) -> Iterator[Violation]:
 
     ## Fix safety
     The fix writes the words as one script word, so the shell runs what
-    was written: list items when each is a plain word (joined with blanks,
-    nothing to quote), a shell-form `CMD` as the one item of a JSON array.
-    Safe. Items that hold blanks, quotes or `$` are reported, not fixed: the
-    script they were meant as is unclear.
+    was written: a compose string as it stands, made the one item of a list
+    (the shell then does what `sh -c` was there for: `$$VAR`, `&&`), list
+    items when each is a plain word (joined with blanks, nothing to quote),
+    a shell-form `CMD` as the one item of a JSON array. Safe. Items that
+    hold blanks, quotes or `$`, words split over two keys, a string shared
+    through a YAML alias or one that holds the shell too are reported, not
+    fixed.
 
     ## SGLang source
     None: SGLang never starts. The behaviour mirrored is the shell's (POSIX),
     `posix:sh -c command_string [command_name [argument...]]`, with the
-    words as Docker hands them over.
+    words as compose (`go-shellwords`), Docker and Kubernetes hand them over.
     """
     split = w.host
     if not isinstance(split, SplitScript):
         return
-    if split.where == "CMD in shell form":
+    if split.where == "command string":
+        message = (f"{split.shell} runs only {split.script!r} as its script: compose splits the command string "
+                   "into words, and the others become its $0, $1..., so SGLang never starts")
+    elif split.where == "CMD in shell form":
         message = (f"{split.shell} gets the CMD in shell form as /bin/sh -c {_quoted(split.rest[-1])}: it runs "
                    "/bin/sh as its script, so SGLang never starts")
     else:
