@@ -61,7 +61,8 @@ class SplitScript:
     that hold a launch (rule DKR003): it runs that word alone, the others become its ``$0``, ``$1``...
 
     ``shell`` is the shell and its options (``sh -c``); ``script`` the word it runs; ``rest`` the words
-    after it; ``where`` what holds them (``CMD``, ``command``, ``args``); ``words`` the one word to
+    after it; ``where`` what holds them (``CMD items``, ``CMD in shell form``, ``command string``,
+    ``list items``: a compose or Kubernetes list); ``words`` the one word to
     write instead, the script meant, when the words say it beyond doubt, else None.
     """
 

@@ -486,8 +486,8 @@ def _split(text: str, toks: list[tokens.Token], i: int, group: tuple[Instruction
     script = embedded.script_of(values[i:])
     one = last.start < ins.end and "\n" not in text[first.start:last.end]
     words = (script,) if script is not None and one else None
-    host = SplitScript(" ".join(values[_shell_at(values, i):i]), values[i], tuple(values[i + 1:]), ins.keyword,
-                       words)
+    host = SplitScript(" ".join(values[_shell_at(values, i):i]), values[i], tuple(values[i + 1:]),
+                       f"{ins.keyword} items", words)
     return _host(first.start, " ".join(values[i:]), host, words, (first.start, last.end),
                  json.dumps(script, ensure_ascii=False), locate)
 

@@ -401,7 +401,7 @@ def _split(text: str, offset: int, words: list[_Word], script: int, schema: Sche
         one_list = len({id(x.token.list) for x in rest}) == 1
         ok = joined is not None and one_list and all(x.item is not None and not x.token.readonly for x in rest)
         fix = _Split((joined,), offset, items=tuple(x.token for x in rest)) if ok else _Split(None, offset)
-        where = "script items"
+        where = "list items"
     shell = next(k for k in range(script - 1, -1, -1) if values[k].rsplit("/", 1)[-1] in embedded.SHELLS)
     host = SplitScript(" ".join(values[shell:script]), w.token.value, tuple(values[script + 1:]), where, fix.words)
     at = locate(w.token.start)

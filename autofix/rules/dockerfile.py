@@ -212,8 +212,10 @@ def shell_script_split(w: Written) -> Iterator[Violation]:
         rest = " ".join(split.rest)
         message = (f"{split.shell} runs only {split.script!r} as its script: the other words of the launch "
                    f"({_quoted(rest)}) become its $0, $1..., so SGLang never starts")
-    fixes = () if split.words is None else (
-        Fix.safe(Requote(0, split.words), title=f"Write the {split.where} as one script word"),)
+    title = {"command string": "Make the command string the one item of a list",
+             "CMD in shell form": "Write the CMD as a JSON array of one item, the script"}.get(
+        split.where, f"Join the {split.where} into one script word")
+    fixes = () if split.words is None else (Fix.safe(Requote(0, split.words), title=title),)
     yield Violation(message, (), fixes, entry=0)
 
 
