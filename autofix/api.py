@@ -326,7 +326,7 @@ def _settings_stage(index: int, launch: Launch, current: str, fmt: ModuleType, s
     (``engine.run``), and the edits of the fixes proposed for ``current`` (``proposals``; an edit the
     text cannot take is refused there, with why).
 
-    A launch that prints the usage (``--help``), or that its file does not run as written (DKR001),
+    A launch that prints the usage (``--help``), or that its file does not run as written (DKR001-DKR003),
     starts no server: nothing to resolve.
     """
     before = launch.parsed.explicit_for(schema)

@@ -496,7 +496,7 @@ class _One:
                 return
         if not result.is_config:  # YAML that is neither a config nor launches SGLang: no false alarms
             if named:
-                why = "not an SGLang config (fewer than half of its keys are SGLang options) and no SGLang " \
+                why = "not an SGLang config (fewer than half of its keys name SGLang options) and no SGLang " \
                       "launch" if result.format == "yaml" else "no SGLang launch found"
                 self.err.write(f"{self.shown(path)}: skipped: {why}\n")
             self.pass_through()
@@ -540,13 +540,13 @@ class _One:
         except ConfigError:
             raise  # the project's configuration, not this file: it stops the run
         except InputError as exc:
-            # YAML meant as an SGLang config: half its top-level keys are SGLang options, or it launches SGLang
+            # YAML meant as an SGLang config: half its top-level keys name SGLang options, or it launches SGLang
             config = text is not None and fmt is not None and fmt.NAME == "yaml" and exc.path == shown and (
                 LAUNCH.search(text) is not None or looks_like_config_text(text, load()))
             shape = isinstance(exc, NotAConfig) or exc.message.startswith("invalid YAML")
             if named and shape and fmt is not None and fmt.NAME == "yaml" and not config:
                 # a GitHub workflow, a playbook (pre-commit names every YAML file): not ours
-                err.write(f"{shown}: skipped: not an SGLang config (fewer than half of its keys are SGLang "
+                err.write(f"{shown}: skipped: not an SGLang config (fewer than half of its keys name SGLang "
                           "options) and no SGLang launch\n")
             elif named or config or (walked := _walked(path, text, exc)) == "error":
                 # named; or walked and meant for SGLang as it is (a config, a launch): a gate must not pass it

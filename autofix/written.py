@@ -63,6 +63,50 @@ class Layers:
 
 
 @dataclass(frozen=True, slots=True)
+class ShellForm:
+    """A Dockerfile ``ENTRYPOINT`` and ``CMD`` Docker joins, one of them in shell form (rule DKR002).
+
+    ``keyword`` is the shell-form instruction and ``text`` its arguments (what ``/bin/sh -c`` gets).
+    A shell-form ``CMD`` reaches an exec-form ``ENTRYPOINT`` that launches SGLang as the three words
+    ``/bin/sh -c '<text>'``; a shell-form ``ENTRYPOINT`` runs alone, the ``CMD``'s words becoming the
+    shell's ``$0``, ``$1``... (``dropped``): the ``ENTRYPOINT``'s launch never gets them, or the ``CMD``'s
+    launch never runs (``runs_cmd``). ``words`` are the words to write the instruction as, a JSON array,
+    when its text is plain words (nothing the shell would expand); ``safe`` says whether that keeps what
+    was meant (not when it gives an entrypoint program arguments it never had). ``flag``: the first word,
+    when BuildKit takes it as a builder flag (``CMD --model-path m``), which fails the build.
+    """
+
+    keyword: str
+    text: str
+    dropped: bool
+    words: tuple[str, ...] | None
+    runs_cmd: bool = False
+    safe: bool = True
+    flag: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SplitScript:
+    """A shell run with ``-c`` (``sh -c``, ``bash -lc``) whose script is only the first of the words
+    that hold a launch (rule DKR003): it runs that word alone, the others become its ``$0``, ``$1``...
+
+    ``shell`` is the shell and its options (``sh -c``); ``script`` the word it runs; ``rest`` the words
+    after it; ``where`` what holds them (``CMD items``, ``CMD in shell form``, ``command string``,
+    ``list items``: a compose or Kubernetes list); ``words`` the one word to
+    write instead, the script meant, when the words say it beyond doubt, else None.
+    """
+
+    shell: str
+    script: str
+    rest: tuple[str, ...]
+    where: str
+    words: tuple[str, ...] | None
+
+
+Host = NotJson | ShellForm | SplitScript
+
+
+@dataclass(frozen=True, slots=True)
 class Written:
     """One launch's entries, the parse they came from, and the schemas to judge them by.
 
@@ -72,7 +116,8 @@ class Written:
     command line, or ``recipe`` for a mapping a launcher turns into flags
     (srt-slurm's ``sglang_config``: written as keys, read as a command line).
     ``host`` is set when the file that holds the launch does not run its
-    words as written (a Dockerfile exec form that is not JSON, ``NotJson``).
+    words as written (a Dockerfile exec form that is not JSON, ``NotJson``;
+    ``ShellForm``, ``SplitScript``).
     ``layers`` is set when another file writes part of the launch (``Layers``).
 
     ``entries`` and ``parsed`` are this file's words. What the launch sets is
@@ -87,7 +132,7 @@ class Written:
     schema: Schema
     others: tuple[Schema, ...] = ()
     source: Literal["config", "command", "recipe"] = "command"
-    host: NotJson | None = None
+    host: Host | None = None
     layers: Layers | None = None
 
     @property
@@ -159,3 +204,15 @@ class Written:
     def there(self, dest: str) -> bool:
         """Whether the launch takes ``dest``'s value from its other file, not from this one."""
         return self.elsewhere(dest) and self.here(dest) is None
+
+    def name(self, entry: Entry) -> str:
+        """How a message names ``entry``: as written (``spelling``), and when that is an abbreviation,
+        with the option SGLang reads it as (``image (read as image-processor-backend)``): argparse takes
+        any unique prefix, so a key may be an option its author never meant."""
+        if entry.flag is None:
+            return ""
+        shown = self.spelling(entry.flag)
+        found = self.schema.match(entry.flag)
+        if found.status != "prefix":
+            return shown
+        return f"{shown} (read as {self.spelling(found.option.flag)})"

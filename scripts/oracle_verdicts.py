@@ -15,9 +15,12 @@ launch's words (``launch.parsed.words``) are its argv, so for these formats
 the oracle judges the settings, not autofix's reading of the file. A launch
 with a word that holds an expansion (``$MODEL``, ``$(POD_IP)``,
 ``${PORT:-30000}``) is not sent: its verdict is ``{"ok": null, "skipped":
-reason}``, and so is a Dockerfile exec form that is not JSON (DKR001): Docker
-runs it as a shell command, and SGLang never starts. An srt-slurm launch (``--model-path /model``) is checked on the
-oracle model its ``--served-model-name`` names, if any. All cases run in one
+reason}``, and so is a command its file does not run as written (DKR001,
+DKR002, DKR003: a Dockerfile exec form that is not JSON, a shell-form CMD
+or ENTRYPOINT the launch does not take, ``sh -c`` given the launch as
+several words): SGLang never starts, or not with these words. An srt-slurm
+launch (``--model-path /model``) is checked on the oracle model its
+``--served-model-name`` names, if any. All cases run in one
 oracle batch.
 
 Output: ``{"fixtures/<dir>/<file>": [{"ok": bool, "where": str | null}, ...]}``,
@@ -139,6 +142,17 @@ def shell_launches(path: Path) -> list[list[str]]:
         return launches
 
 
+def _not_run(host) -> str:
+    """Why a command its file does not run as written reaches no SGLang (``written.Host``)."""
+    from autofix.written import NotJson, ShellForm
+
+    if isinstance(host, NotJson):
+        return f"Docker runs this {host.keyword} as a shell command (not JSON)"
+    if isinstance(host, ShellForm):
+        return f"Docker runs this {host.keyword} as a shell command, which the launch does not take as written"
+    return f"{host.shell} runs only its script word {host.script!r}"
+
+
 def adapter_launches(path: Path) -> list[dict]:
     """Per launch autofix's adapter reads in ``path``: ``{"argv": words}``, or ``{"skip": reason}``
     when a word holds an expansion (its value is only known where the container runs)."""
@@ -149,7 +163,7 @@ def adapter_launches(path: Path) -> list[dict]:
     out = []
     for launch in adapter.read(path.read_bytes().decode("utf-8"), rel(path), load()):
         if launch.host is not None:
-            out.append({"skip": f"not run: Docker runs this {launch.host.keyword} as a shell command (not JSON)"})
+            out.append({"skip": f"not run: {_not_run(launch.host)}"})
             continue
         words = launch.parsed.words
         dynamic = [w.text for w in words if w.dynamic]

@@ -244,7 +244,7 @@ def test_walk_notes_a_file_that_launches_sglang_but_cannot_be_read(tmp_path, cfg
 
 
 def test_a_named_file_that_launches_nothing_is_skipped_with_a_note(tmp_path, cfg):
-    p = cfg('FROM x\nENTRYPOINT ["sh", "-c"]\nCMD ["python3", "-m", "sglang.launch_server"]\n', "Dockerfile")
+    p = cfg('FROM x\nCMD ["echo", "sglang.launch_server"]\n', "Dockerfile")
     r = run(str(p))
     assert r.exit_code == 0 and r.stdout == ""
     assert f"{p}: skipped: no SGLang launch found" in r.stderr

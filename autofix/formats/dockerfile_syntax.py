@@ -460,8 +460,8 @@ def _instruction(cmd, lines: list[str], starts: list[int], escape: str, path: st
 
     while q < len(line_text) and line_text[q] in _CMD_SPACE:
         q += 1
-    try:
-        flags, a = _builder_flags(line_text, q)
+    try:  # splitCommand: the flags are taken from the line TrimSpace'd (an open quote ends at its end)
+        flags, a = _builder_flags(line_text.rstrip("".join(_GO_SPACE)), q)
     except ValueError as exc:
         at = logical.src(exc.args[0])
         at_line = bisect.bisect_right(starts, at) - 1
@@ -482,7 +482,8 @@ def _instruction(cmd, lines: list[str], starts: list[int], escape: str, path: st
     if heredoc or nested:
         verbatim = False
 
-    if not nested and tuple(flags) != tuple(cmd.flags):
+    # extractBuilderFlags builds each flag a byte a character: the binding gives a UTF-8 flag's bytes as Latin-1
+    if not nested and tuple(f.encode("utf-8").decode("latin-1") for f in flags) != tuple(cmd.flags):
         raise InternalError(f"{path}:{cmd.start_line}: builder flags {flags} read here, {cmd.flags} by BuildKit")
     expect_last = cmd.end_line - 1
     if nested and expect_last > own_last:

@@ -137,6 +137,51 @@ def shell_script_index(values: list[str]) -> int | None:
     return i if i is not None and LAUNCH.search(values[i]) else None
 
 
+# A word the shell reads as itself: no quotes, expansions, globs, operators or blanks
+_PLAIN_WORD = re.compile(r"[\w./:=+@%^,-]+")
+# What makes a text more than words to split and unquote for the shell (``plain_words``)
+_SHELL_SYNTAX = re.compile(r"[$`\\*?\[\]{}~;&|<>()!#\n\r]")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def split_script(values: list[str]) -> int | None:
+    """Index of the script word of ``sh -c <script>`` when that one word is only the start of a launch
+    written as several (``sh -c python3 -m sglang.launch_server ...``: the shell runs ``python3`` alone,
+    the other words are its ``$0``, ``$1``...), else None.
+
+    The script must be a plain word (a script with blanks or ``"$@"`` is a real script) and the words from
+    it on must launch SGLang.
+    """
+    i = shell_script(values)
+    if i is None or not _PLAIN_WORD.fullmatch(values[i]) or tokens.launch_start(values[i:]) is None:
+        return None
+    return i
+
+
+def script_of(words: list[str]) -> str | None:
+    """The script that runs ``words`` as they are, when each is a plain word (no quoting is needed and
+    none is lost), else None."""
+    if not words or _ASSIGNMENT.match(words[0]) or not all(_PLAIN_WORD.fullmatch(w) for w in words):
+        return None
+    return " ".join(words)
+
+
+def plain_words(text: str) -> tuple[str, ...] | None:
+    """The words the shell splits ``text`` into, when it does no more than split and unquote them (no
+    expansion, glob, operator, comment or assignment), else None."""
+    import shlex
+
+    if _SHELL_SYNTAX.search(text):
+        return None
+    try:
+        words = shlex.split(text)
+    except ValueError:  # an unclosed quote
+        return None
+    if not words or _ASSIGNMENT.match(words[0]):
+        return None
+    return tuple(words)
+
+
 def _script_option(word: str) -> bool:
     """``-c``, ``-lc``, ``-ec``: short options, the last one ``c`` (``--norc`` is a long option)."""
     return len(word) > 1 and word[0] == "-" and word[1] != "-" and word.endswith("c")

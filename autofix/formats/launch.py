@@ -7,7 +7,7 @@ from typing import Any
 
 from autofix.arguments import Entry, ParsedArgs
 from autofix.model import Location, Violation
-from autofix.written import NotJson
+from autofix.written import Host
 
 
 @dataclass(slots=True)
@@ -31,7 +31,7 @@ class Launch:
     start: Location
     ctx: Any = None
     entries: tuple[Entry, ...] = ()
-    host: NotJson | None = None
+    host: Host | None = None
     suppress: tuple = ()
     elsewhere: str | None = None
 

@@ -16,7 +16,12 @@ The words are read the way the container receives them:
 - ``sh -c <script>`` (any ``sh``/``bash``, options ending in ``c``) runs
   the script word and nothing else: it is read as a shell script, edited
   inside the string (or inside the script's quotes in a compose string),
-  in its own quoting and block style;
+  in its own quoting and block style. When the script word is only the
+  first of the words that hold a launch (``entrypoint: [sh, -c]`` with a
+  string ``command``, which compose splits; ``args`` items after
+  ``command: [sh, -c]``), no SGLang starts: the launch has no words and a
+  ``host`` that says so (``written.SplitScript``, rule DKR003), whose fix
+  makes the string the one item of a list, or joins the items into one;
 - in compose, ``$$`` is a literal ``$``; a single ``$VAR``/``${VAR}`` is
   compose's interpolation, UNKNOWN;
 - a node shared through a YAML alias is read wherever it is used and never
@@ -40,20 +45,21 @@ from dataclasses import dataclass
 
 import yaml
 
+from autofix.arguments import Entry, ParsedArgs
+from autofix.edits import Edit, apply_edits
 from autofix.errors import CannotEdit, InputError
 from autofix.formats import LAUNCH, embedded, tokens, yaml_nodes
 from autofix.formats.launch import Launch
 from autofix.formats.strings import compose_dynamic, compose_word_view, compose_words, content_start, yaml_scalar_view
 from autofix.formats.view import View, read_only, within
 from autofix.formats.yaml_nodes import Composed, Merge
-from autofix.model import Location
+from autofix.model import Location, Requote
 from autofix.schema import Schema
 from autofix.suppressions import ANNOTATION, annotation
+from autofix.written import SplitScript
 
 NAME = "manifest"
 SOURCE = "command"
-edit = embedded.edit
-edit_entries = embedded.edit_entries
 comments = yaml_nodes.comments  # the YAML comments; those of the scripts a shell runs: ``embedded.script_comments``
 _K8S_VAR = re.compile(r"(?<!\$)\$\([A-Za-z_][A-Za-z0-9_]*\)")
 _COMPOSE_DOLLAR = re.compile(r"\$\$|\$(?=[{A-Za-z_])")  # a literal `$` written `$$`, or one compose interpolates
@@ -334,6 +340,9 @@ def _launches_of(text: str, offset: int, nodes: list, compose: bool, path: str, 
     script = embedded.shell_script(values)
     if script is not None:  # a shell runs the script word, and only it
         w = words[script]
+        split = _split(text, offset, words, script, schema, locate, shared)
+        if split is not None:
+            return [split]
         if not LAUNCH.search(w.token.value) or (w.item is None and w.string is None):
             return []  # the script launches no SGLang, or is not a scalar (unknown)
         if w.item is not None:
@@ -352,6 +361,130 @@ def _launches_of(text: str, offset: int, nodes: list, compose: bool, path: str, 
         return _compose_string(text, offset, head.string, path, schema, locate, shared)
     launch = tokens.read([w.token for w in words], schema, locate)
     return [launch] if launch is not None else []
+
+
+@dataclass(frozen=True, slots=True)
+class _Split:
+    """``sh -c`` given a launch as several words (DKR003), and how to write them as the one script word:
+    a compose ``string`` (its scalar node, made the one item of a list) or list ``items`` (joined into one)."""
+
+    words: tuple[str, ...] | None  # (the script,) the fix writes, or None: reported, not fixed
+    offset: int
+    string: yaml.ScalarNode | None = None
+    items: tuple[tokens.Token, ...] = ()
+
+
+def _split(text: str, offset: int, words: list[_Word], script: int, schema: Schema, locate,
+           shared: Reasons) -> Launch | None:
+    """The launch of ``sh -c`` whose script word ``words[script]`` is only the first word of what launches
+    SGLang (DKR003), or None when the script is the whole launch, or launches none.
+
+    The words meant are the script word and those after it: list items (each a plain word, then joined with
+    blanks), or the compose string the script word starts, whole (compose split it at its blanks, and
+    dropped what follows an unquoted ``&``, ``;``, ``|``: the shell takes it all).
+    """
+    values = [w.token.value for w in words]
+    w = words[script]
+    string = w.string if w.string is not None and w.span[0] == _first_word_start(w.string, words) else None
+    if string is not None:
+        meant = string.value
+        if embedded.split_script(values) is None and (LAUNCH.search(w.token.value) or not _launches(meant, schema)):
+            return None
+        if any(x.string is not string for x in words[script:]) or _alias_reason(string, shared, "string"):
+            string = None  # words of another node follow, or the string is shared: reported, not fixed
+        fix = _Split((meant,), offset, string=string) if string is not None else _Split(None, offset)
+        where = "command string"
+    else:
+        if embedded.split_script(values) is None:
+            return None
+        rest = words[script:]
+        joined = embedded.script_of(values[script:])
+        one_list = len({id(x.token.list) for x in rest}) == 1
+        ok = joined is not None and one_list and all(x.item is not None and not x.token.readonly for x in rest)
+        fix = _Split((joined,), offset, items=tuple(x.token for x in rest)) if ok else _Split(None, offset)
+        where = "list items"
+    shell = next(k for k in range(script - 1, -1, -1) if values[k].rsplit("/", 1)[-1] in embedded.SHELLS)
+    host = SplitScript(" ".join(values[shell:script]), w.token.value, tuple(values[script + 1:]), where, fix.words)
+    at = locate(w.token.start)
+    return Launch(ParsedArgs(()), at, fix, (Entry(0, None, (" ".join(values[script:]),), (), at),), host)
+
+
+def _launches(script: str, schema: Schema) -> bool:
+    """Whether the shell script ``script`` launches SGLang (one bash would not run launches nothing)."""
+    if not LAUNCH.search(script):
+        return False
+    from autofix.formats import argv
+
+    try:
+        return bool(argv.read(script, "-", schema, lambda i: Location(1, 1)))
+    except InputError:
+        return False
+
+
+def _first_word_start(string, words: list[_Word]) -> int:
+    """Where the first word compose splits ``string`` into starts, in its decoded text."""
+    return next(x.span[0] for x in words if x.string is string)
+
+
+def _as_one_item(text: str, ctx: _Split, path: str) -> list[Edit]:
+    """The edits that write ``sh -c``'s script as one word (DKR003's fix): list items joined into one, or a
+    compose string made the one item of a list: ``[...]`` around a quoted scalar, a plain one written as a
+    JSON string in it (in place when it is one already, once quoted), ``- `` before a block scalar (its lines
+    kept as they are). Checked by reading back."""
+    if ctx.items:
+        return tokens.join_items(text, list(ctx.items), ctx.words[0])
+    node, off = ctx.string, ctx.offset
+    a, b = off + node.start_mark.index, off + node.end_mark.index
+    if node.style in ("|", ">"):
+        i = a
+        while text[i - 1] in " \t":
+            i -= 1
+        if text[i - 1] != ":":
+            raise CannotEdit("the block string does not follow its key on the key's line: fix it by hand")
+        key_line = text.rfind("\n", 0, i) + 1
+        indent = len(text[key_line:i]) - len(text[key_line:i].lstrip(" "))
+        edits, item = [Edit(i, a, "\n" + " " * indent + "- ")], i + 1 + indent
+    elif node.style in ("'", '"'):  # a quoted string is a list item as it is
+        edits, item = [Edit(a, a, "["), Edit(b, b, "]")], a
+    elif text[a:b] == node.value and not any(c in node.value for c in '"\\'):  # one line: quoted where it is
+        edits, item = [Edit(a, a, '["'), Edit(b, b, '"]')], a
+    else:  # a plain one may hold what a flow list reads otherwise (a comma): written as a JSON string
+        edits, item = [Edit(a, b, "[" + json.dumps(node.value, ensure_ascii=False) + "]")], a
+    candidate = apply_edits(text, edits)
+    seq = _node_at(yaml_nodes.compose_all(candidate[off:], path), item - off)
+    if not (isinstance(seq, yaml.SequenceNode) and len(seq.value) == 1 and isinstance(seq.value[0], yaml.ScalarNode)
+            and seq.value[0].value == node.value):
+        raise CannotEdit("the command string does not read back as a list of itself: fix it by hand")
+    return edits
+
+
+def _node_at(doc: Composed, index: int):
+    """The sequence node that starts at ``index`` (its ``[`` or first ``-``), or None."""
+    todo = list(doc.documents)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, yaml.SequenceNode) and node.start_mark.index == index:
+            return node
+        todo.extend(_children(node))
+    return None
+
+
+def edit_entries(text: str, launch: Launch, ops, schema: Schema) -> list[Edit]:
+    """Argparse-stage edits for one launch (see ``embedded.edit_entries``); for ``sh -c`` given the launch as
+    several words, ``Requote`` (DKR003's fix) writes them as the one script word."""
+    ctx = launch.ctx
+    if isinstance(ctx, _Split):
+        if ctx.words is None or [type(op) for op in ops] != [Requote] or ops[0].words != ctx.words:
+            raise CannotEdit("the shell runs only the first word of this launch: only writing it as one applies")
+        return _as_one_item(text, ctx, "-")
+    return embedded.edit_entries(text, launch, ops, schema)
+
+
+def edit(text: str, launch: Launch, ops, schema: Schema) -> list[Edit]:
+    """Settings edits for one launch (see ``embedded.edit``)."""
+    if isinstance(launch.ctx, _Split):
+        raise CannotEdit("the shell runs only the first word of this launch: SGLang never reads its settings")
+    return embedded.edit(text, launch, ops, schema)
 
 
 def _script(text, offset, node, compose, path, schema, locate, shared) -> list[Launch]:

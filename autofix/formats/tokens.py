@@ -167,6 +167,17 @@ def _line_end(text: str, i: int) -> int:
     return len(text) if j < 0 else j + 1
 
 
+def join_items(text: str, toks: list[Token], value: str) -> list[Edit]:
+    """Edits that write the consecutive items ``toks`` of one list as the one item ``value``, in the list's
+    style (the first item rewritten in its quoting, the others removed); raises ``CannotEdit`` for a layout
+    this cannot change item by item."""
+    ctx = Context(tuple(toks), toks[-1])
+    edits = [_replace(text, _token(ctx, 0), [value])]
+    if len(toks) > 1:
+        edits.append(_delete(text, ctx, list(range(1, len(toks)))))
+    return edits
+
+
 def _append(text: str, ctx: Context, values: list[str]) -> Edit:
     """Add items after the launch's last token, in its list's style."""
     t = ctx.last

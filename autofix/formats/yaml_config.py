@@ -472,11 +472,19 @@ def _append_lines(text: str, ctx: Context, lines: list[str]) -> Edit:
 
 
 def sglang_key(key: str, schema: Schema) -> bool:
-    """Whether a top-level key is meant for SGLang: an option, a prefix of options (``tp``, ``lora``), or one
-    spelt with ``_`` (``tp_size``), which SGLang refuses but whose author meant an SGLang option."""
-    if schema.match(f"--{key}").status in ("exact", "prefix", "ambiguous"):
-        return True
-    return "_" in key and schema.match(f"--{key.replace('_', '-')}").status in ("exact", "prefix", "ambiguous")
+    """Whether a top-level key names an SGLang option in full: a flag of one as the ``--config`` reader passes
+    it (``tp-size``, the alias ``tensor-parallel-size``), or one spelt with ``_`` (``tp_size``), which SGLang
+    refuses but whose author meant an SGLang option.
+
+    An abbreviation (``tp``; ``image``, which argparse reads as ``--image-processor-backend``) is no evidence:
+    short words start some option or other. SGLang still reads one in a file that is a config.
+    """
+    if "=" in key:
+        return False  # `--a=b` is a flag and its value to argparse, never a key's name
+    found = schema.match(f"--{key}")
+    if found.status == "exact":
+        return found.option.dest != "help"  # argparse's own option: no server argument
+    return "_" in key and schema.match(f"--{key.replace('_', '-')}").status == "exact"
 
 
 def _meant_for_sglang(keys: list[str], schema: Schema) -> bool:
@@ -485,7 +493,7 @@ def _meant_for_sglang(keys: list[str], schema: Schema) -> bool:
 
 
 def looks_like_config(launches: list[Launch], schema: Schema | None = None) -> bool:
-    """True when at least half of the top-level keys are meant for SGLang (``sglang_key``): other YAML is
+    """True when at least half of the top-level keys name SGLang options (``sglang_key``): other YAML is
     skipped, not reported (a GitHub workflow, a Helm values file)."""
     pairs = launches[0].ctx.pairs if launches else ()
     if schema is None:

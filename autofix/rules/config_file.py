@@ -131,7 +131,7 @@ def null_config_value(w: Written) -> Iterator[Violation]:
         fix = (Fix.safe if option.default in (None, False) else Fix.unsafe)(
             Drop(e.index), title=f"Remove {key} (SGLang's default: {option.default!r})")
         what = "which SGLang refuses" if refused else "which SGLang takes as the string 'None'"
-        yield Violation(f"{key} is null: it reaches SGLang as the word None, {what}", (option.dest,), (fix,),
+        yield Violation(f"{w.name(e)} is null: it reaches SGLang as the word None, {what}", (option.dest,), (fix,),
                         entry=e.index)
 
 
@@ -173,7 +173,7 @@ def list_for_one_value(w: Written) -> Iterator[Violation]:
         option = w.schema[e.dest]
         if option.nargs in ("*", "+") or (option.nargs is None and len(e.raw) == 1):
             continue
-        key = w.spelling(e.flag)
+        key = w.name(e)
         takes = "no value" if option.nargs == 0 else "one value"
         yield Violation(f"{key} takes {takes}, but is given a list of {len(e.raw)}", (option.dest,), entry=e.index)
 
@@ -210,7 +210,7 @@ def config_in_config(w: Written) -> Iterator[Violation]:
         return
     for e in w.entries:
         if e.dest == "config" and not e.ignored:
-            yield Violation(f"{w.spelling(e.flag)}: SGLang does not read a config file named inside a config file",
+            yield Violation(f"{w.name(e)}: SGLang does not read a config file named inside a config file",
                             ("config",), entry=e.index)
 
 

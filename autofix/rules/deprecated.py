@@ -167,7 +167,7 @@ def deprecated_option(w: Written) -> Iterator[Violation]:
         name, repl = w.spelling(e.flag), OPTIONS[option.flag]
         if not all(flag in w.schema.by_flag for flag, _ in repl.settings):
             continue
-        head = f"{name} is deprecated" + (", and SGLang refuses it in a --config file" if config_refused else "")
+        head = f"{w.name(e)} is deprecated" + (", and SGLang refuses it in a --config file" if config_refused else "")
         if config_refused and e.raw is False:
             yield Violation(f"{head}; false is the default: remove it", (option.dest,),
                             (Fix.safe(Drop(e.index), title=f"Remove {name}"),), entry=e.index, refuses=True)

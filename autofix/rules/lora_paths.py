@@ -83,7 +83,7 @@ def lora_paths_json_needs_name_and_path(w: Written) -> Iterator[Violation]:
                 fixed["pinned"] = obj["pinned"]
             words = json.dumps(fixed)
             fixes = (Fix.unsafe(Revalue(e.index, words, item), title=f"Write {words}"),)
-        yield Violation(f"{w.spelling(e.flag)}: the JSON adapter {text} has no {missing}", ("lora_paths",), fixes,
+        yield Violation(f"{w.name(e)}: the JSON adapter {text} has no {missing}", ("lora_paths",), fixes,
                         entry=e.index)
 
 
@@ -121,7 +121,7 @@ def lora_paths_invalid_json(w: Written) -> Iterator[Violation]:
         try:
             json.loads(text)
         except ValueError as exc:
-            yield Violation(f"{w.spelling(e.flag)}: {text} is read as a JSON adapter, but is no JSON ({exc})",
+            yield Violation(f"{w.name(e)}: {text} is read as a JSON adapter, but is no JSON ({exc})",
                             ("lora_paths",), entry=e.index)
 
 

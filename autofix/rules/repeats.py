@@ -57,7 +57,7 @@ def repeated_option(w: Written) -> Iterator[Violation]:
         kept = w.entries[last[e.dest]]
         here = w.spelling(e.flag)
         there = f"{kept.shown}" if not w.keyed else f"{w.spelling(kept.flag)}: {_raw(kept)}"
-        yield Violation(f"{here} is set again later ({there}); SGLang uses the later one",
+        yield Violation(f"{w.name(e)} is set again later ({there}); SGLang uses the later one",
                         (e.dest,), (Fix.safe(Drop(e.index), title=f"Remove the ignored {here}"),), entry=e.index)
 
 

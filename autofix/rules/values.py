@@ -78,7 +78,7 @@ def invalid_choice(w: Written) -> Iterator[Violation]:
             if value in choices:
                 continue
             same = [c for c in choices if _fold(c) == _fold(value)]
-            name = w.spelling(e.flag)
+            name = w.name(e)
             if len(same) == 1:
                 yield Violation(f"{name}: {value!r} is not a choice; SGLang spells it {same[0]!r}", (option.dest,), (
                     Fix.safe(Revalue(e.index, same[0], item), title=f"Write {same[0]}"),), entry=e.index)
@@ -126,7 +126,7 @@ def invalid_value(w: Written) -> Iterator[Violation]:
         option = w.option(e)
         for item, value in enumerate(e.values):
             fixed = _whole(value) if option.type == "int" else None
-            name = w.spelling(e.flag)
+            name = w.name(e)
             try:
                 {"int": int, "float": float}.get(option.type, str)(value)
                 continue
@@ -173,7 +173,7 @@ def _flag_given_value(w: Written, e: Entry, option) -> Violation:
         fixes = (Fix.safe(Rewrite(e.index, e.flag), title=f"Write {key}: true"),)
     elif value.lower() in _FALSE and not option.default:
         fixes = (Fix.safe(Drop(e.index), title=f"Remove {key}"),)
-    return Violation(f"{key} is a flag: it takes true or false, not {e.raw!r}", (option.dest,), fixes,
+    return Violation(f"{w.name(e)} is a flag: it takes true or false, not {e.raw!r}", (option.dest,), fixes,
                      entry=e.index)
 
 
@@ -222,7 +222,7 @@ def missing_value(w: Written) -> Iterator[Violation]:
                 yield _flag_given_value(w, e, option)
             continue
         if e.problem.kind == "missing":
-            yield Violation(f"{w.spelling(e.flag)} needs a value", (), entry=e.index)
+            yield Violation(f"{w.name(e)} needs a value", (), entry=e.index)
         elif e.problem.kind == "explicit":
             option = w.schema.match(e.flag).option
             value = e.values[0].lower()

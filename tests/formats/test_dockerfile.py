@@ -179,8 +179,10 @@ def test_broken_exec_json_is_the_shell_form_and_launches_nothing():
 
 
 def test_sh_c_entrypoint_runs_only_the_first_cmd_word():
-    # `sh -c python3 -m sglang.launch_server ...`: the script is "python3"; the rest are its $0, $1...
+    # `sh -c python3 -m sglang.launch_server ...`: the script is "python3"; the rest are its $0, $1...: no SGLang
+    # words, only what DKR003 reports (tests/formats/test_entrypoint_cmd.py)
     split = 'FROM x\nENTRYPOINT ["sh", "-c"]\nCMD ["python3", "-m", "sglang.launch_server", "--enable_metrics"]\n'
-    assert dockerfile.read(split, "Dockerfile", load()) == []
+    [launch] = dockerfile.read(split, "Dockerfile", load())
+    assert launch.parsed.words == () and launch.host.script == "python3"
     whole = 'FROM x\nENTRYPOINT ["sh", "-c"]\nCMD ["python3 -m sglang.launch_server --model-path m --enable_metrics"]\n'
     assert [d.code for d in fix_source(whole, dockerfile, path="Dockerfile").diagnostics] == ["ARG001"]

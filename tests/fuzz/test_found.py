@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 from autofix.api import fix_source
 from autofix.commands import app
 from autofix.formats import argv, dockerfile, yaml_config
+from autofix.formats.dockerfile_syntax import instructions
 from tests.fuzz.target import check_input
 
 # A stray word (`\'`, the word `'`) after the EPLB flags that RUN022's unsafe fix removes.
@@ -140,6 +141,22 @@ def test_a_dockerfile_keyword_ends_where_buildkit_trims_the_line():
     # `'` + U+2028 + CR: TrimSpace takes both off the end, so the keyword is `'`; autofix read `'\u2028`
     data = (b"'\xe2\x80\xa8\r\nFROM x\nCMD python3 -m sglang.launch_server --model-path m --tp 8 "
             b"--moe-a2a-backend DeepEP\n")
+    check_input(data, "Dockerfile")
+
+
+def test_builder_flags_are_read_from_the_trimmed_line():
+    # BuildKit's splitCommand takes the flags from the line TrimSpace'd: a quote left open runs to the last
+    # character that is not a blank; autofix kept the trailing blank in the flag (an internal error)
+    data = b"FROM x AS base\nENTRYPOINT python3 -m sglang.launch_server\nCMD --'model-path CMD --model-path "
+    check_input(data, "Dockerfile")
+    [cmd] = [i for i in instructions(data.decode()) if i.keyword == "CMD"]
+    assert cmd.args_start == cmd.end and cmd.logical[0] == ""  # all flags (BuildKit: one), no arguments
+
+
+def test_a_builder_flag_past_ascii_is_compared_as_buildkit_builds_it():
+    # extractBuilderFlags appends each byte as a character: BuildKit's flag `--\ufeffmodel-path` is its UTF-8
+    # bytes read as Latin-1; autofix compared it with the flag as written (an internal error)
+    data = "FROM x\nENTRYPOINT [\"python3\", \"-m\", \"sglang.launch_server\"]\nCMD --\ufeffmodel-path m\n".encode()
     check_input(data, "Dockerfile")
 
 

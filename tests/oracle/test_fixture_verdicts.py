@@ -7,7 +7,7 @@ violation in it, at the raise site of the first rule that fires; so every
 expected output autofix leaves clean is accepted. Manifest, Dockerfile and
 srt-slurm launches go to SGLang as the words their adapter reads; one with a
 word holding an expansion (``$(POD_IP)``, ``$MODEL``) is recorded as skipped,
-and so is a Dockerfile exec form Docker runs as a shell command (DKR001).
+and so is a command its file does not run as written (DKR001-DKR003).
 """
 
 from __future__ import annotations
