@@ -430,6 +430,7 @@ class _One:
         if any(disk.snapshot(real) not in (None, snap) for real, snap in ready.snapshots.items()):
             return None  # an earlier --write of this run rewrote one: check it again here
         disk.snapshots.update(ready.snapshots)
+        disk.reals.update(ready.reals)  # what each path led to when it was read, not now
         return ready.result
 
     def _check(self, path: str, named: bool) -> FixResult | None:

@@ -74,7 +74,7 @@ def test_file_set_refuses_a_replaced_file(tmp_path):
     tmp = tmp_path / "new"
     tmp.write_text(BAD)  # same bytes, another file (an editor's save)
     os.replace(tmp, p)
-    with pytest.raises(WriteError, match="changed since autofix read it"):
+    with pytest.raises(WriteError, match="replaced since autofix read it"):
         disk.write(str(p), GOOD)
     assert p.read_text() == BAD
 
@@ -179,15 +179,15 @@ def test_in_place_write_restores_the_file_when_the_write_fails(tmp_path, monkeyp
     p.write_text(BAD)
     os.link(p, q)
     calls = []
-    real = os.ftruncate
+    real = os.pwrite
 
-    def full_disk(fd, length):  # the first truncate (of the new text) fails; the restore goes through
-        calls.append(length)
+    def full_disk(fd, data, offset):  # the first write (of the new text) fails; the restore goes through
+        calls.append(offset)
         if len(calls) == 1:
             raise OSError(28, "No space left on device")
-        return real(fd, length)
+        return real(fd, data, offset)
 
-    monkeypatch.setattr(files.os, "ftruncate", full_disk)
+    monkeypatch.setattr(files.os, "pwrite", full_disk)
     r = run(str(p), "--write")
     assert r.exit_code == 2
     assert "No space left on device; the file is unchanged" in r.stderr
@@ -195,22 +195,26 @@ def test_in_place_write_restores_the_file_when_the_write_fails(tmp_path, monkeyp
     assert sorted(x.name for x in tmp_path.iterdir()) == ["c.yaml", "link.yaml"]
 
 
-def test_in_place_write_interrupted_by_a_signal_restores_the_file(tmp_path, monkeypatch):
+@pytest.mark.parametrize("text", [GOOD, GOOD * 3, "tp-size: 8\n"], ids=["longer", "much-longer", "shorter"])
+def test_in_place_write_interrupted_by_a_signal_restores_the_file(tmp_path, monkeypatch, text):
     # SIGTERM in the middle of the in-place write (cli turns it into SystemExit(143)): no half file, no backup
     p, q = tmp_path / "c.yaml", tmp_path / "link.yaml"
     p.write_text(BAD)
     os.link(p, q)
-    real, calls = os.ftruncate, []
+    real, calls = os.pwrite, []
 
-    def terminated(fd, length):
-        calls.append(length)
+    def terminated(fd, data, offset):
+        calls.append(offset)
         if len(calls) == 1:
+            real(fd, data[:5], offset)  # a part is written, then the signal
             raise SystemExit(143)
-        return real(fd, length)
+        return real(fd, data, offset)
 
-    monkeypatch.setattr(files.os, "ftruncate", terminated)
+    disk = files.FileSet()
+    disk.read(str(p))
+    monkeypatch.setattr(files.os, "pwrite", terminated)
     with pytest.raises(SystemExit):
-        files._write_in_place(str(p), GOOD.encode() * 3)
+        disk.write(str(p), text)
     assert p.read_text() == BAD == q.read_text()
     assert sorted(x.name for x in tmp_path.iterdir()) == ["c.yaml", "link.yaml"]
 
