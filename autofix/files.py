@@ -290,15 +290,16 @@ class FileSet:
         ``check`` says, up to the last moment (``autofix.writes``). It is written to a temp file in the same
         directory, given the file's mode, owner and extended attributes, which then takes its place; a file
         with several hard links, or whose owner or attributes the copy cannot carry, or that is a mount point
-        (a bind-mounted file), is written in place instead, so every link sees the fix. Raises
-        ``WriteError``: the file is then unchanged, or as another process that wrote to it meanwhile left it
-        (the message says so, ``WriteError.unchanged``).
+        (a bind-mounted file), is written in place instead, so every link sees the fix. Ctrl-C and SIGTERM
+        wait until the write is done (``SignalsHeld``). Raises ``WriteError``: the file is then unchanged,
+        or as another process that wrote to it meanwhile left it (the message says so,
+        ``WriteError.unchanged``).
         """
         from autofix.writes import Target
 
         real, expected = self._read_as(path)
         data = text.encode("utf-8")
-        with Target(path, real, expected) as target:
+        with SignalsHeld(), Target(path, real, expected) as target:
             try:
                 written = target.replace(data) if target.st.st_nlink == 1 else None
                 if written is None:
@@ -306,6 +307,28 @@ class FileSet:
             except OSError as exc:
                 raise WriteError(path, f"cannot write: {_strerror(exc)}") from None
         self.snapshots[real] = self.written[real] = written
+
+
+class SignalsHeld:
+    """A context in which Ctrl-C, SIGTERM, SIGHUP and SIGQUIT wait, and arrive when it ends: a write in it is
+    finished (or undone) before they stop the run, never left half done (only SIGKILL can; ``writes`` says
+    what it leaves). Nothing where the system cannot hold them (no ``pthread_sigmask``)."""
+
+    def __enter__(self) -> SignalsHeld:
+        import signal
+
+        try:
+            self._before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP,
+                                                                     signal.SIGQUIT})
+        except (AttributeError, OSError, ValueError):
+            self._before = None
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._before is not None:
+            import signal
+
+            signal.pthread_sigmask(signal.SIG_SETMASK, self._before)  # a signal that came meanwhile arrives now
 
 
 BACKUP_SUFFIX = ".autofix-backup"

@@ -542,7 +542,8 @@ class _One:
 
         Each file is checked first (unchanged since read, writable); if one
         write then fails, those already written are put back. A text not
-        written is returned as unchanged (its violations remain).
+        written is returned as unchanged (its violations remain). Ctrl-C and
+        SIGTERM wait until the group is written (or put back).
         """
         changed = [r for r, _ in group if r.changed]
         try:
@@ -551,19 +552,20 @@ class _One:
         except WriteError as exc:
             return self._not_written(group, exc)
         done: list[FixResult] = []
-        for r in changed:
-            try:
-                self.disk.write(r.path, r.output)
-            except WriteError as exc:
-                for back in reversed(done):
-                    try:
-                        self.disk.write(back.path, back.source)
-                    except WriteError as again:
-                        self.err.write(f"{again.path}:1:1: error: written, but its launch's other file could not "
-                                       f"be, and putting it back failed: {again.message}\n")
-                        self.rep.unwritten += 1
-                return self._not_written(group, exc)
-            done.append(r)
+        with files.SignalsHeld():  # Ctrl-C or SIGTERM now stops the run once all are written, or put back
+            for r in changed:
+                try:
+                    self.disk.write(r.path, r.output)
+                except WriteError as exc:
+                    for back in reversed(done):
+                        try:
+                            self.disk.write(back.path, back.source)
+                        except WriteError as again:
+                            self.err.write(f"{again.path}:1:1: error: written, but its launch's other file could "
+                                           f"not be, and putting it back failed: {again.message}\n")
+                            self.rep.unwritten += 1
+                    return self._not_written(group, exc)
+                done.append(r)
         return group
 
     def _not_written(self, group: list[tuple[FixResult, bool]], exc: WriteError) -> list[tuple[FixResult, bool]]:

@@ -25,7 +25,8 @@ Two ways to write:
   padded with newlines to the old length and then cut. So a kill (SIGKILL) at any point leaves the
   original, or the new text followed by blank lines (a file above one page, 4 KiB, may also be left
   half-written), and in every case but the first two the backup, which the next run names and which keeps
-  ``--write`` off the file until it is deleted. Ctrl-C, SIGTERM or an error put the original back.
+  ``--write`` off the file until it is deleted. An error puts the original back (Ctrl-C and SIGTERM wait
+  until the write is done: ``files.SignalsHeld``).
 
 What is left (docs/usage.md): a process that keeps the file open across a rename write and writes after the
 swap writes to the file taken out; in place, a writer that takes no lock and writes anywhere but the end in
@@ -150,9 +151,10 @@ class Target:
         if made is None:
             return None
         tmp, tfd = made
-        new = os.fstat(tfd)
+        new = None
         holds = "new"  # what the temp name holds: the new text, the original (after the swap), nothing
         try:
+            new = os.fstat(tfd)
             self.verify()  # the last look before the swap
             try:
                 if _exchange(self.dir, tmp, self.name):
@@ -177,6 +179,9 @@ class Target:
                 os.unlink(tmp, dir_fd=self.dir)
                 holds = ""
             else:
+                if os.fstat(self.fd).st_nlink:  # the rename did not take it out: another name had replaced it
+                    raise WriteError(self.path, "it was moved or replaced while autofix wrote it: autofix's version "
+                                                "took the place of what was there; run autofix again", unchanged=False)
                 now = self.content()  # the original, through the descriptor: written to since the last look?
                 if blake2b(now).digest() != self.expected.digest:
                     self._put_back(now)
@@ -197,7 +202,7 @@ class Target:
                     left = os.stat(tmp, dir_fd=self.dir, follow_symlinks=False)
                 except FileNotFoundError:
                     left = None
-                if left is not None and (left.st_dev, left.st_ino) == (new.st_dev, new.st_ino):
+                if left is not None and new is not None and (left.st_dev, left.st_ino) == (new.st_dev, new.st_ino):
                     _unlink(tmp, self.dir)
 
     def _temp(self, data: bytes) -> tuple[str, int] | None:
