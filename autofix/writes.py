@@ -13,7 +13,8 @@ Two ways to write:
 
 * **Rename** (a file with one link, whose owner and extended attributes a copy can keep): the text goes to a
   temp file next to it, which then trades places with it in one step (``renameat2(RENAME_EXCHANGE)``, Linux;
-  a plain rename where the system cannot, which cannot look at what it replaced). What the swap took out
+  a plain rename where the system cannot, which can only tell that it replaced something else, not put it
+  back). What the swap took out
   must be the file read, still with the bytes read; otherwise it is swapped back (another process's version
   is the file again) and the write is an error.
 * **In place** (hard links, an owner or attributes a copy cannot keep, a file that is a mount point: a
@@ -23,10 +24,10 @@ Two ways to write:
   text with newlines after it: a longer text first appends newlines (``O_APPEND``: after whatever another
   process appends meanwhile, which the write from offset 0 then cannot reach), a shorter one is written
   padded with newlines to the old length and then cut. So a kill (SIGKILL) at any point leaves the
-  original, or the new text followed by blank lines (a file above one page, 4 KiB, may also be left
-  half-written), and in every case but the first two the backup, which the next run names and which keeps
-  ``--write`` off the file until it is deleted. An error puts the original back (Ctrl-C and SIGTERM wait
-  until the write is done: ``files.SignalsHeld``).
+  original or the new text, either perhaps followed by blank lines (a file over one page, 4 KiB, may also be
+  left half-written); whenever it is not exactly one of the two, the backup is next to it, which the next
+  walk names and which keeps ``--write`` off the file until it is deleted. An error puts the original back
+  (Ctrl-C and SIGTERM wait until the write is done: ``files.SignalsHeld``).
 
 What is left (docs/usage.md): a process that keeps the file open across a rename write and writes after the
 swap writes to the file taken out; in place, a writer that takes no lock and writes anywhere but the end in
