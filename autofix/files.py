@@ -312,23 +312,46 @@ class FileSet:
 class SignalsHeld:
     """A context in which Ctrl-C, SIGTERM, SIGHUP and SIGQUIT wait, and arrive when it ends: a write in it is
     finished (or undone) before they stop the run, never left half done (only SIGKILL can; ``writes`` says
-    what it leaves). Nothing where the system cannot hold them (no ``pthread_sigmask``)."""
+    what it leaves).
+
+    Their handlers are swapped for one that notes them, and the note is acted on at the end, as the handler
+    before would have (a default action by sending the signal again). Not ``pthread_sigmask``: that holds a
+    signal back from one thread only, and the kernel gives it to another (a ``-j`` run has one) while Python
+    runs its handler in the main thread, in the middle of the write all the same. Outside the main thread
+    nothing is needed: no handler runs there.
+    """
+
+    _SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
 
     def __enter__(self) -> SignalsHeld:
         import signal
 
-        try:
-            self._before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP,
-                                                                     signal.SIGQUIT})
-        except (AttributeError, OSError, ValueError):
-            self._before = None
+        self._before: dict[int, object] = {}
+        self._came: list[int] = []
+        for name in self._SIGNALS:
+            number = getattr(signal, name, None)
+            if number is None or signal.getsignal(number) is None:  # none, or a handler not set from Python
+                continue
+            try:
+                self._before[number] = signal.signal(number, self._note)
+            except (ValueError, OSError):  # not the main thread
+                break
         return self
 
-    def __exit__(self, *exc) -> None:
-        if self._before is not None:
-            import signal
+    def _note(self, signum: int, frame) -> None:
+        self._came.append(signum)
 
-            signal.pthread_sigmask(signal.SIG_SETMASK, self._before)  # a signal that came meanwhile arrives now
+    def __exit__(self, *exc) -> None:
+        import signal
+
+        for number, handler in self._before.items():
+            signal.signal(number, handler)
+        for number in dict.fromkeys(self._came):
+            handler = self._before[number]
+            if callable(handler):
+                handler(number, None)  # SystemExit (autofix.cli's SIGTERM), KeyboardInterrupt (Ctrl-C)
+            elif handler == signal.SIG_DFL:
+                os.kill(os.getpid(), number)
 
 
 BACKUP_SUFFIX = ".autofix-backup"

@@ -307,6 +307,21 @@ def test_sigterm_during_a_write_stops_the_run_once_the_script_and_its_config_are
     assert sorted(x.name for x in tmp_path.iterdir()) == ["c.yaml", "serve.sh"]
 
 
+def test_sigterm_waits_for_the_write_with_another_thread_running():
+    # a signal held back from the main thread (pthread_sigmask) goes to another (a -j run has one), and Python
+    # then runs its handler in the main thread all the same: in the middle of the write, which left its backup
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait, daemon=True)
+    other.start()
+    try:
+        case = write_faults.Case(BAD.encode(), GOOD, "links")
+        calls = write_faults.count(case)
+        for at in range(len(calls) + 1):
+            write_faults.run(case, "term", at, calls)
+    finally:
+        stop.set()
+
+
 SHORTER = "tp-size: 8\nmoe-a2a-backend: none\n"
 
 
