@@ -69,7 +69,7 @@ def _run(args: list[str]) -> None:
 
 
 def _terminated(signum: int, frame) -> None:
-    """SIGTERM stops the run as Ctrl-C does: a write in progress is rolled back, temp files removed."""
+    """SIGTERM stops the run as Ctrl-C does: once a write in progress is done (``files.SignalsHeld``)."""
     raise SystemExit(128 + signum)
 
 
@@ -104,7 +104,7 @@ def main() -> None:
     with its traceback. A report that cannot be written (stdout closed or
     full) is one error line and exit 2; a character stdout's encoding cannot
     hold is not a failure (``_printable_streams``). Ctrl-C exits 130 and
-    SIGTERM 143, after a write in progress is rolled back.
+    SIGTERM 143, once a write in progress is done (never half done).
     """
     signal.signal(signal.SIGTERM, _terminated)
     try:

@@ -34,16 +34,20 @@ class WriteError(AutofixError):
     """A fixed text could not be written: the file is left as it was. Exit code 2.
 
     ``message`` says why (write-protected, changed since it was read, the
-    system refused the write).
+    system refused the write). ``unchanged`` is False when another process
+    wrote to the file while autofix wrote it: the file is then as that
+    process left it, not as autofix read it, and ``message`` says how.
     """
 
-    def __init__(self, path: str, message: str) -> None:
+    def __init__(self, path: str, message: str, *, unchanged: bool = True) -> None:
         super().__init__(message)
         self.path = path
         self.message = message
+        self.unchanged = unchanged
 
     def __str__(self) -> str:
-        return f"{self.path}:1:1: error: not written: {self.message}; the file is unchanged"
+        tail = "; the file is unchanged" if self.unchanged else ""
+        return f"{self.path}:1:1: error: not written: {self.message}{tail}"
 
 
 class InternalError(AutofixError):

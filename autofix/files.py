@@ -1,16 +1,17 @@
-"""The only module that touches files and streams (besides ``cli``).
+"""The only module that touches files and streams (besides ``cli``; ``writes`` is its write path).
 
 Reading is bounded: only regular files (a FIFO, a device or ``/dev/zero``
 behind a symlink is refused before it is opened for long), at most
-``limits.MAX_BYTES``. Writing refuses a file that changed since it was read
-or that is write-protected, and keeps what makes the file the same file:
-its hard links, mode, owner and extended attributes. A ``FileSet`` remembers
-what one run read from each file, so that its writes can tell.
+``limits.MAX_BYTES``. Writing refuses a path that leads to another file than
+the one read under it, a file that changed since it was read or that is
+write-protected, and keeps what makes the file the same file: its hard
+links, mode, owner and extended attributes. A ``FileSet`` remembers what one
+run read from each path, so that its writes can tell. A walk names what an
+interrupted write left next to a file (``backup_name``).
 """
 
 from __future__ import annotations
 
-import errno
 import os
 import stat
 import sys
@@ -292,10 +293,12 @@ def _within(path: str, directory: str) -> bool:
 class FileSet:
     """The files one run reads and writes: each read within bounds, each written only if unchanged.
 
-    ``read`` remembers a snapshot of what it read from each file (by real
-    path); ``write`` replaces a file only while it still is exactly that
-    (same file, same bytes), so a line another process added during the run
-    is never lost. Writing a file updates its snapshot.
+    ``read`` remembers what it read under each path: the file's real path then (``reals``) and a snapshot of
+    the file (``snapshots``, by real path: which file, which bytes). ``write`` writes a path only while it
+    still leads to that very file, and the file still holds exactly those bytes, up to the moment it is
+    written (``autofix.writes``), so a line another process added during the run is never lost, and a path
+    that leads to another file by now (a symlink swapped in, a directory renamed) is never written through.
+    Writing a file updates its snapshot.
 
     ``done`` ends the work on one input (a file and the ``--config`` files its launches read): what it
     read is forgotten, what it wrote is kept for the rest of the run (``snapshot``), so the memory of a run
@@ -314,14 +317,14 @@ class FileSet:
         self.scope, self.excluded = scope, excluded
         self.snapshots: dict[str, Snapshot] = {}  # read or written since the last ``done``
         self.written: dict[str, Snapshot] = {}  # every file this run wrote, as written
-        self._real: dict[str, str] = {}
+        self.reals: dict[str, str] = {}  # path -> its real path, as first asked (and read) since the last ``done``
 
     def real(self, path: str) -> str:
         """``os.path.realpath(path)``, found once per input (a run asks it of a path up to three times);
-        ``check`` looks again before a write, so a symlink moved during the run is never written through."""
-        found = self._real.get(path)
+        a write looks again, and refuses a path that leads to another file by then."""
+        found = self.reals.get(path)
         if found is None:
-            found = self._real[path] = os.path.realpath(path)
+            found = self.reals[path] = os.path.realpath(path)
         return found
 
     def snapshot(self, real: str) -> Snapshot | None:
@@ -332,7 +335,7 @@ class FileSet:
     def done(self) -> None:
         """Forget what was read for the input just done (a later one reads again what it needs)."""
         self.snapshots.clear()
-        self._real.clear()
+        self.reals.clear()
 
     def read(self, path: str, *, named: bool = True) -> str:
         """The text of ``path`` (``-``: stdin). Raises ``InputError`` (``ReadError`` for I/O).
@@ -386,182 +389,131 @@ class FileSet:
             self.snapshots[real] = snap
         return text
 
-    def check(self, path: str) -> None:
-        """Raise ``WriteError`` unless ``path`` can be written now: still as read, and not write-protected."""
-        real = os.path.realpath(path)
-        expected = self.snapshot(real)
+    def _as_read(self, path: str) -> tuple[str, Snapshot]:
+        """The real path ``path`` was read at and the snapshot of what was read, if it still leads there.
+
+        Raises ``WriteError`` when it was not read, or leads to another real path now.
+        """
+        real = self.reals.get(path)
+        expected = None if real is None else self.snapshot(real)
         if expected is None:
             raise WriteError(path, "autofix did not read this file")
-        try:
-            st = os.stat(real)
-            if not stat.S_ISREG(st.st_mode):
-                raise WriteError(path, "it is no longer a regular file")
-            if not st.st_mode & 0o222 or not os.access(real, os.W_OK):
-                raise WriteError(path, "the file is write-protected")
-            now = read_bytes(real)[1]
-        except (OSError, ReadError) as exc:
-            raise WriteError(path, f"cannot read it again: {getattr(exc, 'message', None) or _strerror(exc)}") from None
-        if now != expected:
-            raise WriteError(path, "it changed since autofix read it; run autofix again")
+        if os.path.realpath(path) != real:
+            from autofix.writes import REPLACED
+
+            raise WriteError(path, REPLACED)
+        return real, expected
+
+    def check(self, path: str) -> None:
+        """Raise ``WriteError`` unless ``path`` can be written now: it leads to the file read under it, which
+        still holds what was read, is not write-protected and has no backup of an interrupted write by it."""
+        from autofix.writes import Target
+
+        real, expected = self._as_read(path)
+        with Target(path, real, expected) as target:
+            target.verify()
 
     def write(self, path: str, text: str) -> None:
-        """Replace ``path`` with ``text`` (UTF-8), atomically where the file allows it.
+        """Replace the file ``path`` was read as with ``text`` (UTF-8), atomically where the file allows it.
 
-        A symlink is followed (the file it points to is written). The file
-        must be as it was read and writable (``check``). It is written to a
-        temp file in the same directory, given the file's mode, owner and
-        extended attributes, and renamed over it; a file with several hard
-        links, or whose owner or attributes the copy cannot carry, is written
-        in place instead (``_write_in_place``), so every link sees the fix.
-        Raises ``WriteError``; the file is then unchanged.
+        A symlink is followed (the file it pointed to when it was read is written). The file must be as
+        ``check`` says, up to the last moment (``autofix.writes``). It is written to a temp file in the same
+        directory, given the file's mode, owner and extended attributes, which then takes its place; a file
+        with several hard links, or whose owner or attributes the copy cannot carry, or that is a mount point
+        (a bind-mounted file), is written in place instead, so every link sees the fix. Ctrl-C and SIGTERM
+        wait until the write is done (``SignalsHeld``). Raises ``WriteError``: the file is then unchanged,
+        or as another process that wrote to it meanwhile left it (the message says so,
+        ``WriteError.unchanged``).
         """
-        self.check(path)
-        real = os.path.realpath(path)
+        from autofix.writes import Target
+
+        real, expected = self._as_read(path)
         data = text.encode("utf-8")
-        try:
-            st = os.stat(real)
-            if st.st_nlink > 1 or not _replace(real, data, st, lambda: self.check(path)):
-                _write_in_place(real, data)
-        except OSError as exc:
-            raise WriteError(path, f"cannot write: {_strerror(exc)}") from None
-        self.snapshots[real] = self.written[real] = read_bytes(real)[1]
-
-
-def _replace(target: str, data: bytes, st: os.stat_result, recheck: Callable[[], None]) -> bool:
-    """Write ``data`` to a temp file like ``target`` and rename it over ``target``.
-
-    Returns False (nothing changed) when the copy cannot keep the file's
-    owner or extended attributes. ``recheck`` runs just before the rename.
-    Raises ``OSError`` (the temp file is removed) or what ``recheck`` raises.
-    """
-    import tempfile  # only to write: a check never does (start-up, issue 15)
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".autofix",
-                               dir=os.path.dirname(target))
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        if (st.st_uid, st.st_gid) != (os.stat(tmp).st_uid, os.stat(tmp).st_gid):
+        with SignalsHeld(), Target(path, real, expected) as target:
             try:
-                os.chown(tmp, st.st_uid, st.st_gid)
-            except PermissionError:
-                os.unlink(tmp)
-                return False
-        os.chmod(tmp, stat.S_IMODE(st.st_mode))  # after chown, which clears the setuid and setgid bits
-        if not _copy_xattrs(target, tmp):
-            os.unlink(tmp)
-            return False
-        recheck()
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    _fsync_dir(os.path.dirname(target))
-    return True
+                written = target.replace(data) if target.st.st_nlink == 1 else None
+                if written is None:
+                    written = target.write_in_place(data)
+            except OSError as exc:
+                raise WriteError(path, f"cannot write: {_strerror(exc)}") from None
+        self.snapshots[real] = self.written[real] = written
 
 
-def _copy_xattrs(source: str, dest: str) -> bool:
-    """Give ``dest`` every extended attribute of ``source``; False when one cannot be set."""
-    try:
-        names = os.listxattr(source)
-    except OSError as exc:
-        if exc.errno in (errno.ENOTSUP, errno.EOPNOTSUPP):
-            return True  # the file system has none
-        raise
-    for name in names:
-        try:
-            os.setxattr(dest, name, os.getxattr(source, name))
-        except OSError:
-            return False  # e.g. security.* as an unprivileged user
-    return True
+class SignalsHeld:
+    """A context in which Ctrl-C, SIGTERM, SIGHUP and SIGQUIT wait, and arrive when it ends: a write in it is
+    finished (or undone) before they stop the run, never left half done (only SIGKILL can; ``writes`` says
+    what it leaves).
 
-
-def _write_in_place(target: str, data: bytes) -> None:
-    """Overwrite ``target``'s bytes in place: same inode, so hard links, owner and attributes stay.
-
-    Not atomic, so it is guarded: the space is reserved first (a full disk
-    fails before a byte changes), the original bytes are kept in a backup
-    file next to it until the write is synced, and restored on any error.
-    Raises ``OSError``; the file then holds its original bytes (or, if even
-    the restore failed, the backup is left and named in the error).
+    Their handlers are swapped for one that notes them, and the note is acted on at the end, as the handler
+    before would have (a default action by sending the signal again). Not ``pthread_sigmask``: that holds a
+    signal back from one thread only, and the kernel gives it to another (a ``-j`` run has one) while Python
+    runs its handler in the main thread, in the middle of the write all the same. Outside the main thread
+    nothing is needed: no handler runs there.
     """
-    with open(target, "rb") as f:
-        original = f.read()
-        mode = stat.S_IMODE(os.fstat(f.fileno()).st_mode)
-    import tempfile
 
-    fd, backup = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".autofix-backup",
-                                  dir=os.path.dirname(target))
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(original)
-            f.flush()
-            os.fsync(f.fileno())
-    except BaseException:
-        os.unlink(backup)
-        raise
-    fd = os.open(target, os.O_WRONLY)
-    try:
-        try:
-            os.posix_fallocate(fd, 0, max(len(data), 1))
-        except OSError as exc:
-            if exc.errno not in (errno.EOPNOTSUPP, errno.ENOTSUP, errno.EINVAL, errno.ENOSYS):
-                os.unlink(backup)
-                raise
-        try:
-            _pwrite_all(fd, data)
-            os.ftruncate(fd, len(data))
-            os.fsync(fd)
-        except BaseException as exc:  # a full disk, or a signal (SIGINT, SIGTERM) in the middle
+    _SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
+
+    def __enter__(self) -> SignalsHeld:
+        import signal
+
+        self._before: dict[int, object] = {}
+        self._came: list[int] = []
+        for name in self._SIGNALS:
+            number = getattr(signal, name, None)
+            if number is None or signal.getsignal(number) is None:  # none, or a handler not set from Python
+                continue
             try:
-                _pwrite_all(fd, original)
-                os.ftruncate(fd, len(original))
-                os.fsync(fd)
-            except OSError:
-                if isinstance(exc, OSError):
-                    raise OSError(exc.errno, f"{_strerror(exc)}; the original is kept in {backup}") from None
-                raise
-            os.unlink(backup)
-            raise
-        _restore_mode(fd, mode)
-    finally:
-        os.close(fd)
-    os.unlink(backup)
+                self._before[number] = signal.signal(number, self._note)
+            except (ValueError, OSError):  # not the main thread
+                break
+        return self
+
+    def _note(self, signum: int, frame) -> None:
+        self._came.append(signum)
+
+    def __exit__(self, *exc) -> None:
+        import signal
+
+        for number, handler in self._before.items():
+            signal.signal(number, handler)
+        for number in dict.fromkeys(self._came):
+            handler = self._before[number]
+            if callable(handler):
+                handler(number, None)  # SystemExit (autofix.cli's SIGTERM), KeyboardInterrupt (Ctrl-C)
+            elif handler == signal.SIG_DFL:
+                os.kill(os.getpid(), number)
 
 
-def _restore_mode(fd: int, mode: int) -> None:
-    """Give the file back the setuid/setgid bits the kernel clears when a non-root user writes it (best effort:
-    only its owner may)."""
-    if stat.S_IMODE(os.fstat(fd).st_mode) != mode:
-        try:
-            os.fchmod(fd, mode)
-        except PermissionError:
-            pass
+BACKUP_SUFFIX = ".autofix-backup"
+_TEMP_SUFFIX = ".autofix"
 
 
-def _pwrite_all(fd: int, data: bytes) -> None:
-    view, done = memoryview(data), 0
-    while done < len(data):
-        done += os.pwrite(fd, view[done:], done)
+def backup_name(name: str) -> str:
+    """The name of the backup an in-place write of the file ``name`` keeps next to it while it writes
+    (``autofix.writes``): ``.NAME.autofix-backup``. One left there means that write was interrupted."""
+    return f".{name}{BACKUP_SUFFIX}"
 
 
-def _fsync_dir(path: str) -> None:
-    """Make a rename in ``path`` durable (best effort: some file systems refuse)."""
-    try:
-        fd = os.open(path or ".", os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+def _left_by_writes(names: list[str]) -> dict[str, str]:
+    """Of a directory's ``names``, the files an interrupted write left (a backup ``.NAME.autofix-backup``, a
+    temp file ``.NAME.XXXXXXXX.autofix``), by the name of the file they are next to."""
+    left: dict[str, str] = {}
+    for n in names:
+        if n.endswith((BACKUP_SUFFIX, _TEMP_SUFFIX)) and n.startswith("."):
+            if n.endswith(BACKUP_SUFFIX):
+                left[n[1:-len(BACKUP_SUFFIX)]] = n
+            else:
+                left.setdefault(n[1:-len(_TEMP_SUFFIX)].rpartition(".")[0], n)
+    return left
+
+
+def _left_note(path: str, leftover: str) -> str:
+    """The warning for a file of a walk next to which an interrupted write left ``leftover`` (a path)."""
+    if leftover.endswith(BACKUP_SUFFIX):
+        return (f"{path}:1:1: warning: a backup of an interrupted autofix write is next to it ({leftover}): compare "
+                "the two, then delete the backup (--write leaves the file alone until then)")
+    return (f"{path}:1:1: warning: a temp file of an interrupted autofix write is next to it ({leftover}): compare "
+            "the two, then delete it")
 
 
 def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
@@ -593,12 +545,15 @@ def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
             found = 0
             for root, dirs, names in os.walk(p, onerror=unlisted):
                 dirs[:] = sorted(d for d in dirs if not skip(os.path.join(root, d), is_dir=True))
+                left = None if only_yaml else _left_by_writes(names)  # names listed anyway: no system call
                 for name in sorted(names):
                     if is_yaml(name) if only_yaml else name.lower().endswith(WALK_SUFFIXES) or is_dockerfile(name):
                         path = os.path.normpath(os.path.join(root, name))
                         if skip(path):
                             continue
                         found += 1
+                        if left and name in left:
+                            note(_left_note(path, os.path.normpath(os.path.join(root, left[name]))))
                         yield path, False
             if not found and not only_yaml:
                 note(f"{p}:1:1: warning: no file to check in this directory (*.yaml, *.yml, *.sh, *.bash, "

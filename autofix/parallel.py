@@ -55,10 +55,12 @@ def default_jobs() -> int:
 
 @dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class Ready:
-    """A worker's answer for one file: the result, and the snapshot of each file read for it (by real path)."""
+    """A worker's answer for one file: the result, the snapshot of each file read for it (by real path), and the
+    real path each path it read led to then (``files.FileSet.reals``: a write checks the path still does)."""
 
     result: FixResult
     snapshots: dict[str, files.Snapshot]
+    reals: dict[str, str]
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
@@ -116,7 +118,7 @@ def _check(path: str, named: bool, opts) -> Ready | None:
         return None
     if result.errors:  # a --config file SGLang refuses: its InputError is reported (and pickles) in the main process
         return None
-    return Ready(result, disk.snapshots)
+    return Ready(result, disk.snapshots, disk.reals)
 
 
 def _check_chunk(chunk: list[tuple[str, bool, object]]) -> list[Ready | None]:

@@ -510,6 +510,7 @@ class _One:
         if any(disk.snapshot(real) not in (None, snap) for real, snap in ready.snapshots.items()):
             return None  # an earlier --write of this run rewrote one: check it again here
         disk.snapshots.update(ready.snapshots)
+        disk.reals.update(ready.reals)  # what each path led to when it was read, not now
         return ready.result
 
     def _check(self, path: str, named: bool) -> FixResult | None:
@@ -625,7 +626,8 @@ class _One:
 
         Each file is checked first (unchanged since read, writable); if one
         write then fails, those already written are put back. A text not
-        written is returned as unchanged (its violations remain).
+        written is returned as unchanged (its violations remain). Ctrl-C and
+        SIGTERM wait until the group is written (or put back).
         """
         changed = [r for r, _ in group if r.changed]
         try:
@@ -634,19 +636,20 @@ class _One:
         except WriteError as exc:
             return self._not_written(group, exc)
         done: list[FixResult] = []
-        for r in changed:
-            try:
-                self.disk.write(r.path, r.output)
-            except WriteError as exc:
-                for back in reversed(done):
-                    try:
-                        self.disk.write(back.path, back.source)
-                    except WriteError as again:
-                        self.err.write(f"{again.path}:1:1: error: written, but its launch's other file could not "
-                                       f"be, and putting it back failed: {again.message}\n")
-                        self.rep.unwritten += 1
-                return self._not_written(group, exc)
-            done.append(r)
+        with files.SignalsHeld():  # Ctrl-C or SIGTERM now stops the run once all are written, or put back
+            for r in changed:
+                try:
+                    self.disk.write(r.path, r.output)
+                except WriteError as exc:
+                    for back in reversed(done):
+                        try:
+                            self.disk.write(back.path, back.source)
+                        except WriteError as again:
+                            self.err.write(f"{again.path}:1:1: error: written, but its launch's other file could "
+                                           f"not be, and putting it back failed: {again.message}\n")
+                            self.rep.unwritten += 1
+                    return self._not_written(group, exc)
+                done.append(r)
         return group
 
     def _not_written(self, group: list[tuple[FixResult, bool]], exc: WriteError) -> list[tuple[FixResult, bool]]:

@@ -17,6 +17,13 @@
 
 Inputs come from ``strategies.inputs``: raw bytes, text over YAML and shell
 syntax, and structure-aware mutations of the golden fixtures.
+
+``check_write_fault(original, text, kind, action, at)`` is the write path's
+target: ``original`` (as UTF-8 text) replaced by ``text`` one way or the
+other (``kind``), with another process's ``action`` (an append, the path or
+its directory swapped for a symlink, SIGTERM, SIGKILL) before one of the
+write's system calls (``at``, taken modulo their number); what must hold is
+``tests/write_faults.py``'s.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from hypothesis import event
 from hypothesis.control import currently_in_test_context
 
 from autofix.runner import Mode, run
+from tests import write_faults
 from tests.unified import apply_unified
 
 NAMES = ("config.yaml", "serve.sh", "Dockerfile", "deploy.yaml", "recipe.yaml", "compose.yml")
@@ -83,3 +91,14 @@ def check_input(data: bytes, name: str, unsafe: bool = False) -> None:
         assert " [*] " not in again, f"not clean after --write: a fixable violation remains:\n{again}"
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def check_write_fault(original: bytes, text: str, kind: str, action: str, at: int) -> None:
+    """Write ``text`` over ``original`` (made UTF-8) the ``kind`` way, with ``action`` before system call number
+    ``at`` (modulo their number, the end included); raise ``AssertionError`` on a breach."""
+    case = write_faults.Case(original.decode("utf-8", "replace").encode("utf-8"), text, kind)
+    calls = write_faults.count(case)
+    at %= len(calls) + 1
+    lost = write_faults.run(case, action, at, calls)
+    if currently_in_test_context():
+        event(f"{action}: an append lost in the window the docs name" if lost else action)

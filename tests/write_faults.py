@@ -1,0 +1,295 @@
+"""Faults injected into autofix's write path at each point between its system calls, and what must hold.
+
+``Steps`` wraps the functions ``files.FileSet.write`` reaches the system through (``os``'s, ``fcntl``'s and
+``writes._exchange``/``_reserve``) and counts their calls; before call number ``at`` it does ``action``
+once: what another process could do at that moment. ``run(case, action, at)`` does one write of
+``case.original`` -> ``case.fixed`` in a fresh directory with one such fault, and ``check`` raises
+``AssertionError`` unless what must hold holds:
+
+* ``append`` (another process appends a line, open/append/close): the line is never lost with the write
+  reported done: written, the file is the fixed text and the line; refused, the original and the line
+  (and, when the in-place write had lengthened the file first, its newlines after the line). The one
+  exception is the window ``writes`` names: an in-place write of a shorter text, between its look at the
+  size and the cut (``WINDOW``); ``check`` returns True when the line was lost there.
+* ``symlink`` (the path is moved aside and a symlink to another file put there: a ``git checkout``) and
+  ``directory`` (its directory is moved aside and a symlink to another directory put there): the other
+  file is never written; the file read (wherever it is now) is the fixed text if the write says so, else
+  the original.
+* ``term`` (SIGTERM sent there, with the handler ``autofix.cli`` installs): the run stops (``SystemExit``),
+  the file is the original or the fixed text, nothing left next to it.
+* ``kill`` (SIGKILL: the process ends there, nothing runs after; a forked child): the file is the original
+  or the fixed text, either perhaps with newlines after it, and is something else than the original or the
+  fixed text only while the backup is next to it; whatever is left next to it (a backup, a temp file) is
+  named by the next walk, and a backup keeps the next ``--write`` off the file.
+
+Nothing may be left next to the file but by ``kill``. ``kinds``: ``rename`` (one link), ``rename-plain``
+(a system without ``RENAME_EXCHANGE``), ``links`` (a hard link: in place), ``busy`` (the rename refused with
+``EBUSY``, as for a bind-mounted file: in place).
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import shutil
+import signal
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from autofix import files, writes
+from autofix.errors import WriteError
+
+KINDS = ("rename", "rename-plain", "links", "busy")
+ACTIONS = ("append", "symlink", "directory", "term", "kill")
+LINE = b"port: 30000\n"
+OTHER = b"tp-size: 2\n"  # the file a swapped-in symlink leads to: never written
+WINDOW = "ftruncate"  # in place, a shorter text: an append just before the cut is lost (module docstring)
+
+_OS = ("open", "close", "read", "write", "pread", "pwrite", "fstat", "stat", "lstat", "fsync", "ftruncate",
+       "replace", "rename", "unlink", "fchmod", "fchown", "listxattr", "getxattr", "setxattr", "scandir", "lseek",
+       "readlink")
+
+
+class Steps:
+    """A context: count the system calls of the write path (``calls``: their names, in order); before call
+    number ``at`` (or at the end, when there are no more) do ``action`` once. ``fsync`` is counted but not
+    made (it changes nothing a test can see, and costs milliseconds)."""
+
+    def __init__(self, at: int | None = None, action=None) -> None:
+        self.at, self.action = at, action
+        self.calls: list[str] = []
+        self.done = False
+        self._saved: list[tuple[object, str, object]] = []
+        self._busy = False
+
+    def _fire(self) -> None:
+        if not self.done and self.action is not None:
+            self.done, self._busy = True, True
+            try:
+                self.action()
+            finally:
+                self._busy = False
+
+    def _wrap(self, owner, name: str, real):
+        def counted(*args, **kwargs):
+            if self._busy:
+                return real(*args, **kwargs)
+            if len(self.calls) == self.at:
+                self._fire()
+            self.calls.append(name)
+            if name == "fsync":
+                return None
+            return real(*args, **kwargs)
+        return counted
+
+    def __enter__(self) -> Steps:
+        for owner, names in ((os, _OS), (fcntl, ("flock", "fcntl")), (writes, ("_exchange", "_reserve"))):
+            for name in names:
+                real = getattr(owner, name)
+                self._saved.append((owner, name, real))
+                setattr(owner, name, self._wrap(owner, name, real))
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        for owner, name, real in reversed(self._saved):
+            setattr(owner, name, real)
+        if kind is None and self.at is not None:
+            self._fire()  # after the last call: the write is done
+
+
+@dataclass(frozen=True)
+class Case:
+    original: bytes
+    fixed: str
+    kind: str
+
+
+@dataclass
+class Scene:
+    """One write's directory: ``root/d/sub/c.yaml`` (the file), ``root/d/o.yaml`` and ``root/d/other/c.yaml``
+    (what the swaps lead to), ``root/d/link.yaml`` (its hard link, kind ``links``)."""
+
+    root: Path
+    case: Case
+
+    @property
+    def path(self) -> Path:
+        return self.root / "d" / "sub" / "c.yaml"
+
+    def make(self) -> files.FileSet:
+        sub, other = self.root / "d" / "sub", self.root / "d" / "other"
+        sub.mkdir(parents=True)
+        other.mkdir()
+        self.path.write_bytes(self.case.original)
+        (self.root / "d" / "o.yaml").write_bytes(OTHER)
+        (other / "c.yaml").write_bytes(OTHER)
+        if self.case.kind == "links":
+            os.link(self.path, self.root / "d" / "link.yaml")
+        disk = files.FileSet()
+        disk.read(str(self.path))
+        return disk
+
+    def act(self, action: str) -> None:
+        """Do ``action`` as another process would (``kill`` and ``term`` end this one)."""
+        d = self.root / "d"
+        if action == "append":
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            os.write(fd, LINE)
+            os.close(fd)
+        elif action == "symlink":
+            os.rename(self.path, d / "sub" / "aside.yaml")
+            os.symlink(d / "o.yaml", self.path)
+        elif action == "directory":
+            os.rename(d / "sub", d / "sub.old")
+            os.symlink(d / "other", d / "sub")
+        elif action == "term":  # the handler autofix.cli installs raises SystemExit(143)
+            os.kill(os.getpid(), signal.SIGTERM)
+        elif action == "kill":
+            os._exit(137)
+
+    def read_file(self, action: str | None) -> Path:
+        """Where the file that was read is now (after ``action``)."""
+        d = self.root / "d"
+        if action == "symlink" and (d / "sub" / "aside.yaml").exists():
+            return d / "sub" / "aside.yaml"
+        if action == "directory" and (d / "sub.old").exists():
+            return d / "sub.old" / "c.yaml"
+        return self.path
+
+
+def _patched(kind: str):
+    """What ``kind`` changes of ``writes`` (a context)."""
+    saved = writes._exchange
+
+    class Patch:
+        def __enter__(self):
+            if kind == "rename-plain":
+                writes._exchange = lambda dir_fd, a, b: False
+            elif kind == "busy":
+                def busy(dir_fd, a, b):
+                    raise OSError(errno.EBUSY, os.strerror(errno.EBUSY), b)
+                writes._exchange = busy
+
+        def __exit__(self, *exc):
+            writes._exchange = saved
+    return Patch()
+
+
+def count(case: Case) -> list[str]:
+    """The system calls of the write of ``case`` with no fault, in order."""
+    root = Path(tempfile.mkdtemp(prefix="autofix-faults-"))
+    try:
+        scene = Scene(root, case)
+        disk = scene.make()
+        with _patched(case.kind), Steps() as steps:
+            disk.write(str(scene.path), case.fixed)
+        return steps.calls
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def run(case: Case, action: str, at: int, calls: list[str]) -> bool:
+    """One write of ``case`` with ``action`` before system call ``at`` (of ``calls``, ``count(case)``), checked.
+
+    Returns True when the write lost an appended line in the window the docs name; raises
+    ``AssertionError`` on a breach.
+    """
+    root = Path(tempfile.mkdtemp(prefix="autofix-faults-"))
+    try:
+        scene = Scene(root, case)
+        disk = scene.make()
+        if action == "kill":
+            return _killed(scene, disk, at)
+        outcome: object = "written"
+        before = signal.signal(signal.SIGTERM, _terminated)
+        try:
+            with _patched(case.kind), Steps(at, lambda: scene.act(action)):
+                disk.write(str(scene.path), case.fixed)
+        except (WriteError, SystemExit) as exc:
+            outcome = exc
+        finally:
+            signal.signal(signal.SIGTERM, before)
+        return _check(scene, action, outcome, calls[at] if at < len(calls) else None)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _terminated(signum, frame):
+    raise SystemExit(128 + signum)
+
+
+def _check(scene: Scene, action: str, outcome: object, before: str | None) -> bool:
+    case = scene.case
+    original, fixed = case.original, case.fixed.encode("utf-8")
+    where = scene.read_file(action)
+    got = where.read_bytes()
+    what = f"{action} before {before} ({case.kind}): {outcome!r}\n{got!r}"
+    assert (scene.root / "d" / "o.yaml").read_bytes() == OTHER, f"another file was written: {what}"
+    assert (scene.root / "d" / "other" / "c.yaml").read_bytes() == OTHER, f"another file was written: {what}"
+    if action == "term":
+        assert isinstance(outcome, SystemExit), f"SIGTERM lost: {what}"
+        assert got in (original, fixed), f"a half write: {what}"
+    elif action == "append":
+        if outcome == "written":
+            if got == fixed and before == WINDOW and case.kind in ("links", "busy") and len(fixed) < len(original):
+                _no_leftovers(where, what)
+                return True  # the window left: lost, and the test says where
+            assert got == fixed + LINE, f"an append lost, the write reported done: {what}"
+        else:
+            assert isinstance(outcome, WriteError), what
+            pad = b"\n" * max(len(fixed) - len(original), 0)
+            assert got in (original + LINE, original + LINE + pad), f"refused, but not as the appender left it: {what}"
+    elif outcome == "written":
+        assert got == fixed, f"the write reported done: {what}"
+    else:
+        assert isinstance(outcome, WriteError), what
+        assert got == original, f"refused, but the file changed: {what}"
+    _no_leftovers(where, what)
+    return False
+
+
+def _no_leftovers(where: Path, what: str) -> None:
+    left = sorted(p.name for p in where.parent.iterdir() if ".autofix" in p.name)
+    assert not left, f"left next to the file: {left}: {what}"
+
+
+def _killed(scene: Scene, disk: files.FileSet, at: int) -> bool:
+    """The write killed before call ``at`` (in a forked child), and what it leaves checked."""
+    case = scene.case
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            with _patched(case.kind), Steps(at, lambda: scene.act("kill")):
+                disk.write(str(scene.path), case.fixed)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    original, fixed = case.original, case.fixed.encode("utf-8")
+    got = scene.path.read_bytes()
+    directory = scene.path.parent
+    backup = directory / files.backup_name("c.yaml")
+    left = sorted(p.name for p in directory.iterdir() if ".autofix" in p.name)
+    what = f"killed at call {at} ({case.kind}): {got!r}, left {left}"
+    grown = original + b"\n" * (len(fixed) - len(original))
+    shrunk = fixed + b"\n" * (len(original) - len(fixed))
+    assert got in (original, fixed, grown, shrunk), f"a kill left a file that is neither text: {what}"
+    if got not in (original, fixed):
+        assert backup.exists(), f"a kill left a padded file with no backup: {what}"
+    if backup.exists():
+        assert original.startswith(backup.read_bytes()), what
+    notes: list[str] = []
+    list(files.expand([str(scene.root / "d")], note=notes.append))
+    for name in left:
+        assert any(str(directory / name) in n for n in notes), f"the next walk does not name {name}: {notes}"
+    if backup.exists():  # and the next --write leaves the file alone
+        again = files.FileSet()
+        again.read(str(scene.path))
+        try:
+            again.write(str(scene.path), case.fixed)
+        except WriteError as exc:
+            assert "a backup of an interrupted autofix write" in exc.message, exc.message
+        else:
+            raise AssertionError(f"--write wrote a file with a backup next to it: {what}")
+    return False
