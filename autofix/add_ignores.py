@@ -121,6 +121,7 @@ def _suppress(text: str, fmt, path: str, schema, findings: list[Diagnostic],
             groups.setdefault(("launch", launch), []).append(d)
         else:
             groups.setdefault(("line", line), []).append(d)
+    known = {(d.code, d.violation.message, d.location.line) for d in findings}
     missed: list[Diagnostic] = []
     for (kind, line), ds in sorted(groups.items(), key=lambda kv: -kv[0][1]):  # bottom up: lines above stay put
         codes = tuple(dict.fromkeys(d.code for d in ds))
@@ -129,7 +130,7 @@ def _suppress(text: str, fmt, path: str, schema, findings: list[Diagnostic],
         for how, at in places:
             candidate = _commented(text, how, at, codes, commented)
             moved = 1 if how == "above" else 0  # the group's lines are at or below `at`
-            if candidate is not None and _covers(check, read, candidate, before, ds, at, moved):
+            if candidate is not None and _covers(check, read, candidate, before, known, ds, at, moved, path):
                 text = candidate
                 break
         else:
@@ -137,21 +138,31 @@ def _suppress(text: str, fmt, path: str, schema, findings: list[Diagnostic],
     return text, missed
 
 
-def _covers(check: Callable, read: Callable, text: str, before: list, ds: list[Diagnostic], at: int,
-            moved: int) -> bool:
-    """Whether ``text`` still reads as the launches ``before``, and no longer reports the findings ``ds``
-    where they now are (``moved`` lines further down from line ``at`` on)."""
+def _covers(check: Callable, read: Callable, text: str, before: list, known: set[tuple[str, str, int]],
+            ds: list[Diagnostic], at: int, moved: int, path: str) -> bool:
+    """Whether ``text`` still reads as the launches ``before`` and reports of the findings ``known``
+    (code, message, line) all but ``ds``, and nothing else, where they now are (``moved`` lines further down
+    from line ``at`` on): a comment that changed what the file says (one written inside a string, which
+    a compose command string's shell then runs as its first word) changes a finding, and is refused."""
     try:
         if read(text) != before:
             return False
         result = check(text)
     except Exception:  # noqa: BLE001 - a comment that breaks the file is no place for it
         return False
-    found = {(d.code, d.violation.message, d.location.line) for d in result.diagnostics}
-    if any(d.code == "SUP002" for d in result.diagnostics):
-        return False
-    return not any((d.code, d.violation.message, d.location.line + (moved if d.location.line >= at else 0))
-                   in found for d in ds)
+    gone = {(d.code, d.violation.message, d.location.line) for d in ds}
+    for d in result.diagnostics:
+        if d.after or d.path != path:
+            continue
+        if d.code.startswith("SUP"):  # SUP001: the comment covers nothing; SUP002: it is not one
+            return False
+        line = d.location.line
+        if at <= line < at + moved:  # a finding on the comment's own line: new
+            return False
+        key = (d.code, d.violation.message, line - moved if line >= at else line)
+        if key in gone or key not in known:
+            return False
+    return True
 
 
 def _commented(text: str, how: str, line: int, codes: tuple[str, ...], commented: set[int]) -> str | None:

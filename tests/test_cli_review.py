@@ -450,3 +450,17 @@ def test_add_ignores_writes_each_comment_in_a_real_comment(tmp_path):
     assert (tmp_path / "Dockerfile").read_text() == files["Dockerfile"].replace("CMD", f"{marker}\nCMD")
     assert (tmp_path / "c.yaml").read_text() == files["c.yaml"].replace('"m # x"', f'"m # x"  {marker}')
     assert run(".", "--isolated", cwd=tmp_path).exit_code == 0
+
+
+def test_add_ignores_writes_no_comment_into_a_compose_command_string(tmp_path):
+    """A compose command string is data compose splits into words: a comment line written into a `|` block
+    would become the script `sh -c` runs. The finding is placed at the string, and the comment above its key;
+    a place that changes any finding (DKR003 then says the script is '#') is refused."""
+    text = ("services:\n  s:\n    image: lmsysorg/sglang\n    entrypoint: [bash, -lc]\n    command: |\n"
+            "      pip install -q x && \\\n      python3 -m sglang.launch_server --model-path m --tp 2\n")
+    (tmp_path / "compose.yaml").write_text(text)
+    r = run(".", "--add-ignores", "--isolated", cwd=tmp_path)
+    assert r.exit_code == 0, r.stderr
+    assert (tmp_path / "compose.yaml").read_text() == text.replace(
+        "    command: |", "    # autofix: ignore[DKR003]\n    command: |")
+    assert run(".", "--isolated", cwd=tmp_path).exit_code == 0

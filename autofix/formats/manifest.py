@@ -386,6 +386,7 @@ def _split(text: str, offset: int, words: list[_Word], script: int, schema: Sche
     values = [w.token.value for w in words]
     w = words[script]
     string = w.string if w.string is not None and w.span[0] == _first_word_start(w.string, words) else None
+    held = string  # the compose string that holds the launch: the finding is placed at its start
     if string is not None:
         meant = string.value
         if embedded.split_script(values) is None and (LAUNCH.search(w.token.value) or not _launches(meant, schema)):
@@ -405,7 +406,9 @@ def _split(text: str, offset: int, words: list[_Word], script: int, schema: Sche
         where = "list items"
     shell = next(k for k in range(script - 1, -1, -1) if values[k].rsplit("/", 1)[-1] in embedded.SHELLS)
     host = SplitScript(" ".join(values[shell:script]), w.token.value, tuple(values[script + 1:]), where, fix.words)
-    at = locate(w.token.start)
+    # a compose string's finding is at the string (a `|` block's indicator line, where a comment can go), a
+    # list's at its script word
+    at = locate(offset + held.start_mark.index if held is not None else w.token.start)
     return Launch(ParsedArgs(()), at, fix, (Entry(0, None, (" ".join(values[script:]),), (), at),), host)
 
 
