@@ -59,7 +59,9 @@ class _Index:
         key = (is_name, selector if is_name else selector.upper())  # a code or prefix in any case: one key
         found = self.named_by.get(key)
         if found is None:
-            found = self.named_by[key] = self._named(selector)
+            found = self._named(selector)
+            if found:  # kept: a selector that names no rule is an error, seldom asked twice
+                self.named_by[key] = found
         return found
 
     def _named(self, selector: str) -> tuple[tuple[str, int], ...]:
@@ -92,13 +94,16 @@ class _Index:
         return frozenset(code for code, level in turned_on.items() if level > turned_off.get(code, -1))
 
 
-_INDEX: list = [None, None]  # the rules of the last index, and it: a run asks with the same rules each time
+_last: tuple[Sequence[RuleId], _Index] | None = None  # the last rules asked about, and their index: a run
+# asks with the same rules each time (project.rule_ids)
 
 
 def _index(rules: Sequence[RuleId]) -> _Index:
-    if _INDEX[0] is not rules:
-        _INDEX[1], _INDEX[0] = _Index(rules), rules
-    return _INDEX[1]
+    global _last
+    last = _last
+    if last is None or last[0] is not rules:
+        last = _last = (rules, _Index(rules))
+    return last[1]
 
 
 def first_unknown(selectors: Sequence[str], rules: Sequence[RuleId]) -> int | None:
