@@ -28,3 +28,10 @@ MAX_YAML_NODES = 200_000
 # through aliases too, so that any walk over the composed graph nests at most
 # this deep: well inside Python's default recursion limit of 1000.
 MAX_YAML_DEPTH = 400
+
+# Dotted parts in one TOML key or table name (``a.b.c = 1``, ``[tool.autofix]``)
+# of a configuration file autofix parses. tomllib's time grows with the square
+# of a key's parts and with a table name's parts times its keys' (20 000 parts
+# ran past a minute); real keys have a few. Checked by project.load before
+# tomllib reads the file.
+MAX_TOML_KEY_PARTS = 64

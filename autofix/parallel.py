@@ -18,6 +18,9 @@ message and its order exactly as they are without ``-j``.
 Work goes out in chunks of ``CHUNK`` files, and at most ``WINDOW`` chunks per worker are in flight: the
 per-file overhead (pickling the arguments and the result) stays small and the memory held for ordering
 stays flat in the number of files.
+
+A worker ends with the main process, however that ends (``kill -9`` too): on Linux the kernel kills it
+(``_killed_with``), elsewhere a thread in it watches the main process (``_watch_parent``).
 """
 
 from __future__ import annotations
@@ -84,18 +87,64 @@ class _Declined(Exception):
     process."""
 
 
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 _SHARED: frozenset[str] = frozenset()  # the run's shared --config files (runner._shared_configs), per worker
 _FIX_EDITS = False
 _BOUNDS = Bounds()
 _CONFIGS = True  # False: read no --config file (a worker that could not be given the bounds' closures)
 
 
-def _init(shared: frozenset[str], fix_edits: bool, bounds: Bounds, configs: bool) -> None:
-    """A worker's start: the run's constants; Ctrl-C and SIGTERM are the main process's to handle."""
+def _init(shared: frozenset[str], fix_edits: bool, bounds: Bounds, configs: bool, main: int) -> None:
+    """A worker's start: the run's constants; Ctrl-C and SIGTERM are the main process's to handle; the
+    worker ends with the main process (pid ``main``)."""
     global _SHARED, _FIX_EDITS, _BOUNDS, _CONFIGS
     _SHARED, _FIX_EDITS, _BOUNDS, _CONFIGS = shared, fix_edits, bounds, configs
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if not _killed_with(main):
+        _watch_parent()
+
+
+def _killed_with(main: int) -> bool:
+    """Have the kernel kill this worker when the main process ends, however it ends (SIGKILL too): Linux's
+    PR_SET_PDEATHSIG. Whether it is set. A worker must not outlive the main process: one waiting for work
+    would wait forever, as the other workers hold the queue's pipe open (issue 29).
+
+    The signal comes when the *thread* that forked the worker ends: ``results``' own, which every worker is
+    forked from (the pool forks them all at its first ``submit``) and which shuts the pool down before it
+    goes on. A main process that ended before the call is seen after it (``getppid``).
+    """
+    if sys.platform != "linux":
+        return False
+    try:
+        import ctypes  # in the worker only: the main process never loads it
+
+        if ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+            return False
+    except (OSError, AttributeError):  # no libc to load, or no prctl in it
+        return False
+    if os.getppid() != main:
+        os._exit(1)
+    return True
+
+
+def _watch_parent() -> None:
+    """Where the kernel cannot (not Linux): a thread that ends this worker when its parent's sentinel says
+    the parent ended (``multiprocessing.parent_process``: the parent's handle, or a pipe the parent holds
+    open; after a fork, so do the workers forked after this one, and they end first)."""
+    import multiprocessing
+    import threading
+    from multiprocessing.connection import wait
+
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        wait([parent.sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="autofix-parent-watch", daemon=True).start()
 
 
 def _declined(path: str) -> str | None:
@@ -158,7 +207,8 @@ def results(items: Iterable[tuple[str, bool]], count: int, jobs: int, options: C
     before_start()
     forked = context is not None
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init,
-                               initargs=(shared, fix_edits, bounds if forked else Bounds(bounds.scope), forked))
+                               initargs=(shared, fix_edits, bounds if forked else Bounds(bounds.scope), forked,
+                                         os.getpid()))
     pending: deque = deque()
     broken = False
     try:

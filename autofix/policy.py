@@ -7,12 +7,14 @@ selector that turns a rule on and one that turns it off both match, the more spe
 name over a longer prefix over a shorter one over ``ALL``); on a tie, off wins.
 
 Pure: a ``Policy`` is built once per set of options (``Policy.build``) and answers per code with a set lookup.
+Selectors are looked up in an index of the rules (``_Index``, kept for the last rules asked about), so a list
+of them costs time linear in its length.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from autofix.model import Applicability, Fix, Violation
@@ -33,36 +35,92 @@ class RuleId:
     name: str
 
 
-def _specificity(selector: str, rule: RuleId) -> int:
-    """How specifically ``selector`` names ``rule`` (0: ``ALL``; the prefix length; 1000: the code or name);
-    -1 when it does not name it."""
-    if selector == ALL:
-        return 0
-    if selector == rule.name or selector.upper() == rule.code:
-        return 1000
-    up = selector.upper()
-    if _PREFIX.match(up) and rule.code.startswith(up):
-        return len(up)
-    return -1
+class _Index:
+    """What each selector names among ``rules``: set up once, in time linear in the rules; then each selector
+    costs one lookup (and, the first time, its matches), so a list of selectors costs time linear in its
+    length (issue 29: a 16 MB ``ignore`` list compared each selector with each rule, for minutes)."""
+
+    def __init__(self, rules: Sequence[RuleId]) -> None:
+        self.codes = tuple(r.code for r in rules)
+        self.all = tuple((code, 0) for code in self.codes)
+        self.by_name: dict[str, list[str]] = {}
+        for r in rules:
+            self.by_name.setdefault(r.name, []).append(r.code)
+        self.by_code = set(self.codes)
+        self.by_prefix: dict[str, list[str]] | None = None  # made when a selector first needs it
+        self.named_by: dict[tuple[bool, str], tuple[tuple[str, int], ...]] = {}
+
+    def named(self, selector: str) -> tuple[tuple[str, int], ...]:
+        """(code, specificity) of each rule ``selector`` names; empty when it names none. The specificity is
+        0 for ``ALL``, the prefix's length for a code prefix, 1000 for the code or the name itself."""
+        if selector == ALL:
+            return self.all
+        is_name = selector in self.by_name
+        key = (is_name, selector if is_name else selector.upper())  # a code or prefix in any case: one key
+        found = self.named_by.get(key)
+        if found is None:
+            found = self._named(selector)
+            if found:  # kept: a selector that names no rule is an error, seldom asked twice
+                self.named_by[key] = found
+        return found
+
+    def _named(self, selector: str) -> tuple[tuple[str, int], ...]:
+        out = dict.fromkeys(self.by_name.get(selector, ()), 1000)
+        up = selector.upper()
+        if up in self.by_code:
+            out[up] = 1000
+        if _PREFIX.match(up):
+            if self.by_prefix is None:
+                self.by_prefix = {}
+                for code in self.codes:
+                    for end in range(1, len(code) + 1):
+                        self.by_prefix.setdefault(code[:end], []).append(code)
+            for code in self.by_prefix.get(up, ()):
+                out.setdefault(code, len(up))
+        return tuple(out.items())
+
+    def decide(self, on: Sequence[str], off: Sequence[str]) -> frozenset[str]:
+        """The codes that the most specific selector of ``on`` naming them turns on (``off`` wins ties)."""
+        best: list[dict[str, int]] = []
+        for selectors in (on, off):
+            most: dict[str, int] = {}
+            distinct = {id(named): named for named in map(self.named, selectors)}  # the same matches: one object
+            for named in distinct.values():
+                for code, specificity in named:
+                    if most.get(code, -1) < specificity:
+                        most[code] = specificity
+            best.append(most)
+        turned_on, turned_off = best
+        return frozenset(code for code, level in turned_on.items() if level > turned_off.get(code, -1))
 
 
-def _decide(on: Sequence[str], off: Sequence[str], rules: Iterable[RuleId]) -> frozenset[str]:
-    """The codes of ``rules`` that the most specific matching selector of ``on`` turns on (``off`` wins ties)."""
-    out = set()
-    for rule in rules:
-        best_on = max((_specificity(s, rule) for s in on), default=-1)
-        best_off = max((_specificity(s, rule) for s in off), default=-1)
-        if best_on >= 0 and best_on > best_off:
-            out.add(rule.code)
-    return frozenset(out)
+_last: tuple[Sequence[RuleId], _Index] | None = None  # the last rules asked about, and their index: a run
+# asks with the same rules each time (project.rule_ids)
 
 
-def validate(selectors: Iterable[str], rules: Sequence[RuleId], what: str) -> None:
+def _index(rules: Sequence[RuleId]) -> _Index:
+    global _last
+    last = _last
+    if last is None or last[0] is not rules:
+        last = _last = (rules, _Index(rules))
+    return last[1]
+
+
+def first_unknown(selectors: Sequence[str], rules: Sequence[RuleId]) -> int | None:
+    """The index of the first of ``selectors`` that names no rule of ``rules``, or None."""
+    index = _index(rules)
+    for i, s in enumerate(selectors):
+        if not index.named(s):
+            return i
+    return None
+
+
+def validate(selectors: Sequence[str], rules: Sequence[RuleId], what: str) -> None:
     """Raise ``SelectorError`` for a selector of ``what`` (``--select``, ...) that names no rule of ``rules``."""
-    for s in selectors:
-        if not any(_specificity(s, r) >= 0 for r in rules):
-            raise SelectorError(f"{what}: {s!r} names no rule (a code such as EP003, a prefix such as EP, a rule "
-                                f"name, or ALL; see `autofix rules`)")
+    i = first_unknown(selectors, rules)
+    if i is not None:
+        raise SelectorError(f"{what}: {selectors[i]!r} names no rule (a code such as EP003, a prefix such as EP, "
+                            f"a rule name, or ALL; see `autofix rules`)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,11 +149,12 @@ class Policy:
         for what, sels in (("select", select), ("ignore", ignore), ("fixable", fixable), ("unfixable", unfixable),
                            ("extend-safe-fixes", extend_safe_fixes), ("extend-unsafe-fixes", extend_unsafe_fixes)):
             validate(sels, rules, what)
-        every = frozenset(r.code for r in rules)
-        selected = _decide(select, ignore, rules)
-        can_fix = _decide(fixable, unfixable, rules)
-        return cls(None if selected == every else selected, every - can_fix, _decide(extend_safe_fixes, (), rules),
-                   _decide(extend_unsafe_fixes, (), rules))
+        index = _index(rules)
+        every = frozenset(index.codes)
+        selected = index.decide(select, ignore)
+        can_fix = index.decide(fixable, unfixable)
+        return cls(None if selected == every else selected, every - can_fix, index.decide(extend_safe_fixes, ()),
+                   index.decide(extend_unsafe_fixes, ()))
 
     def reports(self, code: str) -> bool:
         """Whether the run reports (and fixes) violations of rule ``code``."""

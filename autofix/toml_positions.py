@@ -38,6 +38,70 @@ def decode_error(text: str, message: str) -> tuple[int, int, str]:
     return int(found.group(1)), int(found.group(2)), message[: found.start()]
 
 
+def deepest(text: str) -> tuple[int, int]:
+    """(offset, depth) of the deepest nest of arrays and inline tables in ``text``: the offset of its
+    outermost bracket. Skips strings and comments; never recurses (for a document too deep for tomllib), and
+    jumps from one bracket, quote or ``#`` to the next."""
+    n, i = len(text), 0
+    opened: list[int] = []  # offsets of the brackets still open
+    best = (0, 0)
+    mark = re.compile(r"[\[\]{}#\"']")  # a bracket, a comment or a string starts
+    while (found := mark.search(text, i)) is not None:
+        i, c = found.start(), found.group()
+        if c in "[{":
+            opened.append(i)
+            if len(opened) > best[1]:
+                best = (opened[0], len(opened))
+        elif c in "]}":
+            if opened:
+                opened.pop()
+        elif c == "#":
+            i = text.find("\n", i)
+            if i < 0:
+                break
+        else:
+            quote = c * 3 if text.startswith(c * 3, i) else c
+            i += len(quote)
+            while i < n and not text.startswith(quote, i):
+                i += 2 if c == '"' and text[i] == "\\" else 1
+            i += len(quote) - 1
+        i += 1
+    return best
+
+
+# One token of a line, for ``long_key``: a part of a key (bare, or a one-line string), a dot between parts,
+# anything else. A string, compiled (and cached by ``re``) when first needed: a run's start does not pay for it.
+_KEY_TOKEN = (r"""(?P<part>[A-Za-z0-9_-]+|"(?:[^"\\\n]|\\.)*"|'[^'\n]*')|(?P<dot>[ \t]*\.[ \t]*)"""
+              r"""|[^.A-Za-z0-9_"'-]+|.""")
+
+
+def long_key(text: str, most: int) -> int | None:
+    """The offset of the first dotted key or table name of more than ``most`` parts, or None.
+
+    Only a line with ``most`` dots or more can hold one (a key is on one line); each such line is cut into
+    tokens, so that a dot in a string is no dot between parts. Time linear in ``text``.
+    """
+    if text.count(".") < most:  # most files
+        return None
+    offset = 0
+    for line in text.split("\n"):
+        if line.count(".") >= most:
+            parts, start, after_dot = 0, 0, False
+            for token in re.finditer(_KEY_TOKEN, line):
+                if token.group("part") is not None:
+                    if not after_dot:
+                        parts, start = 0, token.start()
+                    parts, after_dot = parts + 1, False
+                    if parts > most:
+                        return offset + start
+                elif token.group("dot") is not None and parts and not after_dot:
+                    after_dot = True
+                else:
+                    parts, after_dot = 0, False
+        offset += len(line) + 1
+    return None
+
+
 def line_col(text: str, offset: int) -> tuple[int, int]:
     """1-based (line, column) of ``offset``."""
     line_start = text.rfind("\n", 0, offset) + 1

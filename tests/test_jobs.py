@@ -9,6 +9,11 @@ from __future__ import annotations
 import io
 import os
 import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -199,3 +204,86 @@ def test_a_killed_worker_leaves_the_rest_to_the_main_process(tmp_path, small_poo
 
     monkeypatch.setattr(parallel, "_check", dies)
     assert _run(["d"], runner.Mode.DIFF, 2) == one
+
+
+# --- the workers end with the main process (issue 29, case 9) --------------------------------------------------
+
+linux_only = pytest.mark.skipif(sys.platform != "linux", reason="reads the process table from /proc")
+
+
+def _children(pid: int) -> set[int]:
+    """The live processes whose parent is ``pid`` (a zombie has ended)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:  # ended meanwhile
+                continue
+            state, ppid = stat.rsplit(")", 1)[1].split()[:2]
+            if int(ppid) == pid and state != "Z":
+                found.add(int(entry))
+    return found
+
+
+def _alive(pids: set[int]) -> set[int]:
+    alive = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            alive.add(pid)
+    return alive
+
+
+def _kill_and_watch(main: subprocess.Popen, workers: int) -> set[int]:
+    """SIGKILL ``main`` once it has ``workers`` children (or more: spawn's resource tracker); its children
+    still alive after a generous wait."""
+    deadline = time.monotonic() + 60
+    children: set[int] = set()
+    while len(children) < workers and main.poll() is None and time.monotonic() < deadline:
+        children = _children(main.pid)
+        time.sleep(0.005)
+    assert len(children) >= workers, "the workers never started"
+    main.kill()
+    assert main.wait() == -signal.SIGKILL  # killed while its workers were running, not ended on its own
+    try:
+        deadline = time.monotonic() + 60  # a hang guard only: they end at once
+        while _alive(children) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return _alive(children)
+    finally:
+        for pid in _alive(children):  # never leave one behind, even when the test fails
+            os.kill(pid, signal.SIGKILL)
+
+
+@linux_only
+def test_workers_end_when_the_main_process_is_killed(tmp_path):
+    """``autofix -j 2`` SIGKILLed while its workers check files: they end too (they waited forever on their
+    queue, ~27 MB each)."""
+    for i in range(3 * parallel.PARALLEL_FROM):
+        (tmp_path / f"c{i:04}.yaml").write_text(CLEAN.format(tp=1 + i % 2) + "# padding\n" * 200)
+    main = subprocess.Popen([sys.executable, "-m", "autofix", "-j", "2", str(tmp_path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert _kill_and_watch(main, 2) == set()
+
+
+@linux_only
+@pytest.mark.parametrize("start", ["fork", "spawn"])
+def test_without_pdeathsig_a_thread_ends_the_worker(tmp_path, start):
+    """Where the kernel cannot be asked (not Linux), ``_watch_parent``: one worker busy, one waiting for work."""
+    script = textwrap.dedent(f"""
+        import multiprocessing, time
+        from concurrent.futures import ProcessPoolExecutor
+        from autofix import parallel
+
+        if __name__ == "__main__":
+            pool = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context({start!r}),
+                                       initializer=parallel._watch_parent)
+            pool.submit(time.sleep, 600)
+            time.sleep(600)
+    """)
+    main = subprocess.Popen([sys.executable, "-c", script], cwd=tmp_path)
+    assert _kill_and_watch(main, 2) == set()

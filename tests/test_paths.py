@@ -433,17 +433,16 @@ def test_per_file_ignores_of_a_config_apply_in_a_worker(project, monkeypatch):
         0, "", "All checks passed!\n")
 
 
-def test_a_worker_that_cannot_be_given_the_bounds_leaves_configs_to_the_main_process(project, outside):
+def test_a_worker_that_cannot_be_given_the_bounds_leaves_configs_to_the_main_process(project, outside, monkeypatch):
     """A worker started afresh (not forked) has the scope but not the project's configuration: it reads no
-    ``--config`` file at all."""
+    ``--config`` file at all. (The worker's globals as ``parallel._init`` sets them, without calling it: it
+    would ignore Ctrl-C and tie this process to its parent, as it does a worker's.)"""
     (project / "c.yaml").write_text(VIOLATION)
     (project / "serve.sh").write_text(f"{LAUNCH} --config c.yaml --tp 8\n")
-    parallel._init(frozenset(), False, parallel.Bounds(files.Scope(["."])), False)
-    try:
-        assert parallel._check("serve.sh", True, runner.FileOptions()) is None
-        assert parallel._check("c.yaml", True, runner.FileOptions()) is not None
-    finally:
-        parallel._init(frozenset(), False, parallel.Bounds(), True)
+    monkeypatch.setattr(parallel, "_BOUNDS", parallel.Bounds(files.Scope(["."])))
+    monkeypatch.setattr(parallel, "_CONFIGS", False)
+    assert parallel._check("serve.sh", True, runner.FileOptions()) is None
+    assert parallel._check("c.yaml", True, runner.FileOptions()) is not None
 
 
 def test_runner_run_keeps_the_bounds_without_a_project_configuration(project, outside):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autofix import globs, project
+from autofix import globs, project, toml_positions
 from autofix.errors import InputError
 from autofix.project import KEYS, ConfigError, OptionError, Resolver
 from autofix.toml_positions import locate, scan
@@ -77,7 +79,6 @@ DISCOVERY = [
           "a/x.yaml", "pyproject.toml"),
     Found("broken-pyproject-not-ours-skipped", {"autofix.toml": "", "a/pyproject.toml": "[project\n"},
           "a/x.yaml", "autofix.toml"),
-    Found("directory-named-like-config", {"autofix.toml": "", "a/autofix.toml/": ""}, "a/x.yaml", "autofix.toml"),
     Found("relative-to-cwd", {"autofix.toml": "", "a/autofix.toml": "", "a/x.yaml": ""}, "x.yaml",
           "a/autofix.toml", cwd="a"),
     Found("parent-path", {"a/autofix.toml": "", "b/x.yaml": ""}, "../b/x.yaml", None, cwd="a"),
@@ -106,8 +107,8 @@ def test_discovery(case, tmp_path):
 def test_each_directory_is_looked_at_once(tmp_path, monkeypatch):
     build(tmp_path, {"autofix.toml": 'select = ["EP"]\n', "a/b/c/": ""})
     looked, loaded = [], []
-    isfile, load = os.path.isfile, project.load
-    monkeypatch.setattr(os.path, "isfile", lambda p: looked.append(p) or isfile(p))
+    lstat, load = os.lstat, project.load
+    monkeypatch.setattr(os, "lstat", lambda p: looked.append(p) or lstat(p))
     monkeypatch.setattr(project, "load", lambda *a, **k: loaded.append(a[0]) or load(*a, **k))
     resolver = Resolver(cwd=str(tmp_path))
     for i in range(200):
@@ -150,6 +151,61 @@ def test_broken_pyproject_that_mentions_autofix_is_an_error(tmp_path):
     build(tmp_path, {"pyproject.toml": "[tool.autofix\n"})
     with pytest.raises(ConfigError, match=r"pyproject.toml:1:14: error: invalid TOML: Expected '\]'"):
         Resolver(cwd=str(tmp_path)).settings("x.yaml")
+
+
+# A name a configuration file would have, on something that cannot be used as one: the run stops (exit 2) and
+# names it, without reading a FIFO or a device, or hanging on a document tomllib reads too slowly (issue 29).
+# Each is made in tmp_path under the name given; then what the error says (the start of the message).
+KINDS = {
+    "fifo": (lambda path: os.mkfifo(path), "1:1: error: not a regular file (a FIFO)"),
+    "directory": (lambda path: path.mkdir(), "1:1: error: not a regular file (a directory)"),
+    "dangling-symlink": (lambda path: path.symlink_to(path.parent / "missing.toml"),
+                         "1:1: error: cannot read: a symlink to"),
+    "symlink-loop": (lambda path: path.symlink_to(path.name), "1:1: error: cannot read:"),
+    "dev-urandom": (lambda path: path.symlink_to("/dev/urandom"),
+                    "1:1: error: not a regular file (a character device)"),
+    "dev-zero": (lambda path: path.symlink_to("/dev/zero"), "1:1: error: not a regular file (a character device)"),
+    "nested-too-deeply": (lambda path: path.write_text("[tool.autofix]\nselect = " + "[" * 5000 + "]" * 5000),
+                          "2:10: error: too deeply nested to read: arrays or inline tables 5,000 deep"),
+    "dotted-key-too-long": (lambda path: path.write_text("[tool.autofix]\nx" + ".a" * 20_000 + " = 1\n"),
+                            "2:1: error: a dotted key or table name of more than 64 parts"),
+}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo") or not os.path.exists("/dev/urandom"), reason="POSIX file kinds")
+@pytest.mark.parametrize("name", ["autofix.toml", "pyproject.toml"])
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_a_configuration_file_that_cannot_be_used_stops_the_run(tmp_path, kind, name):
+    """Through the command line, in a child process: the timeout only keeps a regression from hanging."""
+    (tmp_path / "autofix.toml").write_text("")  # above: must not be used instead
+    project_dir = tmp_path / "p"
+    project_dir.mkdir()
+    make, error = KINDS[kind]
+    make(project_dir / name)
+    (project_dir / "x.yaml").write_text("model-path: m\n")
+    done = subprocess.run([sys.executable, "-m", "autofix", "x.yaml"], cwd=project_dir, capture_output=True,
+                          text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(f"{name}:{error}"), done.stderr
+
+
+@pytest.mark.parametrize("text, offset", [
+    ("a" + ".b" * 64 + " = 1\n", 0),
+    ("a" + ".b" * 63 + " = 1\n", None),
+    ("x = 1\n[t" + " . 'b'" * 64 + "]\n", 7),  # a table name, quoted parts, spaces around the dots
+    ("x = {y" + '."b"' * 64 + " = 1}\n", 5),  # in an inline table
+    ("v = [" + ", ".join(['"a.b"'] * 100) + "]\n", None),  # dots in strings
+    ("v = '" + "a." * 100 + "'\n", None),
+    ("v = [" + ", ".join(["1.5"] * 100) + "]\n", None),
+])
+def test_long_dotted_keys_are_found(text, offset):
+    assert toml_positions.long_key(text, 64) == offset
+
+
+def test_the_deepest_nest_is_found_past_strings_and_comments():
+    text = 'a = "[[[[" # [[[[\nb = [{c = [1, \'[\'], d = """\n[[""" }, [2]]\n'
+    assert toml_positions.deepest(text) == (text.index("[{"), 3)
+    assert toml_positions.deepest("x = 1\n") == (0, 0)
 
 
 def test_config_error_is_an_input_error(tmp_path):
