@@ -12,6 +12,7 @@ interrupted write left next to a file (``backup_name``).
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys

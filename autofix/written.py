@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from autofix.arguments import Entry, ParsedArgs
-from autofix.model import UNKNOWN, Drop, Revalue, Set, Unset
+from autofix.model import Drop, Revalue, Set, Unset
 from autofix.schema import Option, Schema
 
 

@@ -283,6 +283,7 @@ def test_sigterm_during_a_write_stops_the_run_once_the_script_and_its_config_are
 
     from autofix import cli, writes
 
+    monkeypatch.chdir(tmp_path)  # the project: a --config file outside it is not read, nor written
     (tmp_path / "c.yaml").write_text("ep-dispatch-algorithm: static\n")
     script = tmp_path / "serve.sh"
     script.write_text("python3 -m sglang.launch_server --config c.yaml --tp_size 8\n")
