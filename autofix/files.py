@@ -567,11 +567,28 @@ def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
 
 
 def append_text(path: str, text: str) -> None:
-    """Append ``text`` (UTF-8) to the file at ``path``, created when missing: GitHub's
-    ``$GITHUB_STEP_SUMMARY``, which the runner appends to and never rewrites. Raises ``WriteError``."""
+    """Append ``text`` (UTF-8) to the regular file at ``path``, created when missing: GitHub's
+    ``$GITHUB_STEP_SUMMARY``, which the runner appends to and never rewrites. Never waits: anything else (a
+    FIFO no one reads, a device) is refused before it is opened to write, and opened without blocking.
+    Raises ``WriteError``."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
     try:
-        with open(path, "a", encoding="utf-8") as f:
-            f.write(text)
+        try:
+            kind = _not_regular(os.stat(path).st_mode)
+        except FileNotFoundError:
+            kind = None
+        if kind is None:
+            fd = os.open(path, flags, 0o666)
+            try:
+                kind = _not_regular(os.fstat(fd).st_mode)  # replaced between the look and the open
+                if kind is None:
+                    data, done = text.encode("utf-8"), 0
+                    while done < len(data):
+                        done += os.write(fd, data[done:])
+            finally:
+                os.close(fd)
+        if kind is not None:
+            raise WriteError(path, f"not a regular file ({kind})")
     except OSError as exc:
         raise WriteError(path, _strerror(exc)) from None
 
