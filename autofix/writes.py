@@ -152,7 +152,7 @@ class Target:
         file's ``MARK`` names it (None without one, or when that backup is gone: deleted once compared)."""
         try:
             other = os.fsdecode(os.getxattr(self.fd, MARK))
-        except OSError:  # none, or a file system without extended attributes
+        except (OSError, AttributeError):  # none, a file system without extended attributes, a system without them
             return None
         return other if other != self.backup and os.path.lexists(other) else None
 
@@ -488,7 +488,7 @@ class Target:
         """Name the backup in the file's extended attribute ``MARK`` (best effort: a file system without them)."""
         try:
             os.setxattr(self.fd, MARK, os.fsencode(self.backup))
-        except OSError:
+        except (OSError, AttributeError):  # (os has no setxattr on macOS)
             return
         self.marked = True
 
