@@ -6,8 +6,11 @@ behind a symlink is refused before it is opened for long), at most
 the one read under it, a file that changed since it was read or that is
 write-protected, and keeps what makes the file the same file: its hard
 links, mode, owner and extended attributes. A ``FileSet`` remembers what one
-run read from each path, so that its writes can tell. A walk names what an
-interrupted write left next to a file (``backup_name``).
+run read from each path, so that its writes can tell, and writes the files
+of one launch all or none (``FileSet.write_all``). What an interrupted write
+left next to a file (``backup_name``) is named by a walk, and next to a named
+file by ``left_beside``; ``running`` tells a running write's backup from an
+interrupted one's.
 """
 
 from __future__ import annotations
@@ -432,12 +435,84 @@ class FileSet:
         data = text.encode("utf-8")
         with SignalsHeld(), Target(path, real, expected) as target:
             try:
-                written = target.replace(data) if target.st.st_nlink == 1 else None
-                if written is None:
-                    written = target.write_in_place(data)
+                written = target.write(data)
             except OSError as exc:
                 raise WriteError(path, f"cannot write: {_strerror(exc)}") from None
         self.snapshots[real] = self.written[real] = written
+
+    def write_all(self, texts: list[tuple[str, str]]) -> list[WriteError]:
+        """Write each (path, text) of ``texts`` as ``write`` does, all or none: the files of one launch (a
+        script and its ``--config`` file), which must not be left half of them written.
+
+        One file is just written. For more, each first keeps what was read in its backup next to it
+        (``.NAME.autofix-backup``, ``writes.Target.keep``: a hard link where the file is renamed over, else a
+        copy), then each is written, and only once all are written (or all put back) are the backups removed:
+        a kill (SIGKILL) at any point leaves every file as read or every file written, or a backup next to
+        each file of the group, which the next run names and which keeps ``--write`` off the file. If one
+        write fails, those already written are put back (from what was read, while each still holds what was
+        written). Returns [] when all are written; else the error that stopped the group, then one for each
+        file written that could not be put back (it keeps its backup, which the message names).
+        """
+        if len(texts) == 1:
+            try:
+                self.write(*texts[0])
+            except WriteError as exc:
+                return [exc]
+            return []
+        from autofix.writes import Target
+
+        targets: list[Target] = []
+        settled = False  # every file as read, or every file written: the backups can go
+        with SignalsHeld():
+            try:
+                path = texts[0][0]
+                try:
+                    for path, _ in texts:
+                        targets.append(Target(path, *self._as_read(path)))
+                        same = [t.path for t in targets[:-1] if t.expected.inode == targets[-1].expected.inode
+                                and t.expected.device == targets[-1].expected.device]
+                        if same:  # two hard links the launch reads: one file, which cannot hold two texts
+                            raise WriteError(path, f"it is the file {same[0]} is too (a hard link)")
+                    for target in targets:
+                        path = target.path
+                        target.keep()
+                except WriteError as exc:
+                    settled = True
+                    return [exc]
+                except OSError as exc:
+                    settled = True
+                    return [WriteError(path, f"cannot write: {_strerror(exc)}")]
+                done: list[tuple[Target, Snapshot]] = []
+                for target, (path, text) in zip(targets, texts):
+                    try:
+                        done.append((target, target.write(text.encode("utf-8"))))
+                    except (WriteError, OSError) as exc:
+                        failed = [_as_write_error(path, exc)]
+                        break
+                else:
+                    for target, written in done:
+                        self.snapshots[target.real] = self.written[target.real] = written
+                    settled = True
+                    return []
+                for target, written in reversed(done):
+                    try:
+                        self.snapshots[target.real] = target.put_back(written)
+                    except (WriteError, OSError) as exc:
+                        target.held = True
+                        again = _as_write_error(target.path, exc)
+                        failed.append(WriteError(again.path, f"{again.message}; the original is kept in "
+                                                              f"{target.backup}", unchanged=again.unchanged))
+                settled = True
+                return failed
+            finally:
+                for target in targets:
+                    if settled:
+                        target.drop()
+                    target.close()
+
+
+def _as_write_error(path: str, exc: WriteError | OSError) -> WriteError:
+    return exc if isinstance(exc, WriteError) else WriteError(path, f"cannot write: {_strerror(exc)}")
 
 
 class SignalsHeld:
@@ -495,31 +570,82 @@ def backup_name(name: str) -> str:
     return f".{name}{BACKUP_SUFFIX}"
 
 
-def _left_by_writes(names: list[str]) -> dict[str, str]:
+def _left_by_writes(names: list[str]) -> dict[str, list[str]]:
     """Of a directory's ``names``, the files an interrupted write left (a backup ``.NAME.autofix-backup``, a
-    temp file ``.NAME.XXXXXXXX.autofix``), by the name of the file they are next to."""
-    left: dict[str, str] = {}
-    for n in names:
+    temp file ``.NAME.XXXXXXXX.autofix``), by the name of the file they are next to (its backup first)."""
+    left: dict[str, list[str]] = {}
+    for n in sorted(names):
         if n.endswith((BACKUP_SUFFIX, _TEMP_SUFFIX)) and n.startswith("."):
             if n.endswith(BACKUP_SUFFIX):
-                left[n[1:-len(BACKUP_SUFFIX)]] = n
+                left.setdefault(n[1:-len(BACKUP_SUFFIX)], []).insert(0, n)
             else:
-                left.setdefault(n[1:-len(_TEMP_SUFFIX)].rpartition(".")[0], n)
+                left.setdefault(n[1:-len(_TEMP_SUFFIX)].rpartition(".")[0], []).append(n)
     return left
 
 
-def _left_note(path: str, leftover: str) -> str:
-    """The warning for a file of a walk next to which an interrupted write left ``leftover`` (a path)."""
-    if leftover.endswith(BACKUP_SUFFIX):
-        return (f"{path}:1:1: warning: a backup of an interrupted autofix write is next to it ({leftover}): compare "
-                "the two, then delete the backup (--write leaves the file alone until then)")
-    return (f"{path}:1:1: warning: a temp file of an interrupted autofix write is next to it ({leftover}): compare "
-            "the two, then delete it")
+def left_note(path: str, leftover: str) -> str:
+    """The warning for the file ``path`` next to which an autofix write left ``leftover`` (a path): a backup
+    (of an interrupted write, or of one still running: ``running``) or a temp file."""
+    if not leftover.endswith(BACKUP_SUFFIX):
+        return (f"{path}:1:1: warning: a temp file of an interrupted autofix write is next to it ({leftover}): "
+                "compare the two, then delete it")
+    from autofix.writes import backup_left
+
+    live = running(path, leftover)
+    return f"{path}:1:1: warning: {backup_left(leftover, live)}" + (
+        "" if live else " (--write leaves the file alone until then)")
+
+
+def left_beside(path: str) -> str | None:
+    """The backup of an autofix write next to the file ``path`` (``backup_name``: one ``lstat``), or None."""
+    head, name = os.path.split(path)
+    backup = os.path.join(head, backup_name(name))
+    try:
+        os.lstat(backup)
+    except OSError:
+        return None
+    return backup
+
+
+def running(*locks: int | str | bool | None) -> bool | None:
+    """Whether an autofix write of a file still runs, from the locks (``flock``) of the file and of its backup,
+    each a descriptor or a path to try, or what is known of it already (a bool, None: cannot tell). A write
+    holds a lock on one or the other as long as its backup exists (``autofix.writes``). True when another
+    process holds one, False when none does, None when the system cannot tell."""
+    states = [lock if lock is None or isinstance(lock, bool) else _locked(lock) for lock in locks]
+    return True if True in states else None if None in states else False
+
+
+def _locked(file: int | str) -> bool | None:
+    """Whether another open file holds a lock (``flock``) on ``file`` (a descriptor not locked itself, or a
+    path): None when it cannot be opened or the system has no such locks."""
+    import fcntl
+
+    fd = file
+    if isinstance(file, str):
+        try:
+            if not stat.S_ISREG(os.lstat(file).st_mode):  # never open a device
+                return None
+            fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+        except OSError:
+            return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return None
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        if fd is not file:
+            os.close(fd)
 
 
 def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
            excluded: Callable[[str, bool, bool], bool] | None = None, *,
-           only_yaml: bool = False) -> Iterator[tuple[str, bool]]:
+           only_yaml: bool = False, left: Callable[[str, str], None] | None = None) -> Iterator[tuple[str, bool]]:
     """(path, named) for each input: named paths as given, directories walked in sorted order.
 
     A walk does not follow symlinked directories, nor enter ``_SKIP_DIRS``
@@ -531,7 +657,9 @@ def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
     ``is_dir``: a directory of the walk; project configuration,
     ``autofix.project``). ``only_yaml``: only the YAML files (``is_yaml``),
     named or walked, for a second walk of the same paths (a directory
-    without one is not noted).
+    without one is not noted). A walked file next to which an autofix write
+    left a backup or a temp file is passed to ``left(path, leftover)``, or
+    else noted (``left_note``).
     """
     def unlisted(exc: OSError) -> None:
         note(f"{exc.filename}:1:1: warning: cannot list the directory: {_strerror(exc)} (skipped)")
@@ -546,15 +674,19 @@ def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
             found = 0
             for root, dirs, names in os.walk(p, onerror=unlisted):
                 dirs[:] = sorted(d for d in dirs if not skip(os.path.join(root, d), is_dir=True))
-                left = None if only_yaml else _left_by_writes(names)  # names listed anyway: no system call
+                leftovers = None if only_yaml else _left_by_writes(names)  # names listed anyway: no system call
                 for name in sorted(names):
                     if is_yaml(name) if only_yaml else name.lower().endswith(WALK_SUFFIXES) or is_dockerfile(name):
                         path = os.path.normpath(os.path.join(root, name))
                         if skip(path):
                             continue
                         found += 1
-                        if left and name in left:
-                            note(_left_note(path, os.path.normpath(os.path.join(root, left[name]))))
+                        for leftover in leftovers.get(name, ()) if leftovers else ():
+                            leftover = os.path.normpath(os.path.join(root, leftover))
+                            if left is not None:
+                                left(path, leftover)
+                            else:
+                                note(left_note(path, leftover))
                         yield path, False
             if not found and not only_yaml:
                 note(f"{p}:1:1: warning: no file to check in this directory (*.yaml, *.yml, *.sh, *.bash, "
@@ -567,11 +699,28 @@ def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
 
 
 def append_text(path: str, text: str) -> None:
-    """Append ``text`` (UTF-8) to the file at ``path``, created when missing: GitHub's
-    ``$GITHUB_STEP_SUMMARY``, which the runner appends to and never rewrites. Raises ``WriteError``."""
+    """Append ``text`` (UTF-8) to the regular file at ``path``, created when missing: GitHub's
+    ``$GITHUB_STEP_SUMMARY``, which the runner appends to and never rewrites. Never waits: anything else (a
+    FIFO no one reads, a device) is refused before it is opened to write, and opened without blocking.
+    Raises ``WriteError``."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
     try:
-        with open(path, "a", encoding="utf-8") as f:
-            f.write(text)
+        try:
+            kind = _not_regular(os.stat(path).st_mode)
+        except FileNotFoundError:
+            kind = None
+        if kind is None:
+            fd = os.open(path, flags, 0o666)
+            try:
+                kind = _not_regular(os.fstat(fd).st_mode)  # replaced between the look and the open
+                if kind is None:
+                    data, done = text.encode("utf-8"), 0
+                    while done < len(data):
+                        done += os.write(fd, data[done:])
+            finally:
+                os.close(fd)
+        if kind is not None:
+            raise WriteError(path, f"not a regular file ({kind})")
     except OSError as exc:
         raise WriteError(path, _strerror(exc)) from None
 

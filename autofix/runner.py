@@ -329,10 +329,11 @@ def run(
     disk = files.FileSet(writes=mode is Mode.WRITE, scope=scope, excluded=excluded)
     through_launch: set[str] = set()  # real paths of config files a launch has handled
     # scripts first, each file once; the YAML files are walked, not listed (autofix.inputs)
-    inputs = Inputs(paths, note=lambda line: err.write(line + "\n"), excluded=excluded)
+    left = _Leftovers(err)
+    inputs = Inputs(paths, note=lambda line: err.write(line + "\n"), excluded=excluded, left=left)
     shared = _shared_configs(inputs.scripts, schema, scope)
     once = _Once()
-    run_one = _One(rep, mode, disk, once, through_launch, shared, out, err, output, options,
+    run_one = _One(rep, mode, disk, once, through_launch, shared, out, err, output, options, left=left,
                    stdin_filename=stdin_filename, stdin_format=stdin_format, stdin=stdin,
                    config_policy=config_policy)
     count = inputs.count if jobs > 1 or output.progress else 0  # asked only if used: it may cost a walk
@@ -453,8 +454,10 @@ class _One:
     def __init__(self, rep: Report, mode: Mode, disk: files.FileSet, once: _Once, through_launch: set[str],
                  shared: frozenset[str], out: TextIO, err: TextIO, output: Output,
                  options: Callable[[str], FileOptions], *, stdin_filename: str | None, stdin_format: str | None,
-                 stdin: BinaryIO | None, config_policy: Callable[[str], Policy] | None = None) -> None:
+                 stdin: BinaryIO | None, config_policy: Callable[[str], Policy] | None = None,
+                 left: _Leftovers | None = None) -> None:
         self.rep, self.mode, self.disk, self.once = rep, mode, disk, once
+        self.left = left if left is not None else _Leftovers(err)
         self.through_launch, self.shared, self.out, self.err = through_launch, shared, out, err
         self.output, self.options, self.config_policy = output, options, config_policy
         self.stdin_filename, self.stdin_format, self.stdin = stdin_filename, stdin_format, stdin
@@ -489,6 +492,8 @@ class _One:
 
     def __call__(self, path: str, named: bool, ready: parallel.Ready | None = None) -> None:
         """Check ``path`` and report it; ``ready``: a worker's answer for it (``-j``), used if still current."""
+        if named and path != "-":  # (a walk names what it finds itself)
+            self.left.beside(path)
         result = self._adopt(ready) if ready is not None else None
         if result is None:
             result = self._check(path, named)
@@ -590,7 +595,9 @@ class _One:
         if result.others:  # (a replace of every result would cost what a clean file's rules do)
             result = replace(result, others=tuple(once.config(o) for o in result.others))
         for other in result.others:
-            self.through_launch.add(self.disk.real(other.path))
+            real = self.disk.real(other.path)
+            self.through_launch.add(real)
+            self.left.beside(other.path, real)
         merged = bool(result.others)
         group = [(o, once.first(("diff", self.disk.real(o.path), o.source, o.output))) for o in result.others]
         group.append((result, True))
@@ -622,35 +629,32 @@ class _One:
         texts.clear()
 
     def _write(self, group: list[tuple[FixResult, bool]]) -> list[tuple[FixResult, bool]]:
-        """Write every changed text of ``group`` (a script and its ``--config`` files), all or none.
+        """Write every changed text of ``group`` (a script and its ``--config`` files), all or none
+        (``files.FileSet.write_all``: a kill leaves a backup next to each file of a group half written), and
+        none while a file of it that is not to change has a backup next to it (the texts were worked out
+        from what an interrupted write left).
 
-        Each file is checked first (unchanged since read, writable); if one
-        write then fails, those already written are put back. A text not
-        written is returned as unchanged (its violations remain). Ctrl-C and
-        SIGTERM wait until the group is written (or put back).
+        A text not written is returned as unchanged (its violations remain). Ctrl-C and SIGTERM wait until
+        the group is written (or put back).
         """
         changed = [r for r, _ in group if r.changed]
-        try:
-            for r in changed:
-                self.disk.check(r.path)
-        except WriteError as exc:
-            return self._not_written(group, exc)
-        done: list[FixResult] = []
+        if not changed:
+            return group
+        for r, _ in group:  # a file the launch reads, unchanged, that an interrupted write may have left half done
+            backup = None if r.changed else files.left_beside(self.disk.real(r.path))
+            if backup is not None:
+                return self._not_written(group, WriteError(changed[-1].path, (
+                    f"its launch reads {r.path}, and a backup of an autofix write is next to that file ({backup}): "
+                    "compare the two, then delete the backup")))
         with files.SignalsHeld():  # Ctrl-C or SIGTERM now stops the run once all are written, or put back
-            for r in changed:
-                try:
-                    self.disk.write(r.path, r.output)
-                except WriteError as exc:
-                    for back in reversed(done):
-                        try:
-                            self.disk.write(back.path, back.source)
-                        except WriteError as again:
-                            self.err.write(f"{again.path}:1:1: error: written, but its launch's other file could "
-                                           f"not be, and putting it back failed: {again.message}\n")
-                            self.rep.unwritten += 1
-                    return self._not_written(group, exc)
-                done.append(r)
-        return group
+            failed = self.disk.write_all([(r.path, r.output) for r in changed])
+        if not failed:
+            return group
+        for again in failed[1:]:
+            self.err.write(f"{again.path}:1:1: error: written, but its launch's other file could not be, and "
+                           f"putting it back failed: {again.message}\n")
+            self.rep.unwritten += 1
+        return self._not_written(group, failed[0])
 
     def _not_written(self, group: list[tuple[FixResult, bool]], exc: WriteError) -> list[tuple[FixResult, bool]]:
         """``group`` as it stands on disk after ``exc``: nothing written (the script still holds its configs)."""
@@ -763,6 +767,31 @@ def _shared_configs(scripts: list[tuple[str, bool]], schema, scope: files.Scope 
         except Exception:  # noqa: BLE001 - reported when the script is checked (in the guard)
             continue
     return frozenset(p for p, n in count.items() if n > 1)
+
+
+class _Leftovers:
+    """Names what autofix writes left next to the files of a run (``files.left_note``: a warning on stderr),
+    each once: what a walk finds (called with the file and what is next to it), a backup next to a file named
+    on the command line or a ``--config`` file a launch read (``beside``: one ``lstat`` each)."""
+
+    def __init__(self, err: TextIO) -> None:
+        self.err = err
+        self.seen: set[tuple[int, int]] = set()  # (device, inode) of each one named
+
+    def __call__(self, path: str, leftover: str) -> None:
+        try:
+            st = os.lstat(leftover)
+        except OSError:
+            return
+        if (st.st_dev, st.st_ino) not in self.seen:
+            self.seen.add((st.st_dev, st.st_ino))
+            self.err.write(files.left_note(path, leftover) + "\n")
+
+    def beside(self, path: str, real: str | None = None) -> None:
+        """Name the backup next to the file ``path`` (at real path ``real``, when known), if there is one."""
+        backup = files.left_beside(real or path)
+        if backup is not None:
+            self(path, backup)
 
 
 class _Once:

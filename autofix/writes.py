@@ -1,5 +1,5 @@
 """How a fixed text replaces a file: only the file autofix read under that name, only while it still holds
-what was read (``files.FileSet.write`` is the way in).
+what was read (``files.FileSet.write`` and ``write_all`` are the way in).
 
 A ``Target`` is the file a path was read as (``files.Snapshot``: device, inode, digest), opened again to be
 written: its directory and then the file itself, once, without following a symlink at the last step. All
@@ -26,13 +26,31 @@ Two ways to write:
   padded with newlines to the old length and then cut. So a kill (SIGKILL) at any point leaves the
   original or the new text, either perhaps followed by blank lines (a file over one page, 4 KiB, may also be
   left half-written); whenever it is not exactly one of the two, the backup is next to it, which the next
-  walk names and which keeps ``--write`` off the file until it is deleted. An error puts the original back
-  (Ctrl-C and SIGTERM wait until the write is done: ``files.SignalsHeld``).
+  run names and which keeps ``--write`` off the file until it is deleted. A file with other names also
+  carries the backup's path in its extended attribute ``MARK`` while the backup exists, so that a write
+  through a name in another directory is refused too. An error puts the original back (Ctrl-C and SIGTERM
+  wait until the write is done: ``files.SignalsHeld``).
+
+**A group** (a script and its ``--config`` file: ``files.FileSet.write_all``) must never be left half
+written, a launch that means something else. Each file first keeps what was read in its backup (``keep``:
+for the rename, a hard link to the file, which the swap then leaves as the only name of the original: no
+copy; else, or where no link can be made, a synced copy); then each is written, its write making no backup
+of its own; only when all are written, or all put back after an error, are the backups removed (``drop``).
+A kill at any point leaves every file as read, or every file written, or a backup next to each file, each
+holding what was read.
+
+As long as its write runs, a backup is locked (``flock``: the copy by its own descriptor, the hard link as the
+file read, which ``keep`` locks), and so is the file written in place. Another run that finds a backup
+tells by those locks whether its write runs (``files.running``: the file is being written; run again) or
+was interrupted (compare the two, then delete the backup): it never tells a user to delete a running
+write's backup.
 
 What is left (docs/usage.md): a process that keeps the file open across a rename write and writes after the
 swap writes to the file taken out; in place, a writer that takes no lock and writes anywhere but the end in
 the moment between the last look and the write, or appends in the moment between the look at the size and
-the cut that ends a write which shortened the file, is overwritten.
+the cut that ends a write which shortened the file, is overwritten. A backup next to another name of a
+file is found only in the file's directory, or through ``MARK``, which a file system without user extended
+attributes cannot keep (tmpfs before Linux 6.6, some network file systems).
 """
 
 from __future__ import annotations
@@ -42,7 +60,7 @@ import os
 import stat
 
 from autofix.errors import WriteError
-from autofix.files import BACKUP_SUFFIX, MAX_BYTES, Snapshot, backup_name, blake2b
+from autofix.files import BACKUP_SUFFIX, MAX_BYTES, Snapshot, backup_name, blake2b, running
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -54,6 +72,8 @@ REPLACED = "it was replaced since autofix read it (another file is at this path 
 GONE = "it was removed or renamed since autofix read it; run autofix again"
 PROTECTED = "the file is write-protected"
 WRITTEN_MEANWHILE = "another process wrote to it while autofix wrote it"
+LOCKED = "another process holds a lock on it (flock): it is being written; run autofix again"
+MARK = "user.autofix.backup"  # an extended attribute of a file written in place: the path of its backup
 
 
 class Target:
@@ -61,15 +81,23 @@ class Target:
 
     Opening it raises ``WriteError`` (nothing changed) unless the path's directory still holds, under the
     file's name, that very file (same device and inode, a regular file), it is not write-protected, and no
-    backup of an interrupted in-place write is next to it (``files.backup_name``). ``st`` is its
-    ``os.stat_result``. Its bytes are not looked at until ``verify``, ``replace`` or ``write_in_place``.
+    backup of an autofix write is next to it (``files.backup_name``; for a file with other names, next to
+    one of them in its directory, or where the file's ``MARK`` says): ``kept``, the backup (device, inode)
+    of this run's own group write (``keep``), is the one accepted. ``st`` is its ``os.stat_result``. Its bytes
+    are not looked at until ``verify``, ``write``, ``replace`` or ``write_in_place``.
     """
 
-    def __init__(self, path: str, real: str, expected: Snapshot) -> None:
-        self.path, self.expected = path, expected
+    def __init__(self, path: str, real: str, expected: Snapshot, *, kept: tuple[int, int] | None = None) -> None:
+        self.path, self.real, self.expected = path, real, expected
         self.name = os.path.basename(real)
         self.backup = os.path.join(os.path.dirname(real), backup_name(self.name))  # as messages name it
-        self.dir = self.fd = -1
+        self.kept = kept  # the backup of a group write (device, inode): neither made nor removed by a write
+        self.linked = False  # ``keep`` made it a second name of this very file (a hard link)
+        self.held = False  # an error's message names the backup: ``drop`` leaves it
+        self.original = b""  # what ``keep`` kept
+        self.marked = False  # MARK is set on the file
+        self.locked: bool | None = None  # whether another process holds the file's lock: False once this one has it
+        self.dir = self.fd = self.bfd = -1  # bfd: the backup this write made, locked while it exists
         try:
             self.dir = _open_dir(os.path.dirname(real))
             self._is_it(os.stat(self.name, dir_fd=self.dir, follow_symlinks=False))  # before opening a device
@@ -79,11 +107,11 @@ class Target:
             self._is_it(self.st)
             if not self.st.st_mode & 0o222:  # root may write it, but its owner said no
                 raise WriteError(path, PROTECTED)
-            if _exists(backup_name(self.name), self.dir):
-                raise WriteError(path, backup_left(self.backup))
-            other = self._backup_by_another_name() if self.st.st_nlink > 1 else None
-            if other is not None:
-                raise WriteError(path, backup_left(os.path.join(os.path.dirname(real), other)))
+            left = self._backup_here()
+            if left is None and self.st.st_nlink > 1:
+                left = self._marked() or self._backup_by_another_name()
+            if left is not None:
+                raise WriteError(path, backup_left(left, running(self.fd, left)))
         except OSError as exc:
             self.close()
             raise WriteError(path, _opening_error(exc)) from None
@@ -98,11 +126,11 @@ class Target:
         self.close()
 
     def close(self) -> None:
-        """Close both descriptors (this drops the lock of an in-place write)."""
-        for fd in (self.fd, self.dir):
+        """Close its descriptors (this drops the locks of an in-place write, or of ``keep``)."""
+        for fd in (self.bfd, self.fd, self.dir):
             if fd >= 0:
                 os.close(fd)
-        self.fd = self.dir = -1
+        self.bfd = self.fd = self.dir = -1
 
     def _is_it(self, st: os.stat_result) -> None:
         """Raise ``WriteError`` unless ``st`` is the file that was read (a regular file, same device and inode)."""
@@ -111,12 +139,30 @@ class Target:
         if (st.st_dev, st.st_ino) != (self.expected.device, self.expected.inode):
             raise WriteError(self.path, REPLACED)
 
+    def _backup_here(self) -> str | None:
+        """The backup next to this name (``self.backup``) when there is one and it is not ``kept``."""
+        try:
+            st = os.stat(backup_name(self.name), dir_fd=self.dir, follow_symlinks=False)
+        except FileNotFoundError:
+            return None
+        return None if (st.st_dev, st.st_ino) == self.kept else self.backup
+
+    def _marked(self) -> str | None:
+        """The backup an in-place write of this file left next to another of its names, wherever it is, as the
+        file's ``MARK`` names it (None without one, or when that backup is gone: deleted once compared)."""
+        try:
+            other = os.fsdecode(os.getxattr(self.fd, MARK))
+        except (OSError, AttributeError):  # none, a file system without extended attributes, a system without them
+            return None
+        return other if other != self.backup and os.path.lexists(other) else None
+
     def _backup_by_another_name(self) -> str | None:
         """The backup an interrupted write left next to another name of this file (a hard link) in its
         directory, if any (only a file with several links pays for the listing)."""
         try:
             with os.scandir(self.dir) as entries:
-                backups = [e.name for e in entries if e.name.startswith(".") and e.name.endswith(BACKUP_SUFFIX)]
+                backups = [e.name for e in entries if e.name.startswith(".") and e.name.endswith(BACKUP_SUFFIX)
+                           and e.name != backup_name(self.name)]
         except OSError:  # a directory that may not be read
             return None
         for backup in backups:
@@ -125,7 +171,7 @@ class Target:
             except OSError:
                 continue
             if (st.st_dev, st.st_ino) == (self.st.st_dev, self.st.st_ino):
-                return backup
+                return os.path.join(os.path.dirname(self.backup), backup)
         return None
 
     def content(self) -> bytes:
@@ -138,6 +184,68 @@ class Target:
         if blake2b(data).digest() != self.expected.digest:
             raise WriteError(self.path, CHANGED)
         return data
+
+    def write(self, data: bytes) -> Snapshot:
+        """Make ``data`` the file's bytes: by ``replace`` when it has one link, else (or when a copy cannot be
+        the same file) by ``write_in_place``. The snapshot written. Raises ``WriteError``, ``OSError``."""
+        written = self.replace(data) if self.st.st_nlink == 1 else None
+        return written if written is not None else self.write_in_place(data)
+
+    def keep(self) -> None:
+        """Keep the file as read in its backup until ``drop``: the first step of a group write
+        (``files.FileSet.write_all``), whose writes then neither make a backup nor remove it.
+
+        The file is locked (``flock``, as for an in-place write) until ``close``. A file with one link gets a
+        second name (a hard link: no copy; a rename write takes the file's name away from it), any other, or
+        where no link can be made, a synced copy. Raises ``WriteError`` (nothing kept) when another process
+        holds a lock on it, it is not as read, or a backup is next to it by now; ``OSError``.
+        """
+        self._lock()
+        self.original = self.verify()
+        name = backup_name(self.name)
+        if self.st.st_nlink == 1:
+            try:
+                os.link(self.name, name, src_dir_fd=self.dir, dst_dir_fd=self.dir, follow_symlinks=False)
+            except FileExistsError:  # since it was opened
+                raise WriteError(self.path, backup_left(self.backup, running(self.locked, self.backup))) from None
+            except OSError:  # no hard links here: a copy
+                pass
+            else:
+                st = os.stat(name, dir_fd=self.dir, follow_symlinks=False)
+                if (st.st_dev, st.st_ino) != (self.st.st_dev, self.st.st_ino):  # another file took the name since
+                    _unlink(name, self.dir)
+                    raise WriteError(self.path, REPLACED)
+                _fsync(self.dir)
+                self.kept, self.linked = (st.st_dev, st.st_ino), True
+                return
+        self.kept = self._make_backup(self.original)
+
+    def drop(self) -> None:
+        """Remove the backup ``keep`` made (the group is written, or put back), unless an error's message
+        names it (``held``) or another file is at its name by now."""
+        if self.kept is None or self.held:
+            return
+        name = backup_name(self.name)
+        try:
+            st = os.stat(name, dir_fd=self.dir, follow_symlinks=False)
+        except OSError:
+            return
+        if (st.st_dev, st.st_ino) == self.kept:
+            self._unmark()
+            _unlink(name, self.dir)
+        self.kept = None
+
+    def put_back(self, written: Snapshot) -> Snapshot:
+        """After ``keep`` and a write that made the file ``written``: write back what ``keep`` kept, if the file
+        is still as written (the write's checks). The snapshot put back. Raises ``WriteError``, ``OSError``."""
+        if (written.device, written.inode) == (self.st.st_dev, self.st.st_ino):  # written in place: this file
+            self.expected = written
+            return self.write_in_place(self.original)
+        with Target(self.path, self.real, written, kept=self.kept) as again:  # the file the rename put there
+            try:
+                return again.write(self.original)
+            finally:
+                self.held = self.held or again.held
 
     def replace(self, data: bytes) -> Snapshot | None:
         """Swap a temp file holding ``data`` (with this file's owner, mode and extended attributes) for it.
@@ -180,7 +288,8 @@ class Target:
                 os.unlink(tmp, dir_fd=self.dir)
                 holds = ""
             else:
-                if os.fstat(self.fd).st_nlink:  # the rename did not take it out: another name had replaced it
+                if os.fstat(self.fd).st_nlink > self.linked:  # the rename did not take it out: another name had
+                    # replaced it (``keep``'s backup is the name left to it)
                     raise WriteError(self.path, "it was moved or replaced while autofix wrote it: autofix's version "
                                                 "took the place of what was there; run autofix again", unchanged=False)
                 now = self.content()  # the original, through the descriptor: written to since the last look?
@@ -255,36 +364,22 @@ class Target:
         Raises ``WriteError`` when another process holds a lock on it or it is not as read (nothing
         written), or when another process wrote to it meanwhile (then left as that process left it: the
         message says how, and names the backup when it is kept); ``OSError`` when the system refuses (the
-        original put back, or kept in the backup, which the message names, if even that failed).
+        original put back, or kept in the backup, which the message names, if even that failed). After
+        ``keep``, the backup is the group's: none is made (a hard link becomes a copy first) nor removed.
         """
-        import fcntl
-
         fd = self.fd
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise WriteError(self.path, "another process holds a lock on it (flock): it is being written; run "
-                                        "autofix again") from None
-        except OSError:
-            pass  # a file system without flock (some NFS): unlocked, as any writer that takes no lock
+        self._lock()
         original = self.verify()
-        backup = backup_name(self.name)
+        if self.kept is None:
+            self._make_backup(original)
         try:
-            bfd = os.open(backup, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=self.dir)
-        except FileExistsError:  # since the look when it was opened
-            raise WriteError(self.path, backup_left(self.backup)) from None
-        try:
-            try:
-                _write_all(bfd, original)
-                os.fsync(bfd)
-            finally:
-                os.close(bfd)
-            _fsync(self.dir)
+            if self.linked:  # ``keep``'s backup is this very file: a copy takes its place before a byte changes
+                self._copy_over_link(original)
             _reserve(fd, len(data))  # a full disk fails here, before a byte of the file changes
             if self.content() != original:  # the last look
                 raise WriteError(self.path, CHANGED)
         except BaseException:
-            _unlink(backup, self.dir)
+            self._drop_own()
             raise
         shown = self.backup
         try:
@@ -293,12 +388,12 @@ class Target:
             _pwrite_all(fd, data + b"\n" * (len(original) - len(data)))
             if len(data) < len(original) and not self._shorten(original, len(data)):
                 os.fsync(fd)
-                _unlink(backup, self.dir)
+                self._drop_own()
                 raise WriteError(self.path, f"{WRITTEN_MEANWHILE}: it is put back as that process left it; run "
                                             "autofix again", unchanged=False)
             os.fsync(fd)
         except _AppendedFirst as exc:  # nothing of the file changed but the newlines after the other's bytes
-            _unlink(backup, self.dir)
+            self._drop_own()
             raise WriteError(self.path, f"{WRITTEN_MEANWHILE}: it is left as that process left it, with the "
                                         f"{exc.count} blank line{'s' * (exc.count != 1)} autofix had added at its "
                                         "end; run autofix again", unchanged=False) from None
@@ -310,18 +405,100 @@ class Target:
                 os.ftruncate(fd, len(original))
                 os.fsync(fd)
             except OSError:
+                self.held = True
                 if isinstance(exc, OSError):
                     raise OSError(exc.errno, f"{exc.strerror or exc}; the original is kept in {shown}") from None
                 raise
-            _unlink(backup, self.dir)
+            self._drop_own()
             raise
         if self.content()[:len(data)] != data:  # bytes another process wrote over the new text
+            self.held = True
             raise WriteError(self.path, f"{WRITTEN_MEANWHILE}: it is left as that process left it, and the "
                                         f"original is kept in {shown}: compare the two, then delete the backup",
                              unchanged=False)
         _restore_mode(fd, stat.S_IMODE(self.st.st_mode))
-        _unlink(backup, self.dir)
+        self._drop_own()
         return Snapshot(self.st.st_dev, self.st.st_ino, blake2b(data).digest())
+
+    def _lock(self) -> None:
+        """Take the file's advisory lock (``flock``). Raises ``WriteError`` when another process holds it."""
+        import fcntl
+
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise WriteError(self.path, LOCKED) from None
+        except OSError:  # a file system without flock (some NFS): unlocked, as any writer that takes no lock
+            self.locked = None
+        else:
+            self.locked = False  # by no other process
+
+    def _make_backup(self, original: bytes) -> tuple[int, int]:
+        """Keep ``original`` in a synced backup next to the file, locked (``flock``) until ``close``, and name it
+        in the file's ``MARK`` when the file has other names (another directory's walk cannot see it). Its
+        (device, inode). Raises ``WriteError`` when a backup is there (nothing made), ``OSError`` (nothing left)."""
+        name = backup_name(self.name)
+        try:
+            bfd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=self.dir)
+        except FileExistsError:  # since the look when it was opened
+            raise WriteError(self.path, backup_left(self.backup, running(self.locked, self.backup))) from None
+        try:
+            _hold(bfd)
+            _write_all(bfd, original)
+            os.fsync(bfd)
+            made = os.fstat(bfd)
+            _fsync(self.dir)
+            if self.st.st_nlink > 1:
+                self._mark()
+        except BaseException:
+            os.close(bfd)
+            self._unmark()
+            _unlink(name, self.dir)
+            raise
+        self.bfd = bfd
+        return made.st_dev, made.st_ino
+
+    def _copy_over_link(self, original: bytes) -> None:
+        """Make ``keep``'s backup, a hard link to this file, a copy of ``original`` (a rename over it: the
+        backup holds the original all along), locked as ``_make_backup``'s, before the file is written in
+        place."""
+        tmp = f".{self.name}.{os.urandom(4).hex()}.autofix"
+        tfd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=self.dir)
+        try:
+            _hold(tfd)
+            _write_all(tfd, original)
+            os.fsync(tfd)
+            made = os.fstat(tfd)
+            os.replace(tmp, backup_name(self.name), src_dir_fd=self.dir, dst_dir_fd=self.dir)
+        except BaseException:
+            os.close(tfd)
+            _unlink(tmp, self.dir)
+            raise
+        _fsync(self.dir)
+        self.bfd = tfd
+        self.kept, self.linked = (made.st_dev, made.st_ino), False
+
+    def _drop_own(self) -> None:
+        """Remove the backup this write made (not a group's: ``drop`` removes that)."""
+        if self.kept is None:
+            self._unmark()
+            _unlink(backup_name(self.name), self.dir)
+
+    def _mark(self) -> None:
+        """Name the backup in the file's extended attribute ``MARK`` (best effort: a file system without them)."""
+        try:
+            os.setxattr(self.fd, MARK, os.fsencode(self.backup))
+        except (OSError, AttributeError):  # (os has no setxattr on macOS)
+            return
+        self.marked = True
+
+    def _unmark(self) -> None:
+        if self.marked:
+            try:
+                os.removexattr(self.fd, MARK)
+            except OSError:
+                pass
+            self.marked = False
 
     def _lengthen(self, size: int, to: int) -> None:
         """Append newlines to the file of ``size`` bytes up to ``to`` bytes. Raises ``_AppendedFirst`` when
@@ -355,10 +532,28 @@ class _AppendedFirst(Exception):
         self.count = count
 
 
-def backup_left(backup: str) -> str:
-    """The error for a file that has the backup of an interrupted in-place write next to it."""
+def backup_left(backup: str, running: bool | None) -> str:
+    """The error for a file that has the backup of an autofix write next to it: an interrupted write's, or,
+    when ``running`` (``files.running``: True, False, None when the system cannot tell), a running one's."""
+    if running:
+        return (f"it is being written: another process holds a lock on it (flock), and the backup of that write is "
+                f"next to it ({backup}); run autofix again once it is done")
+    if running is None:
+        return (f"a backup of an interrupted or running autofix write is next to it ({backup}): once no autofix "
+                "writes it, compare the two, then delete the backup")
     return (f"a backup of an interrupted autofix write is next to it ({backup}): compare the two, then delete the "
             "backup")
+
+
+def _hold(fd: int) -> None:
+    """Lock the backup ``fd`` (``flock``), for as long as it is open: another run that finds it can tell a
+    running write's backup from an interrupted one's (``files.running``). Best effort."""
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        pass
 
 
 def _opening_error(exc: OSError) -> str:
@@ -379,14 +574,6 @@ def _open_dir(path: str) -> int:
         if not hasattr(os, "O_PATH"):
             raise
         return os.open(path or "/", os.O_PATH | os.O_DIRECTORY | _CLOEXEC)
-
-
-def _exists(name: str, dir_fd: int) -> bool:
-    try:
-        os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-    except FileNotFoundError:
-        return False
-    return True
 
 
 def _unlink(name: str, dir_fd: int) -> None:
@@ -439,7 +626,8 @@ def _copy_xattrs(source: int, dest: int) -> bool:
         raise
     for name in names:
         try:
-            os.setxattr(dest, name, os.getxattr(source, name))
+            if name != MARK:  # which names a backup of this file, not of the copy
+                os.setxattr(dest, name, os.getxattr(source, name))
         except OSError:
             return False  # e.g. security.* as an unprivileged user
     return True

@@ -389,6 +389,33 @@ def test_an_unwritable_step_summary_is_a_warning(tmp_path):
     assert r.exit_code == 1 and "warning: the step summary was not written" in r.stderr
 
 
+@pytest.mark.parametrize("kind", ["fifo", "symlink-to-fifo", "device"])
+def test_a_step_summary_that_is_no_regular_file_is_a_warning_and_never_waited_on(tmp_path, kind):
+    # issue 29: GITHUB_STEP_SUMMARY naming a FIFO no one reads hung the run in open() (a real process, under a
+    # generous bound only so that a regression fails instead of hanging CI)
+    import os
+    import subprocess
+    import sys
+
+    for i in range(11):
+        (tmp_path / f"c{i:02}.yaml").write_text(BAD)
+    summary = tmp_path / "summary.fifo"
+    if kind == "device":
+        summary = Path(os.devnull)
+    else:
+        os.mkfifo(summary)
+        if kind == "symlink-to-fifo":
+            (tmp_path / "summary.md").symlink_to(summary)
+            summary = tmp_path / "summary.md"
+    r = subprocess.run([sys.executable, "-m", "autofix", str(tmp_path), "--output-format", "github"],
+                       capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                       env={**os.environ, "GITHUB_STEP_SUMMARY": str(summary),
+                            "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+    what = "a character device" if kind == "device" else "a FIFO"
+    assert r.returncode == 1, r.stderr
+    assert (f"{summary}:1:1: warning: the step summary was not written: not a regular file ({what})") in r.stderr
+
+
 def test_no_unsafe_fixes_hint_for_a_rule_marked_unfixable(bad):
     r = run(str(bad), "--unfixable", "EP003", "--unsafe-fixes")
     assert "fixable with --unsafe-fixes" not in r.stderr

@@ -220,6 +220,74 @@ def test_a_backup_next_to_another_name_of_the_file_keeps_write_off_it_too(tmp_pa
     assert r.exit_code == 2 and ".cfg.yaml.autofix-backup" in r.stderr and p.read_text() == BAD
 
 
+def test_a_backup_next_to_a_named_file_or_a_config_file_is_named_once(project):
+    # issue 29: `autofix cfg.yaml` said nothing of the backup a kill left next to it, and `autofix cfg.yaml
+    # --write`, the file already fixed when the kill came, said "All checks passed!" with the backup still there
+    (project / "cfg.yaml").write_text(GOOD)
+    (project / ".cfg.yaml.autofix-backup").write_text(BAD)
+    warning = ("cfg.yaml:1:1: warning: a backup of an interrupted autofix write is next to it "
+               "(.cfg.yaml.autofix-backup): compare the two, then delete the backup (--write leaves the file alone "
+               "until then)")
+    for args in ((), ("--write",)):
+        r = run("cfg.yaml", *args)
+        assert r.exit_code == 0 and warning in r.stderr, r.stderr
+    (project / "serve.sh").write_text("python3 -m sglang.launch_server --config cfg.yaml --tp 8\n")
+    for args in (("serve.sh",), ("serve.sh", "cfg.yaml"), (".",), (".", "--write")):  # through its launch too
+        r = run(*args)
+        assert r.stderr.count(".cfg.yaml.autofix-backup") == 1, (args, r.stderr)
+
+
+def test_a_backup_next_to_a_hard_link_in_another_directory_keeps_write_off_the_file(project):
+    # issue 29: the refusal looked for a backup next to the names of the file in the directory written only
+    p, q = project / "cfg.yaml", project / "sub" / "l.yaml"
+    p.write_text(BAD)
+    q.parent.mkdir()
+    os.link(p, q)
+    disk = files.FileSet()
+    disk.read(str(p))
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child: SIGKILL as the new text is about to be written in place
+        try:
+            os.pwrite = lambda *args: os._exit(137)
+            disk.write(str(p), GOOD)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    assert (project / ".cfg.yaml.autofix-backup").exists()
+    data = p.read_bytes()
+    r = run("sub/l.yaml", "--write")
+    assert r.exit_code == 2 and p.read_bytes() == data, r.stderr
+    assert (f"sub/l.yaml:1:1: error: not written: a backup of an interrupted autofix write is next to it "
+            f"({project}/.cfg.yaml.autofix-backup)") in r.stderr
+    (project / ".cfg.yaml.autofix-backup").unlink()  # compared, deleted: written now, and nothing left on it
+    r = run("sub/l.yaml", "--write")
+    assert r.exit_code == 0 and p.read_bytes() == q.read_bytes() == data.replace(b"static", b"dynamic"), r.stderr
+    assert "user.autofix.backup" not in os.listxattr(p)
+
+
+@pytest.mark.parametrize("locked", ["file", "backup"])
+def test_a_running_writes_backup_is_never_called_an_interrupted_one(project, locked):
+    # issue 29: two --write runs on one hard-linked file told each other to delete the live backup; a write holds
+    # a lock (flock) on the file (in place) or on its backup (a group's, a hard link to the file renamed over)
+    import fcntl
+
+    p, q = project / "cfg.yaml", project / "l.yaml"
+    p.write_text(BAD)
+    os.link(p, q)
+    backup = project / ".cfg.yaml.autofix-backup"
+    backup.write_text(BAD)
+    with open(p if locked == "file" else backup, "rb") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+        for args in (("cfg.yaml", "--write"), ("l.yaml", "--write"), (".",), ("cfg.yaml",)):
+            r = run(*args)
+            assert "it is being written: another process holds a lock on it (flock), and the backup of that write " \
+                   "is next to it" in r.stderr, (args, r.stderr)
+            assert "interrupted" not in r.stderr and "delete" not in r.stderr, (args, r.stderr)
+        assert p.read_text() == BAD
+    r = run("cfg.yaml", "--write")  # the lock gone with its process: the write was interrupted
+    assert r.exit_code == 2 and "a backup of an interrupted autofix write is next to it" in r.stderr
+
+
 def test_a_walk_names_a_temp_file_an_interrupted_write_left(tmp_path):
     (tmp_path / "cfg.yaml").write_text(GOOD)
     (tmp_path / ".cfg.yaml.0a1b2c3d.autofix").write_text(GOOD)
@@ -339,6 +407,29 @@ def test_a_write_keeps_its_promises_whatever_happens_between_two_of_its_system_c
                 windows.append((kind, calls[at]))
     # the one window the docs name: in place, a shorter text, an append just before the cut
     expected = [("links", "ftruncate"), ("busy", "ftruncate")] if action == "append" and fixed == SHORTER else []
+    assert windows == expected
+
+
+@pytest.mark.parametrize("fixed", [GOOD, SHORTER], ids=["longer", "shorter"])
+@pytest.mark.parametrize("action, fails", [(a, f) for a in write_faults.GROUP_ACTIONS for f in (False, True)
+                                           if not (f and a.startswith("append"))])  # one append at a time
+def test_a_group_write_keeps_its_promises_whatever_happens_between_two_of_its_system_calls(action, fails, fixed):
+    """Issue 29, case 3 for a script and its --config file (a SIGKILL between their writes left a launch that
+    meant something else, and no trace): every point of the group write, each way to write, and with the
+    second file failing so that the first is put back (``tests/write_faults.py`` says what must hold)."""
+    windows = []
+    for kind in write_faults.GROUP_KINDS:
+        case = write_faults.GroupCase(BAD.encode(), fixed, kind, fails)
+        calls = write_faults.count_group(case)
+        for at in range(len(calls) + 1):
+            window = write_faults.run_group(case, action, at, calls)
+            if window is not None:
+                windows.append((kind, window))
+    # the one window the docs name: in place, a shorter text, an append just before the cut
+    appended = {"append": 1, "append-first": 0}.get(action)
+    expected = [(kind, appended) for kind in write_faults.GROUP_KINDS if appended is not None
+                and write_faults.GroupScene(None, write_faults.GroupCase(b"", "", kind)).in_place(appended)
+                and (appended == 1 or fixed == SHORTER)]
     assert windows == expected
 
 
@@ -587,6 +678,67 @@ def test_a_script_and_its_config_are_written_both_or_neither(tmp_path):
     assert (tmp_path / "c.yaml").read_text() == "ep-dispatch-algorithm: static\n"
     assert script.read_text() == "python3 -m sglang.launch_server --config c.yaml --tp_size 8\n"
     assert "Fixed" not in r.stderr.replace("Fixed 0", "")
+
+
+DP_CONFIG = "dp-size: 8\ntp-size: 8\n"
+DP_SCRIPT = "#!/bin/bash\npython3 -m sglang.launch_server --model-path m --config cfg.yaml --enable-dp-attention\n"
+
+
+def test_a_kill_between_the_writes_of_a_script_and_its_config_leaves_a_backup_of_each_the_next_run_names(project):
+    # issue 29 (case 3's class): SIGKILL after cfg.yaml lost dp-size: 8 (moved to the script as --attn-dp-size 8)
+    # and before run.sh was written: a launch meaning something else, no trace of it, and the next run's fix
+    # (remove --enable-dp-attention) made the loss permanent
+    from autofix import writes
+
+    (project / "cfg.yaml").write_text(DP_CONFIG)
+    (project / "run.sh").write_text(DP_SCRIPT)
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child: killed as the second file of the group is about to be swapped in
+        try:
+            real, calls = writes.Target.replace, []
+
+            def replace(self, data):
+                if calls:
+                    os._exit(137)
+                calls.append(self.path)
+                return real(self, data)
+
+            writes.Target.replace = replace
+            autofix.runner.run(["run.sh"], Mode.WRITE, out=io.StringIO(), err=io.StringIO())
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    half = (project / "cfg.yaml").read_text(), (project / "run.sh").read_text()
+    assert half == ("tp-size: 8\n", DP_SCRIPT)  # the config file written, the script not
+    r = run("run.sh")
+    for name in ("cfg.yaml", "run.sh"):
+        assert f"{name}:1:1: warning: a backup of an interrupted autofix write is next to it (" in r.stderr
+        assert f".{name}.autofix-backup): compare the two, then delete the backup" in r.stderr
+    r = run("run.sh", "--write")
+    assert r.exit_code == 2 and ((project / "cfg.yaml").read_text(), (project / "run.sh").read_text()) == half
+    assert "run.sh:1:1: error: not written: its launch reads cfg.yaml, and a backup of an autofix write is next to " \
+           "that file" in r.stderr
+    for name in ("cfg.yaml", "run.sh"):  # each backup holds what was read: put back, the launch is whole again
+        backup = project / f".{name}.autofix-backup"
+        (project / name).write_bytes(backup.read_bytes())
+        backup.unlink()
+    assert ((project / "cfg.yaml").read_text(), (project / "run.sh").read_text()) == (DP_CONFIG, DP_SCRIPT)
+    r = run("run.sh", "--write")
+    assert r.exit_code == 0, r.stderr
+    assert (project / "run.sh").read_text().endswith("--config cfg.yaml --attn-dp-size 8\n")
+    assert sorted(x.name for x in project.iterdir()) == [".git", "cfg.yaml", "run.sh"]
+
+
+def test_a_script_is_not_written_while_the_config_file_its_launch_reads_has_a_backup(project):
+    # issue 29: the fix worked out from what an interrupted write left (dp-size gone from cfg.yaml) removed
+    # --enable-dp-attention from the script, the config file itself left unchanged: the loss made permanent
+    (project / "cfg.yaml").write_text("tp-size: 8\n")
+    (project / ".cfg.yaml.autofix-backup").write_text(DP_CONFIG)
+    (project / "run.sh").write_text(DP_SCRIPT)
+    r = run("run.sh", "--write")
+    assert r.exit_code == 2 and (project / "run.sh").read_text() == DP_SCRIPT, r.stderr
+    assert ("run.sh:1:1: error: not written: its launch reads cfg.yaml, and a backup of an autofix write is next "
+            f"to that file ({project}/.cfg.yaml.autofix-backup)") in r.stderr
 
 
 # --- stdin --write is a filter: the whole text always comes out -------------------------------------------------

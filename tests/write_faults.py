@@ -22,13 +22,27 @@ once: what another process could do at that moment. ``run(case, action, at)`` do
   fixed text only while the backup is next to it; whatever is left next to it (a backup, a temp file) is
   named by the next walk, and a backup keeps the next ``--write`` off the file.
 
+* ``look`` (another autofix run looks at the file there: what it says of a backup next to it, walking or
+  writing): it never calls the backup an interrupted write's (to be deleted), while the write runs.
+
 Nothing may be left next to the file but by ``kill``. ``kinds``: ``rename`` (one link), ``rename-plain``
 (a system without ``RENAME_EXCHANGE``), ``links`` (a hard link: in place), ``busy`` (the rename refused with
 ``EBUSY``, as for a bind-mounted file: in place).
+
+``run_group`` does the same for a group (``files.FileSet.write_all``: a ``--config`` file ``c.yaml`` and its
+script ``r.sh``, written all or none), ``GROUP_ACTIONS`` at each point, ``fails``: the script is appended to
+as its write starts, so the config file already written is put back. ``kill``: both files as read (the
+script perhaps with the line appended) or both written, or else a backup holding what was read next to
+EACH file (a half-written file never without its own), each named by the next walk as an interrupted
+write's and keeping ``--write`` off its file; ``term``: both or neither written, nothing left; ``append``
+(to the script) and ``append-first`` (to the config file): written, the line is kept; refused, both are as
+read and the line kept; ``look`` as above. ``GROUP_KINDS`` adds ``mixed`` (the config file has a hard link,
+the script not).
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import os
@@ -39,17 +53,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autofix import files, writes
-from autofix.errors import WriteError
+from autofix.errors import InputError, WriteError
 
 KINDS = ("rename", "rename-plain", "links", "busy")
-ACTIONS = ("append", "symlink", "directory", "term", "kill")
+ACTIONS = ("append", "symlink", "directory", "term", "kill", "look")
+GROUP_KINDS = (*KINDS, "mixed")
+GROUP_ACTIONS = ("kill", "term", "append", "append-first", "look")
 LINE = b"port: 30000\n"
 OTHER = b"tp-size: 2\n"  # the file a swapped-in symlink leads to: never written
 WINDOW = "ftruncate"  # in place, a shorter text: an append just before the cut is lost (module docstring)
 
 _OS = ("open", "close", "read", "write", "pread", "pwrite", "fstat", "stat", "lstat", "fsync", "ftruncate",
-       "replace", "rename", "unlink", "fchmod", "fchown", "listxattr", "getxattr", "setxattr", "scandir", "lseek",
-       "readlink")
+       "replace", "rename", "unlink", "link", "fchmod", "fchown", "listxattr", "getxattr", "setxattr", "removexattr",
+       "scandir", "lseek", "readlink")
+SECOND = b"#!/bin/sh\nserve --config c.yaml --enable-dp-attention\n"  # a group's script, as read
+SECOND_FIXED = "#!/bin/sh\nserve --config c.yaml --attn-dp-size 8\n"
 
 
 class Steps:
@@ -66,11 +84,16 @@ class Steps:
 
     def _fire(self) -> None:
         if not self.done and self.action is not None:
-            self.done, self._busy = True, True
-            try:
-                self.action()
-            finally:
-                self._busy = False
+            self.done = True
+            self.aside(self.action)
+
+    def aside(self, what) -> None:
+        """Do ``what`` (another process's doing) without counting its system calls."""
+        busy, self._busy = self._busy, True
+        try:
+            what()
+        finally:
+            self._busy = busy
 
     def _wrap(self, owner, name: str, real):
         def counted(*args, **kwargs):
@@ -148,6 +171,8 @@ class Scene:
             os.kill(os.getpid(), signal.SIGTERM)
         elif action == "kill":
             os._exit(137)
+        elif action == "look":
+            look([self.path], self.root / "d")
 
     def read_file(self, action: str | None) -> Path:
         """Where the file that was read is now (after ``action``)."""
@@ -283,6 +308,7 @@ def _killed(scene: Scene, disk: files.FileSet, at: int) -> bool:
     list(files.expand([str(scene.root / "d")], note=notes.append))
     for name in left:
         assert any(str(directory / name) in n for n in notes), f"the next walk does not name {name}: {notes}"
+    assert not any("or running" in n for n in notes), notes  # the write is over: it can tell
     if backup.exists():  # and the next --write leaves the file alone
         again = files.FileSet()
         again.read(str(scene.path))
@@ -293,3 +319,229 @@ def _killed(scene: Scene, disk: files.FileSet, at: int) -> bool:
         else:
             raise AssertionError(f"--write wrote a file with a backup next to it: {what}")
     return False
+
+
+def look(paths: list[Path], tree: Path) -> None:
+    """Another autofix run looks at ``paths`` while they are written: a walk of ``tree``, the backup next to each
+    (as for a named file) and a write's check. Raises ``AssertionError`` if one calls a backup an interrupted
+    write's."""
+    notes: list[str] = []
+    list(files.expand([str(tree)], note=notes.append))
+    for path in paths:
+        backup = files.left_beside(str(path))
+        if backup is not None:
+            notes.append(files.left_note(str(path), backup))
+        disk = files.FileSet()
+        try:
+            disk.read(str(path))
+            disk.check(str(path))
+        except (WriteError, InputError) as exc:
+            notes.append(str(exc))
+    said = [n for n in notes if "backup" in n]
+    assert not any("interrupted" in n or "delete" in n for n in said), f"a running write's backup: {said}"
+
+
+@dataclass(frozen=True)
+class GroupCase:
+    original: bytes  # the config file's (the script's is SECOND -> SECOND_FIXED)
+    fixed: str
+    kind: str
+    fails: bool = False  # the script is appended to as its write starts: the config file is put back
+
+
+@dataclass
+class GroupScene:
+    """One group write's directory: ``root/d/sub/c.yaml`` and ``root/d/sub/r.sh``, with hard links
+    ``root/d/link.yaml`` (kinds ``links``, ``mixed``) and ``root/d/link.sh`` (``links``)."""
+
+    root: Path
+    case: GroupCase
+
+    @property
+    def paths(self) -> tuple[Path, Path]:
+        return self.root / "d" / "sub" / "c.yaml", self.root / "d" / "sub" / "r.sh"
+
+    def texts(self) -> list[tuple[str, str]]:
+        return [(str(self.paths[0]), self.case.fixed), (str(self.paths[1]), SECOND_FIXED)]
+
+    def originals(self) -> tuple[bytes, bytes]:
+        return self.case.original, SECOND
+
+    def fixed(self) -> tuple[bytes, bytes]:
+        return self.case.fixed.encode("utf-8"), SECOND_FIXED.encode("utf-8")
+
+    def in_place(self, i: int) -> bool:
+        return self.case.kind in ("links", "busy") or (self.case.kind == "mixed" and i == 0)
+
+    def make(self) -> files.FileSet:
+        (self.root / "d" / "sub").mkdir(parents=True)
+        for path, data in zip(self.paths, self.originals()):
+            path.write_bytes(data)
+        if self.case.kind in ("links", "mixed"):
+            os.link(self.paths[0], self.root / "d" / "link.yaml")
+        if self.case.kind == "links":
+            os.link(self.paths[1], self.root / "d" / "link.sh")
+        disk = files.FileSet()
+        for path in self.paths:
+            disk.read(str(path))
+        return disk
+
+    def act(self, action: str) -> None:
+        if action in ("append", "append-first"):
+            fd = os.open(self.paths[action == "append"], os.O_WRONLY | os.O_APPEND)
+            os.write(fd, LINE)
+            os.close(fd)
+        elif action == "look":
+            look(list(self.paths), self.root / "d")
+        elif action == "term":
+            os.kill(os.getpid(), signal.SIGTERM)
+        elif action == "kill":
+            os._exit(137)
+
+    @contextlib.contextmanager
+    def failing(self, steps: Steps):
+        """With ``case.fails``: the script is appended to (uncounted) as its write starts."""
+        if not self.case.fails:
+            yield
+            return
+        real, script = writes.Target.write, str(self.paths[1])
+
+        def write(target, data):
+            if target.path == script:
+                steps.aside(lambda: self.act("append"))
+            return real(target, data)
+
+        writes.Target.write = write
+        try:
+            yield
+        finally:
+            writes.Target.write = real
+
+
+def count_group(case: GroupCase) -> list[str]:
+    """The system calls of the group write of ``case`` with no fault, in order."""
+    root = Path(tempfile.mkdtemp(prefix="autofix-faults-"))
+    try:
+        scene = GroupScene(root, case)
+        disk = scene.make()
+        with _patched(case.kind), Steps() as steps, scene.failing(steps):
+            failed = disk.write_all(scene.texts())
+        assert bool(failed) == case.fails, failed
+        return steps.calls
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def run_group(case: GroupCase, action: str, at: int, calls: list[str]) -> int | None:
+    """One group write of ``case`` with ``action`` before system call ``at`` (of ``calls``, ``count_group``),
+    checked. Returns the index of the file that lost an appended line in the window the docs name, else None;
+    raises ``AssertionError`` on a breach."""
+    root = Path(tempfile.mkdtemp(prefix="autofix-faults-"))
+    try:
+        scene = GroupScene(root, case)
+        disk = scene.make()
+        if action == "kill":
+            _group_killed(scene, disk, at)
+            return None
+        outcome: object = "written"
+        before = signal.signal(signal.SIGTERM, _terminated)
+        try:
+            with _patched(case.kind), Steps(at, lambda: scene.act(action)) as steps, scene.failing(steps):
+                failed = disk.write_all(scene.texts())
+            if failed:
+                outcome = failed
+        except SystemExit as exc:
+            outcome = exc
+        finally:
+            signal.signal(signal.SIGTERM, before)
+        return _group_check(scene, action, outcome, calls[at] if at < len(calls) else None)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _group_check(scene: GroupScene, action: str, outcome: object, before: str | None) -> int | None:
+    (o1, o2), (f1, f2) = scene.originals(), scene.fixed()
+    got = tuple(p.read_bytes() for p in scene.paths)
+    what = f"{action} before {before} ({scene.case}): {outcome!r}\n{got!r}"
+    refused = (o1, o2 + LINE) if scene.case.fails else (o1, o2)  # as read (and as the appender left the script)
+    window = None
+    if action == "term":
+        assert isinstance(outcome, SystemExit), f"SIGTERM lost: {what}"
+        assert got in ((f1, f2), refused), f"a half-written group: {what}"
+    elif action in ("append", "append-first"):
+        a = 1 if action == "append" else 0
+        if outcome == "written":
+            expected = [f1, f2]
+            expected[a] += LINE
+            if got != tuple(expected) and before == WINDOW and scene.in_place(a) \
+                    and len(scene.fixed()[a]) < len(scene.originals()[a]) and got == (f1, f2):
+                window = a  # the window left: lost, and the test says where
+            else:
+                assert got == tuple(expected), f"an append lost, the group reported written: {what}"
+        else:
+            assert isinstance(outcome, list) and len(outcome) == 1, f"a file not put back: {what}"
+            pad = b"\n" * max(len(scene.fixed()[a]) - len(scene.originals()[a]), 0)
+            for line in (LINE, LINE + pad):
+                expected = [o1, o2]
+                expected[a] += line
+                if got == tuple(expected):
+                    break
+            else:
+                raise AssertionError(f"refused, but not as read and as the appender left it: {what}")
+    elif scene.case.fails:
+        assert isinstance(outcome, list) and len(outcome) == 1 and "changed" in outcome[0].message, what
+        assert got == refused, f"refused, but the other file not put back: {what}"
+    else:
+        assert outcome == "written" and got == (f1, f2), what
+    for path in scene.paths:
+        _no_leftovers(path, what)
+    return window
+
+
+def _group_killed(scene: GroupScene, disk: files.FileSet, at: int) -> None:
+    """The group write killed before call ``at`` (in a forked child), and what it leaves checked."""
+    case = scene.case
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            with _patched(case.kind), Steps(at, lambda: scene.act("kill")) as steps, scene.failing(steps):
+                disk.write_all(scene.texts())
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    originals, fixed = scene.originals(), scene.fixed()
+    got = [p.read_bytes() for p in scene.paths]
+    backups = [p.parent / files.backup_name(p.name) for p in scene.paths]
+    kept = [b.read_bytes() if b.exists() else None for b in backups]
+    left = sorted(p.name for p in scene.paths[0].parent.iterdir() if ".autofix" in p.name)
+    what = f"killed at call {at} ({case}): {got!r}, left {left}"
+    states = []
+    for i, (data, original, new) in enumerate(zip(got, originals, fixed)):
+        read = (original, original + LINE) if case.fails and i == 1 else (original,)
+        padded = (original + b"\n" * (len(new) - len(original)), new + b"\n" * (len(original) - len(new)))
+        assert data in (*read, new, *padded), f"a kill left a file that is neither text: {what}"
+        states.append("read" if data in read else "written" if data == new else "half")
+        if states[-1] == "half":
+            assert kept[i] is not None, f"a kill left a padded file with no backup: {what}"
+    if len(set(states)) > 1 or "half" in states:  # the group half written: each file's backup is next to it
+        for i, backup in enumerate(kept):
+            read = (originals[i], originals[i] + LINE) if case.fails and i == 1 else (originals[i],)
+            assert backup in read, f"the group half written, {scene.paths[i].name} without its backup: {what}"
+    notes: list[str] = []
+    list(files.expand([str(scene.root / "d")], note=notes.append))
+    for name in left:
+        named = [n for n in notes if str(scene.paths[0].parent / name) in n]
+        assert named, f"the next walk does not name {name}: {notes}"
+        if name.endswith(files.BACKUP_SUFFIX):
+            assert "interrupted autofix write" in named[0] and "or running" not in named[0], named
+    for path, backup in zip(scene.paths, backups):
+        assert (files.left_beside(str(path)) is not None) == backup.exists(), what  # a run naming the file
+        if backup.exists():  # and the next --write leaves the file alone
+            again = files.FileSet()
+            again.read(str(path))
+            try:
+                again.write(str(path), path.read_text() + "# again\n")
+            except WriteError as exc:
+                assert "a backup of an interrupted autofix write" in exc.message, exc.message
+            else:
+                raise AssertionError(f"--write wrote a file with a backup next to it: {what}")
