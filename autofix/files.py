@@ -544,7 +544,7 @@ def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
     for p in paths:
         if p != "-" and os.path.isdir(p):
             found = 0
-            for root, dirs, names in os.walk(p, onerror=unlisted):
+            for root, dirs, names in _walk(p, unlisted):
                 dirs[:] = sorted(d for d in dirs if not skip(os.path.join(root, d), is_dir=True))
                 left = None if only_yaml else _left_by_writes(names)  # names listed anyway: no system call
                 for name in sorted(names):
@@ -564,6 +564,35 @@ def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
                 yield p, True
         elif (not only_yaml or is_yaml(p)) and not skip(p, True):
             yield p, True
+
+
+def _walk(top: str, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, list[str], list[str]]]:
+    """``os.walk(top, onerror=onerror)``: (directory, its directories, its other names) top down, a symlinked
+    directory listed among the directories but not entered (looked at right before it would be), ``onerror``
+    given what a directory that cannot be listed raised, and that directory left out. Without recursion:
+    Python 3.11's ``os.walk`` recurses once per level, and a tree ~990 deep stopped the run with
+    ``RecursionError`` (issue 29). Depth first, each directory's directories in the order of the list it gave,
+    which its caller may prune and sort in place meanwhile, as with ``os.walk``."""
+    pending = [(top, False)]  # (directory, whether to pass it over if it is a symlink: not the walk's top)
+    while pending:
+        top, nested = pending.pop()
+        if nested and os.path.islink(top):
+            continue
+        dirs: list[str] = []
+        names: list[str] = []
+        try:
+            with os.scandir(top) as entries:
+                for entry in entries:
+                    try:
+                        is_dir = entry.is_dir()
+                    except OSError:
+                        is_dir = False
+                    (dirs if is_dir else names).append(entry.name)
+        except OSError as exc:
+            onerror(exc)
+            continue
+        yield top, dirs, names
+        pending.extend((os.path.join(top, d), True) for d in reversed(dirs))
 
 
 def append_text(path: str, text: str) -> None:

@@ -48,6 +48,7 @@ over.
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -760,27 +761,43 @@ class Resolver:
         return self._excluded(os.path.normpath(os.path.join(self.cwd, path)), is_dir)
 
     def _excluded(self, path: str, is_dir: bool | None) -> bool:
-        if is_dir and path in self._excluded_dirs:
-            return self._excluded_dirs[path]
+        # up the path, one directory at a time, until an answer (not by recursion: a path a thousand
+        # directories deep would exceed Python's recursion limit, issue 29); each asks only while its parent's
+        # answer is its own
+        asked: list[str] = []  # the directories whose answer is the one found
         found = False
-        parent = os.path.dirname(path)
-        if parent != path and not _contains(path, self.cwd):
-            resolved = self._resolve(self._config_for_dir(parent))
-            below = globs.below(path, resolved.root)  # None outside the root: judged by its name alone
-            name = os.path.basename(path)
-            checked = lambda: os.path.isdir(path) if is_dir is None else is_dir  # noqa: E731 - asked if need be
-            rel = {resolved.root: below}
-            for glob, root in resolved.exclude:
-                if root not in rel:
-                    rel[root] = globs.below(path, root)
-                if globs.hit(glob, rel[root], name, checked):
-                    found = True
-                    break
-            if below is not None and not found:
-                found = self._excluded(parent, True)
-        if is_dir:
-            self._excluded_dirs[path] = found
+        while True:
+            if is_dir and path in self._excluded_dirs:
+                found = self._excluded_dirs[path]
+                break
+            if is_dir:
+                asked.append(path)
+            hit, up = self._matched(path, is_dir)
+            if hit or not up:
+                found = hit
+                break
+            path, is_dir = os.path.dirname(path), True
+        for directory in asked:
+            self._excluded_dirs[directory] = found
         return found
+
+    def _matched(self, path: str, is_dir: bool | None) -> tuple[bool, bool]:
+        """Whether ``path`` itself matches an exclusion of the configuration of its directory, and whether,
+        when it does not, its parent is to be asked (it lies below that configuration's root)."""
+        parent = os.path.dirname(path)
+        if parent == path or _contains(path, self.cwd):
+            return False, False
+        resolved = self._resolve(self._config_for_dir(parent))
+        below = globs.below(path, resolved.root)  # None outside the root: judged by its name alone
+        name = os.path.basename(path)
+        checked = lambda: os.path.isdir(path) if is_dir is None else is_dir  # noqa: E731 - asked if need be
+        rel = {resolved.root: below}
+        for glob, root in resolved.exclude:
+            if root not in rel:
+                rel[root] = globs.below(path, root)
+            if globs.hit(glob, rel[root], name, checked):
+                return True, False
+        return False, below is not None
 
 
 def _as_toml(value: Any) -> Any:
@@ -800,8 +817,8 @@ def _named(path: str) -> bool:
         os.lstat(path)
     except (FileNotFoundError, NotADirectoryError):
         return False
-    except OSError:  # there, but not to be looked at (no permission): load says why
-        return True
+    except OSError as exc:  # there, but not to be looked at (no permission): load says why
+        return exc.errno != errno.ENAMETOOLONG  # in a directory too deep to name (PATH_MAX): no file by this path
     return True
 
 
