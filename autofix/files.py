@@ -84,6 +84,11 @@ class _Symlink(Exception):
     """``read_bytes(path, follow=False)`` met a symlink: its caller decides whether to follow it."""
 
 
+class Outside(Exception):
+    """``read_bytes(path, inside=...)``: the file opened is not at a real path ``inside`` accepts (or its real
+    path could not be told). Nothing of it was read; its caller says why, as ``NotRead`` or ``ConfigError``."""
+
+
 def decode(data: bytes, path: str) -> str:
     """UTF-8 text, BOM kept as ``\\ufeff`` and newlines untouched, so encoding it gives ``data`` back.
 
@@ -127,9 +132,40 @@ class Snapshot:
 
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+# how the kernel names an open file's path: Linux's /proc/self/fd/FD, macOS's fcntl F_GETPATH; else (None) by
+# the path's real path and the file's identity (``opened_real``)
+_FD_PATH = {"linux": "proc", "darwin": "getpath"}.get(sys.platform)
 
 
-def read_bytes(path: str, *, follow: bool = True) -> tuple[bytes, Snapshot]:
+def opened_real(fd: int, path: str, st: os.stat_result) -> str | None:
+    """The real path of the file open at ``fd`` (opened by ``path``; ``st`` is its ``fstat``): the path the kernel
+    knows the descriptor by, whatever the path it was opened by led through (one ``readlink`` of
+    ``/proc/self/fd/FD`` on Linux, ``F_GETPATH`` on macOS). Elsewhere, or without ``/proc``: ``path``'s real path
+    when that now leads to this very file (device and inode), else None (a file swapped in and out again)."""
+    if _FD_PATH == "proc":
+        try:
+            return os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:  # no /proc mounted (a bare container): as elsewhere
+            pass
+    elif _FD_PATH == "getpath":
+        import fcntl
+
+        try:
+            found = fcntl.fcntl(fd, fcntl.F_GETPATH, bytes(1024))  # MAXPATHLEN: the name, then NULs
+        except (OSError, AttributeError):
+            pass
+        else:
+            return os.fsdecode(found.split(b"\0", 1)[0])
+    real = os.path.realpath(path)
+    try:
+        now = os.stat(real)
+    except OSError:
+        return None
+    return real if (now.st_dev, now.st_ino) == (st.st_dev, st.st_ino) else None
+
+
+def read_bytes(path: str, *, follow: bool = True,
+               inside: Callable[[str], bool] | None = None) -> tuple[bytes, Snapshot]:
     """The bytes of the regular file at ``path`` (a symlink is followed), and their snapshot.
 
     Raises ``ReadError`` when it cannot be read, is not a regular file (it
@@ -138,6 +174,11 @@ def read_bytes(path: str, *, follow: bool = True) -> tuple[bytes, Snapshot]:
     raise ``_Symlink`` instead when ``path`` is a symlink (its last part; opened
     with ``O_NOFOLLOW``, so one that replaced the file after the look is met too),
     at no cost to a file that is none.
+
+    ``inside``, when given, tells the real paths that may be read: the file is read only if the file
+    *opened* is at one (``opened_real``), else ``Outside`` is raised before a byte of it is read. So a
+    directory on the way that another process swaps for a symlink between a look at the path and the
+    open (which ``O_NOFOLLOW`` does not see: it covers the last part only) never leads the read out.
     """
     try:
         st = os.stat(path) if follow else os.lstat(path)
@@ -157,6 +198,10 @@ def read_bytes(path: str, *, follow: bool = True) -> tuple[bytes, Snapshot]:
         kind = _not_regular(st.st_mode)  # replaced between the look and the open
         if kind is not None:
             raise ReadError(path, f"not a regular file ({kind})")
+        if inside is not None:
+            real = opened_real(fd, path, st)
+            if real is None or not inside(real):
+                raise Outside(path)
         if st.st_size > MAX_BYTES:
             raise ReadError(path, _too_large(st.st_size))
         # the size fstat gave, and a byte more to see a file that grew (reading MAX_BYTES + 1 would allocate
@@ -173,10 +218,10 @@ def read_bytes(path: str, *, follow: bool = True) -> tuple[bytes, Snapshot]:
     return data, Snapshot(st.st_dev, st.st_ino, blake2b(data).digest())
 
 
-def _read_as(real: str, path: str) -> tuple[bytes, Snapshot]:
-    """``read_bytes(real)``, its errors named ``path`` (the name the file was reached by)."""
+def _read_as(real: str, path: str, inside: Callable[[str], bool] | None) -> tuple[bytes, Snapshot]:
+    """``read_bytes(real, inside=inside)``, its errors named ``path`` (the name the file was reached by)."""
     try:
-        return read_bytes(real)
+        return read_bytes(real, inside=inside)
     except ReadError as exc:
         raise ReadError(path, exc.message) from None
 
@@ -341,33 +386,47 @@ class FileSet:
     def read(self, path: str, *, named: bool = True) -> str:
         """The text of ``path`` (``-``: stdin). Raises ``InputError`` (``ReadError`` for I/O).
 
-        ``named=False``: a file a walk found, read only if it is no symlink, or one to a file in ``scope``
-        (else ``NotRead``): the walk's own files are in it (it follows no symlinked directory).
+        ``named=False``: a file a walk found, read only if the file opened is in ``scope`` (else ``NotRead``):
+        one that is no symlink is the walk's own, opened without following one (``O_NOFOLLOW``) and then
+        checked by the real path of what was opened (a directory on its way swapped for a symlink meanwhile
+        leads elsewhere, ``read_bytes``); one that is a symlink is followed only to a file in ``scope``.
         """
         if path == "-":
             return read_text(path)
-        if named or self.scope is None:
-            data, snap = read_bytes(path)
-            real = None
-        else:
-            try:
-                data, snap = read_bytes(path, follow=False)
-                real = None
-            except _Symlink:
-                real = self.real(path)
-                if not self.scope.holds(real):
-                    raise NotRead(path, f"a symlink to a file {self.scope.outside()}: not read; name it on "
-                                  "the command line to check it") from None
-                data, snap = _read_as(real, path)  # the file judged, even if the symlink changes meanwhile
+        data, snap, real = self._read(path, named)
         text = decode(data, path)
         if self.writes:
             self.snapshots[real or self.real(path)] = snap
         return text
 
+    def read_bytes(self, path: str, *, named: bool = True) -> bytes:
+        """The bytes of ``path``, read as ``read`` reads it (not stdin), with no snapshot kept. Raises
+        ``ReadError``."""
+        return self._read(path, named)[0]
+
+    def _read(self, path: str, named: bool) -> tuple[bytes, Snapshot, str | None]:
+        """``read``'s bytes, snapshot, and the real path when it was found on the way (else None)."""
+        if named or self.scope is None:
+            return (*read_bytes(path), None)
+        holds = self.scope.holds
+        try:
+            try:
+                return (*read_bytes(path, follow=False, inside=holds), None)
+            except _Symlink:
+                real = self.real(path)
+                if not holds(real):
+                    raise NotRead(path, f"a symlink to a file {self.scope.outside()}: not read; name it on "
+                                  "the command line to check it") from None
+                return (*_read_as(real, path, holds), real)  # the file judged, even if the symlink changes meanwhile
+        except Outside:
+            raise NotRead(path, f"leads to a file {self.scope.outside()} (a directory on its path changed since "
+                          "the walk listed it): not read; name it on the command line to check it") from None
+
     def read_config(self, path: str) -> str | None:
         """The text of a ``--config`` file, or None when it is not a readable UTF-8 regular file.
 
-        Raises ``NotRead`` for a file out of ``scope`` (by its real path, unless named on the command line),
+        Raises ``NotRead`` for a file out of ``scope`` (by its real path, unless named on the command line; and
+        by the real path of the file opened, so a symlink swapped in on its way after that look leads nowhere),
         or one ``excluded`` leaves out (judged as a walk judges a file found at ``path``, or named when it is
         one named on the command line).
         """
@@ -382,8 +441,10 @@ class FileSet:
         try:
             if real is None:
                 return self.read(path)
-            data, snap = _read_as(real, path)  # the file judged, even if a symlink on the way changes meanwhile
+            data, snap = _read_as(real, path, self.scope.holds)  # the file judged, even if a symlink changes
             text = decode(data, path)
+        except Outside:
+            raise NotRead(path, f"is {self.scope.outside()}", "name it on the command line to read it") from None
         except InputError:
             return None
         if self.writes:

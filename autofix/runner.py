@@ -549,7 +549,7 @@ class _One:
                 # a GitHub workflow, a playbook (pre-commit names every YAML file): not ours
                 err.write(f"{shown}: skipped: not an SGLang config (fewer than half of its keys name SGLang "
                           "options) and no SGLang launch\n")
-            elif named or config or (walked := _walked(path, text, exc)) == "error":
+            elif named or config or (walked := _walked(path, text, exc, self.disk)) == "error":
                 # named; or walked and meant for SGLang as it is (a config, a launch): a gate must not pass it
                 self.failed(exc.path, exc.line, exc.col, exc.message)
                 self.rep.errors += 1
@@ -715,7 +715,7 @@ def _skipped(exc: InputError) -> str:
     return f"{exc.path}:{exc.line}:{exc.col}: warning: {exc.message} (skipped)\n"
 
 
-def _walked(path: str, text: str | None, exc: InputError) -> str | None:
+def _walked(path: str, text: str | None, exc: InputError, disk: files.FileSet) -> str | None:
     """What a file met in a walk that could not be checked (``exc``; ``text`` None when it is not UTF-8) is:
 
     - ``"error"`` (exit 2, in the document) when SGLang would read it as it is: it mentions an SGLang launch
@@ -725,13 +725,15 @@ def _walked(path: str, text: str | None, exc: InputError) -> str | None:
       regular file, no permission, too large), or it is a template that launches SGLang (``{{ }}``, a Helm
       chart's), which is not what runs until it is rendered;
     - None (passed over quietly): any other file, a script that launches nothing.
+
+    ``disk`` reads the file again (as a walked file: within the run's bounds) when it is not UTF-8.
     """
     if isinstance(exc, files.ReadError):
         return "note"
     if text is None:
         try:
-            text = files.read_bytes(path)[0].decode("utf-8", "replace")
-        except files.ReadError:  # gone since
+            text = disk.read_bytes(path, named=False).decode("utf-8", "replace")
+        except files.ReadError:  # gone since, or leads elsewhere now
             return "note"
         if files.is_yaml(path) and looks_like_config_text(text, load()):
             return "error"
