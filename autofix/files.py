@@ -656,6 +656,52 @@ def _walk(top: str, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, l
         pending.extend((os.path.join(top, d), True) for d in reversed(dirs))
 
 
+def normalize(path: str) -> str:
+    """``os.path.normpath(path)`` as the system looks ``path`` up: ``.`` parts and repeated separators go, and
+    ``DIR/..`` goes only where ``DIR`` is a directory. Not where it is a symlink: the system takes ``..`` from
+    where the symlink leads, so ``lnk/../p.yaml`` with ``lnk -> /elsewhere/dir`` is ``/elsewhere/p.yaml``, not the
+    ``p.yaml`` beside ``lnk`` (issue 29); nor where it is missing, which the system refuses. Those stay as
+    written. One ``lstat`` per ``..`` (none for a path without one). Windows reads ``..`` as text:
+    ``os.path.normpath`` there."""
+    if ".." not in path or os.name != "posix":
+        return os.path.normpath(path)
+    root = os.sep if path.startswith(os.sep) else ""
+    parts: list[str] = []
+    for part in path.split(os.sep):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts and root:  # /.. is /
+                continue
+            if parts and parts[-1] != ".." and _is_directory(root + os.sep.join(parts)):
+                parts.pop()
+                continue
+        parts.append(part)
+    return root + os.sep.join(parts) or "."
+
+
+def plain(path: str) -> str:
+    """A path to where ``path`` leads with no ``..`` after a name, for what reads a path as text (a report's
+    path relative to the repository, a glob of the project's configuration): ``normalize(path)``, and where a
+    ``..`` still follows a name there (a symlink's), the path up to that ``..`` replaced by its real path."""
+    path = normalize(path)
+    if ".." not in path:
+        return path
+    parts = path.split(os.sep)
+    last = max((k for k, p in enumerate(parts) if p == ".." and k and parts[k - 1] not in ("..", "")), default=None)
+    if last is None:
+        return path
+    return os.path.join(os.path.realpath(os.sep.join(parts[:last + 1]) or os.sep), *parts[last + 1:])
+
+
+def _is_directory(path: str) -> bool:
+    """Whether ``path`` is a directory itself (not a symlink to one)."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
 def append_text(path: str, text: str) -> None:
     """Append ``text`` (UTF-8) to the file at ``path``, created when missing: GitHub's
     ``$GITHUB_STEP_SUMMARY``, which the runner appends to and never rewrites. Raises ``WriteError``."""

@@ -592,7 +592,7 @@ class Resolver:
             path = self.stdin_filename
             if path is None:
                 return None
-        return os.path.normpath(os.path.join(self.cwd, path))
+        return os.path.normpath(os.path.join(self.cwd, files.plain(path)))  # (``lnk/..``: where lnk leads)
 
     def _config_for_dir(self, directory: str) -> Config | None:
         if self.isolated:
@@ -758,7 +758,7 @@ class Resolver:
         enters it (``is_dir=True`` spares a ``stat`` for a pattern that ends in ``/``); the answers for
         directories are kept.
         """
-        return self._excluded(os.path.normpath(os.path.join(self.cwd, path)), is_dir)
+        return self._excluded(os.path.normpath(os.path.join(self.cwd, files.plain(path))), is_dir)
 
     def _excluded(self, path: str, is_dir: bool | None) -> bool:
         # up the path, one directory at a time, until an answer (not by recursion: a path a thousand

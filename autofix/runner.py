@@ -427,11 +427,15 @@ def _render(rep: Report, fmt: str, target_version: str, out: TextIO) -> None:
     root = files.repository_root(cwd)
 
     def rebased(path: str) -> str:
-        if root == cwd or path == "-" or os.path.isabs(path):
+        if path == "-":
+            return path
+        path = files.plain(path)  # a report reads ``..`` as text: ``lnk/../c.yaml`` is where lnk leads, not c.yaml
+        if root == cwd or os.path.isabs(path):
             return path
         return os.path.relpath(os.path.join(cwd, path), root)
 
-    if root == cwd:  # every path stays as it is: no second copy of the records
+    dotted = any(".." in p for p in rep.sources) or any(".." in r.path for r in (*rep.records, *rep.error_records))
+    if root == cwd and not dotted:  # every path stays as it is: no second copy of the records
         records, errors, sources = rep.records, tuple(rep.error_records), rep.sources
     else:
         records = [replace(r, path=rebased(r.path), fixes=tuple(
