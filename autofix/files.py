@@ -179,6 +179,8 @@ def read_bytes(path: str, *, follow: bool = True,
     *opened* is at one (``opened_real``), else ``Outside`` is raised before a byte of it is read. So a
     directory on the way that another process swaps for a symlink between a look at the path and the
     open (which ``O_NOFOLLOW`` does not see: it covers the last part only) never leads the read out.
+    Following symlinks, ``path``'s real path is asked first too, so a file that is outside by then is not
+    even opened.
     """
     try:
         st = os.stat(path) if follow else os.lstat(path)
@@ -187,6 +189,8 @@ def read_bytes(path: str, *, follow: bool = True,
         kind = _not_regular(st.st_mode)
         if kind is not None:
             raise ReadError(path, f"not a regular file ({kind})")
+        if inside is not None and follow and not inside(os.path.realpath(path)):
+            raise Outside(path)
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
                      | (0 if follow else _NOFOLLOW))
     except OSError as exc:

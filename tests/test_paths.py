@@ -708,6 +708,23 @@ def test_a_report_names_the_file_dot_dot_leads_to(project, fmt):
     (project / "serve.sh").write_text(f"{LAUNCH} --config lnk/../c.yaml --port 1\n")
     for args in (["serve.sh"], ["lnk/../c.yaml"]):
         out = run(*args, "--output-format", fmt).stdout
-        assert "deploy/c.yaml" in out and '"c.yaml' not in out and "/c.yaml" not in out.replace("deploy/c.yaml", ""), out
+        assert "deploy/c.yaml" in out and '"c.yaml' not in out, out
+        assert "/c.yaml" not in out.replace("deploy/c.yaml", ""), out
     (project / "autofix.toml").write_text('[per-file-ignores]\n"deploy/*.yaml" = ["EP003"]\n')
     assert run("serve.sh").exit_code == run("lnk/../c.yaml").exit_code == 0
+
+
+def test_a_project_configuration_is_never_read_through_a_directory_swapped_before_the_open(project, outside, swap):
+    """The project's own configuration file is judged as a ``--config`` file is: by the file opened (second round,
+    case 3). ``sub`` swapped between the look at ``sub/autofix.toml`` and its read: the run stops (exit 2) without
+    reading the file there, whose key names an error would print."""
+    (project / "sub").mkdir()
+    (project / "sub" / "x.yaml").write_text(VIOLATION)
+    (project / "sub" / "autofix.toml").write_text('ignore = ["EP"]\n')
+    (outside.parent / "autofix.toml").write_text(f"{SECRET.replace('-', '_')} = 1\n")
+    (outside.parent / "x.yaml").write_text(SECRETS)
+    swap(project / "sub", outside.parent, "sub/autofix.toml")
+    r = run("sub/x.yaml")
+    _never_shown(r, SECRET.replace("-", "_"))
+    assert r.exit_code == 2 and r.stderr.startswith(
+        f"sub/autofix.toml:1:1: error: leads to a file outside the project ({project}): not read"), r.output
