@@ -358,7 +358,9 @@ class FileSet:
     ``scope`` (``Scope``), when given, bounds what is read, and so what can be written (only a file read
     is): a file a walk found (``read(named=False)``) that is a symlink to a file out of scope, and a
     ``--config`` file out of scope or that ``excluded`` (``expand``'s) leaves out, raise ``NotRead``
-    before a byte of them is read. Without it (a library caller's own files), every file may be read.
+    before a byte of them is read; so do both when the file *opened* is out of scope, whatever the path
+    looked like before (``read_bytes``'s ``inside``). Without it (a library caller's own files), every file
+    may be read.
     """
 
     def __init__(self, *, writes: bool = True, scope: Scope | None = None,
