@@ -141,7 +141,8 @@ def opened_real(fd: int, path: str, st: os.stat_result) -> str | None:
     """The real path of the file open at ``fd`` (opened by ``path``; ``st`` is its ``fstat``): the path the kernel
     knows the descriptor by, whatever the path it was opened by led through (one ``readlink`` of
     ``/proc/self/fd/FD`` on Linux, ``F_GETPATH`` on macOS). Elsewhere, or without ``/proc``: ``path``'s real path
-    when that now leads to this very file (device and inode), else None (a file swapped in and out again)."""
+    when that now leads to this very file (device and inode), else None (a file swapped in and out again).
+    Raises ``OSError`` when that cannot be looked at (a real path longer than the system can name)."""
     if _FD_PATH == "proc":
         try:
             return os.readlink(f"/proc/self/fd/{fd}")
@@ -159,7 +160,7 @@ def opened_real(fd: int, path: str, st: os.stat_result) -> str | None:
     real = os.path.realpath(path)
     try:
         now = os.stat(real)
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):  # moved away since
         return None
     return real if (now.st_dev, now.st_ino) == (st.st_dev, st.st_ino) else None
 
@@ -586,7 +587,7 @@ def _left_note(path: str, leftover: str) -> str:
 
 def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
            excluded: Callable[[str, bool, bool], bool] | None = None, *,
-           only_yaml: bool = False) -> Iterator[tuple[str, bool]]:
+           only_yaml: bool = False, scope: Scope | None = None) -> Iterator[tuple[str, bool]]:
     """(path, named) for each input: named paths as given, directories walked in sorted order.
 
     A walk does not follow symlinked directories, nor enter ``_SKIP_DIRS``
@@ -598,10 +599,17 @@ def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
     ``is_dir``: a directory of the walk; project configuration,
     ``autofix.project``). ``only_yaml``: only the YAML files (``is_yaml``),
     named or walked, for a second walk of the same paths (a directory
-    without one is not noted).
+    without one is not noted). ``scope``, when given: a directory is listed
+    only if the directory opened is in it (``opened_real``), so a directory
+    on the way swapped for a symlink out after its parent was listed is
+    neither listed nor walked (a note), as a file there would not be read.
     """
     def unlisted(exc: OSError) -> None:
         note(f"{exc.filename}:1:1: warning: cannot list the directory: {_strerror(exc)} (skipped)")
+
+    def left_out(directory: str) -> None:
+        note(f"{directory}:1:1: warning: leads to a directory {scope.outside()} (a directory on its path changed "
+             "since the walk listed it): not listed (skipped)")
 
     def skip(path: str, named: bool = False, is_dir: bool = False) -> bool:
         if excluded is not None:
@@ -611,7 +619,7 @@ def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
     for p in paths:
         if p != "-" and os.path.isdir(p):
             found = 0
-            for root, dirs, names in _walk(p, unlisted):
+            for root, dirs, names in _walk(p, unlisted, scope, left_out):
                 dirs[:] = sorted(d for d in dirs if not skip(os.path.join(root, d), is_dir=True))
                 left = None if only_yaml else _left_by_writes(names)  # names listed anyway: no system call
                 for name in sorted(names):
@@ -633,13 +641,17 @@ def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
             yield p, True
 
 
-def _walk(top: str, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, list[str], list[str]]]:
+def _walk(top: str, onerror: Callable[[OSError], None], scope: Scope | None = None,
+          left_out: Callable[[str], None] | None = None) -> Iterator[tuple[str, list[str], list[str]]]:
     """``os.walk(top, onerror=onerror)``: (directory, its directories, its other names) top down, a symlinked
     directory listed among the directories but not entered (looked at right before it would be), ``onerror``
     given what a directory that cannot be listed raised, and that directory left out. Without recursion:
     Python 3.11's ``os.walk`` recurses once per level, and a tree ~990 deep stopped the run with
     ``RecursionError`` (issue 29). Depth first, each directory's directories in the order of the list it gave,
-    which its caller may prune and sort in place meanwhile, as with ``os.walk``."""
+    which its caller may prune and sort in place meanwhile, as with ``os.walk``.
+
+    ``scope``: each directory is opened (below the top, without following a symlink) and listed through its
+    descriptor only if its real path, the one opened, is in ``scope``; else it goes to ``left_out``."""
     pending = [(top, False)]  # (directory, whether to pass it over if it is a symlink: not the walk's top)
     while pending:
         top, nested = pending.pop()
@@ -648,7 +660,11 @@ def _walk(top: str, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, l
         dirs: list[str] = []
         names: list[str] = []
         try:
-            with os.scandir(top) as entries:
+            listing = os.scandir(top) if scope is None else _listing(top, nested, scope)
+            if listing is None:
+                left_out(top)
+                continue
+            with listing as entries:
                 for entry in entries:
                     try:
                         is_dir = entry.is_dir()
@@ -656,6 +672,8 @@ def _walk(top: str, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, l
                         is_dir = False
                     (dirs if is_dir else names).append(entry.name)
         except OSError as exc:
+            if nested and exc.errno in (errno.ELOOP, errno.ENOTDIR) and os.path.islink(top):
+                continue  # a symlink since the look above (O_NOFOLLOW): passed over, as it would have been
             onerror(exc)
             continue
         yield top, dirs, names
@@ -706,6 +724,21 @@ def _is_directory(path: str) -> bool:
         return stat.S_ISDIR(os.lstat(path).st_mode)
     except OSError:
         return False
+
+
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def _listing(directory: str, nested: bool, scope: Scope):
+    """``os.scandir`` of ``directory`` opened (``nested``: without following a symlink at its last part), or None
+    when the directory opened is not in ``scope``. Raises ``OSError`` as ``os.scandir`` does."""
+    fd = os.open(directory, os.O_RDONLY | _DIRECTORY | _CLOEXEC | (_NOFOLLOW if nested else 0))
+    try:
+        real = opened_real(fd, directory, os.fstat(fd))
+        return os.scandir(fd) if real is not None and scope.holds(real) else None  # (scandir lists a copy of fd)
+    finally:
+        os.close(fd)
 
 
 def append_text(path: str, text: str) -> None:

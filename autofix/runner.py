@@ -329,7 +329,7 @@ def run(
     disk = files.FileSet(writes=mode is Mode.WRITE, scope=scope, excluded=excluded)
     through_launch: set[str] = set()  # real paths of config files a launch has handled
     # scripts first, each file once; the YAML files are walked, not listed (autofix.inputs)
-    inputs = Inputs(paths, note=lambda line: err.write(line + "\n"), excluded=excluded)
+    inputs = Inputs(paths, note=lambda line: err.write(line + "\n"), excluded=excluded, scope=scope)
     shared = _shared_configs(inputs.scripts, schema, scope)
     once = _Once()
     run_one = _One(rep, mode, disk, once, through_launch, shared, out, err, output, options,

@@ -529,6 +529,28 @@ def test_a_walk_never_reads_through_a_directory_swapped_before_the_open(project,
     assert "a.yaml" in r.output  # the rest of the walk is checked
 
 
+@pytest.mark.parametrize("swapped", ["sub", "sub/deep"])
+def test_a_walk_never_lists_a_directory_swapped_before_it_is_listed(project, outside, swap, swapped):
+    """The walk lists a directory only if the directory it opens is in the project. ``sub/deep``, with ``sub``
+    swapped for a symlink out after the walk listed ``sub`` (found ``deep`` in it), is neither listed nor walked;
+    nor is ``sub`` swapped after the walk listed the project (passed over, as a symlinked directory is). Before,
+    the files there were each named in a note, and the walk went on into the directories there."""
+    (project / "sub" / "deep").mkdir(parents=True)
+    (project / "sub" / "deep" / "in.yaml").write_text(VIOLATION)
+    for d in ("deep", "deep/deeper"):
+        (outside.parent / d).mkdir()
+        (outside.parent / d / "hidden-name.yaml").write_text(SECRETS)
+    (project / "a.yaml").write_text(VIOLATION)
+    swap(project / "sub", outside.parent, swapped)
+    r = run(".")
+    _never_shown(r)
+    assert "hidden-name" not in r.output and "deeper" not in r.output, r.output
+    note = (f"./sub/deep:1:1: warning: leads to a directory outside the project ({project}) (a directory on its "
+            "path changed since the walk listed it): not listed (skipped)\n")
+    assert r.stderr.startswith(note) if swapped == "sub/deep" else "./sub" not in r.stderr, r.stderr
+    assert r.exit_code == 1 and "a.yaml:2:1: error: EP003" in r.stdout, r.output
+
+
 def test_a_walk_with_jobs_never_reads_through_a_directory_swapped_before_the_open(project, outside, swap, monkeypatch):
     """The worker that meets the swap reads nothing (and leaves the file to the main process, which does not
     either): its answer would have been taken as it was."""
