@@ -48,7 +48,8 @@ def add_ignores(paths: list[str], *, options: Callable, out: TextIO, err: TextIO
     others = frozenset(r.code for r in RULES) - {"SUP001"}
     disk = files.FileSet(scope=files.Scope(paths))  # a walked symlink to a file outside is not read nor written
     added = changed = left = errors = 0
-    for path, named in files.expand(paths, note=lambda line: err.write(line + "\n"), excluded=excluded):
+    for path, named in files.expand(paths, note=lambda line: err.write(line + "\n"), excluded=excluded,
+                                    scope=disk.scope):
         if path == "-":
             err.write("-:1:1: error: --add-ignores writes files: give paths, not stdin\n")
             errors += 1

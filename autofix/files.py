@@ -87,6 +87,11 @@ class _Symlink(Exception):
     """``read_bytes(path, follow=False)`` met a symlink: its caller decides whether to follow it."""
 
 
+class Outside(Exception):
+    """``read_bytes(path, inside=...)``: the file opened is not at a real path ``inside`` accepts (or its real
+    path could not be told). Nothing of it was read; its caller says why, as ``NotRead`` or ``ConfigError``."""
+
+
 def decode(data: bytes, path: str) -> str:
     """UTF-8 text, BOM kept as ``\\ufeff`` and newlines untouched, so encoding it gives ``data`` back.
 
@@ -130,9 +135,41 @@ class Snapshot:
 
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+# how the kernel names an open file's path: Linux's /proc/self/fd/FD, macOS's fcntl F_GETPATH; else (None) by
+# the path's real path and the file's identity (``opened_real``)
+_FD_PATH = {"linux": "proc", "darwin": "getpath"}.get(sys.platform)
 
 
-def read_bytes(path: str, *, follow: bool = True) -> tuple[bytes, Snapshot]:
+def opened_real(fd: int, path: str, st: os.stat_result) -> str | None:
+    """The real path of the file open at ``fd`` (opened by ``path``; ``st`` is its ``fstat``): the path the kernel
+    knows the descriptor by, whatever the path it was opened by led through (one ``readlink`` of
+    ``/proc/self/fd/FD`` on Linux, ``F_GETPATH`` on macOS). Elsewhere, or without ``/proc``: ``path``'s real path
+    when that now leads to this very file (device and inode), else None (a file swapped in and out again).
+    Raises ``OSError`` when that cannot be looked at (a real path longer than the system can name)."""
+    if _FD_PATH == "proc":
+        try:
+            return os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:  # no /proc mounted (a bare container): as elsewhere
+            pass
+    elif _FD_PATH == "getpath":
+        import fcntl
+
+        try:
+            found = fcntl.fcntl(fd, fcntl.F_GETPATH, bytes(1024))  # MAXPATHLEN: the name, then NULs
+        except (OSError, AttributeError):
+            pass
+        else:
+            return os.fsdecode(found.split(b"\0", 1)[0])
+    real = os.path.realpath(path)
+    try:
+        now = os.stat(real)
+    except (FileNotFoundError, NotADirectoryError):  # moved away since
+        return None
+    return real if (now.st_dev, now.st_ino) == (st.st_dev, st.st_ino) else None
+
+
+def read_bytes(path: str, *, follow: bool = True,
+               inside: Callable[[str], bool] | None = None) -> tuple[bytes, Snapshot]:
     """The bytes of the regular file at ``path`` (a symlink is followed), and their snapshot.
 
     Raises ``ReadError`` when it cannot be read, is not a regular file (it
@@ -141,6 +178,13 @@ def read_bytes(path: str, *, follow: bool = True) -> tuple[bytes, Snapshot]:
     raise ``_Symlink`` instead when ``path`` is a symlink (its last part; opened
     with ``O_NOFOLLOW``, so one that replaced the file after the look is met too),
     at no cost to a file that is none.
+
+    ``inside``, when given, tells the real paths that may be read: the file is read only if the file
+    *opened* is at one (``opened_real``), else ``Outside`` is raised before a byte of it is read. So a
+    directory on the way that another process swaps for a symlink between a look at the path and the
+    open (which ``O_NOFOLLOW`` does not see: it covers the last part only) never leads the read out.
+    Following symlinks, ``path``'s real path is asked first too, so a file that is outside by then is not
+    even opened.
     """
     try:
         st = os.stat(path) if follow else os.lstat(path)
@@ -149,6 +193,8 @@ def read_bytes(path: str, *, follow: bool = True) -> tuple[bytes, Snapshot]:
         kind = _not_regular(st.st_mode)
         if kind is not None:
             raise ReadError(path, f"not a regular file ({kind})")
+        if inside is not None and follow and not inside(os.path.realpath(path)):
+            raise Outside(path)
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
                      | (0 if follow else _NOFOLLOW))
     except OSError as exc:
@@ -160,6 +206,10 @@ def read_bytes(path: str, *, follow: bool = True) -> tuple[bytes, Snapshot]:
         kind = _not_regular(st.st_mode)  # replaced between the look and the open
         if kind is not None:
             raise ReadError(path, f"not a regular file ({kind})")
+        if inside is not None:
+            real = opened_real(fd, path, st)
+            if real is None or not inside(real):
+                raise Outside(path)
         if st.st_size > MAX_BYTES:
             raise ReadError(path, _too_large(st.st_size))
         # the size fstat gave, and a byte more to see a file that grew (reading MAX_BYTES + 1 would allocate
@@ -176,10 +226,10 @@ def read_bytes(path: str, *, follow: bool = True) -> tuple[bytes, Snapshot]:
     return data, Snapshot(st.st_dev, st.st_ino, blake2b(data).digest())
 
 
-def _read_as(real: str, path: str) -> tuple[bytes, Snapshot]:
-    """``read_bytes(real)``, its errors named ``path`` (the name the file was reached by)."""
+def _read_as(real: str, path: str, inside: Callable[[str], bool] | None) -> tuple[bytes, Snapshot]:
+    """``read_bytes(real, inside=inside)``, its errors named ``path`` (the name the file was reached by)."""
     try:
-        return read_bytes(real)
+        return read_bytes(real, inside=inside)
     except ReadError as exc:
         raise ReadError(path, exc.message) from None
 
@@ -312,7 +362,9 @@ class FileSet:
     ``scope`` (``Scope``), when given, bounds what is read, and so what can be written (only a file read
     is): a file a walk found (``read(named=False)``) that is a symlink to a file out of scope, and a
     ``--config`` file out of scope or that ``excluded`` (``expand``'s) leaves out, raise ``NotRead``
-    before a byte of them is read. Without it (a library caller's own files), every file may be read.
+    before a byte of them is read; so do both when the file *opened* is out of scope, whatever the path
+    looked like before (``read_bytes``'s ``inside``). Without it (a library caller's own files), every file
+    may be read.
     """
 
     def __init__(self, *, writes: bool = True, scope: Scope | None = None,
@@ -344,33 +396,47 @@ class FileSet:
     def read(self, path: str, *, named: bool = True) -> str:
         """The text of ``path`` (``-``: stdin). Raises ``InputError`` (``ReadError`` for I/O).
 
-        ``named=False``: a file a walk found, read only if it is no symlink, or one to a file in ``scope``
-        (else ``NotRead``): the walk's own files are in it (it follows no symlinked directory).
+        ``named=False``: a file a walk found, read only if the file opened is in ``scope`` (else ``NotRead``):
+        one that is no symlink is the walk's own, opened without following one (``O_NOFOLLOW``) and then
+        checked by the real path of what was opened (a directory on its way swapped for a symlink meanwhile
+        leads elsewhere, ``read_bytes``); one that is a symlink is followed only to a file in ``scope``.
         """
         if path == "-":
             return read_text(path)
-        if named or self.scope is None:
-            data, snap = read_bytes(path)
-            real = None
-        else:
-            try:
-                data, snap = read_bytes(path, follow=False)
-                real = None
-            except _Symlink:
-                real = self.real(path)
-                if not self.scope.holds(real):
-                    raise NotRead(path, f"a symlink to a file {self.scope.outside()}: not read; name it on "
-                                  "the command line to check it") from None
-                data, snap = _read_as(real, path)  # the file judged, even if the symlink changes meanwhile
+        data, snap, real = self._read(path, named)
         text = decode(data, path)
         if self.writes:
             self.snapshots[real or self.real(path)] = snap
         return text
 
+    def read_bytes(self, path: str, *, named: bool = True) -> bytes:
+        """The bytes of ``path``, read as ``read`` reads it (not stdin), with no snapshot kept. Raises
+        ``ReadError``."""
+        return self._read(path, named)[0]
+
+    def _read(self, path: str, named: bool) -> tuple[bytes, Snapshot, str | None]:
+        """``read``'s bytes, snapshot, and the real path when it was found on the way (else None)."""
+        if named or self.scope is None:
+            return (*read_bytes(path), None)
+        holds = self.scope.holds
+        try:
+            try:
+                return (*read_bytes(path, follow=False, inside=holds), None)
+            except _Symlink:
+                real = self.real(path)
+                if not holds(real):
+                    raise NotRead(path, f"a symlink to a file {self.scope.outside()}: not read; name it on "
+                                  "the command line to check it") from None
+                return (*_read_as(real, path, holds), real)  # the file judged, even if the symlink changes meanwhile
+        except Outside:
+            raise NotRead(path, f"leads to a file {self.scope.outside()} (a directory on its path changed since "
+                          "the walk listed it): not read; name it on the command line to check it") from None
+
     def read_config(self, path: str) -> str | None:
         """The text of a ``--config`` file, or None when it is not a readable UTF-8 regular file.
 
-        Raises ``NotRead`` for a file out of ``scope`` (by its real path, unless named on the command line),
+        Raises ``NotRead`` for a file out of ``scope`` (by its real path, unless named on the command line; and
+        by the real path of the file opened, so a symlink swapped in on its way after that look leads nowhere),
         or one ``excluded`` leaves out (judged as a walk judges a file found at ``path``, or named when it is
         one named on the command line).
         """
@@ -385,8 +451,10 @@ class FileSet:
         try:
             if real is None:
                 return self.read(path)
-            data, snap = _read_as(real, path)  # the file judged, even if a symlink on the way changes meanwhile
+            data, snap = _read_as(real, path, self.scope.holds)  # the file judged, even if a symlink changes
             text = decode(data, path)
+        except Outside:
+            raise NotRead(path, f"is {self.scope.outside()}", "name it on the command line to read it") from None
         except InputError:
             return None
         if self.writes:
@@ -645,7 +713,8 @@ def _locked(file: int | str) -> bool | None:
 
 def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
            excluded: Callable[[str, bool, bool], bool] | None = None, *,
-           only_yaml: bool = False, left: Callable[[str, str], None] | None = None) -> Iterator[tuple[str, bool]]:
+           only_yaml: bool = False, left: Callable[[str, str], None] | None = None,
+           scope: Scope | None = None) -> Iterator[tuple[str, bool]]:
     """(path, named) for each input: named paths as given, directories walked in sorted order.
 
     A walk does not follow symlinked directories, nor enter ``_SKIP_DIRS``
@@ -659,10 +728,17 @@ def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
     named or walked, for a second walk of the same paths (a directory
     without one is not noted). A walked file next to which an autofix write
     left a backup or a temp file is passed to ``left(path, leftover)``, or
-    else noted (``left_note``).
+    else noted (``left_note``). ``scope``, when given: a directory is listed
+    only if the directory opened is in it (``opened_real``), so a directory
+    on the way swapped for a symlink out after its parent was listed is
+    neither listed nor walked (a note), as a file there would not be read.
     """
     def unlisted(exc: OSError) -> None:
         note(f"{exc.filename}:1:1: warning: cannot list the directory: {_strerror(exc)} (skipped)")
+
+    def left_out(directory: str) -> None:
+        note(f"{directory}:1:1: warning: leads to a directory {scope.outside()} (a directory on its path changed "
+             "since the walk listed it): not listed (skipped)")
 
     def skip(path: str, named: bool = False, is_dir: bool = False) -> bool:
         if excluded is not None:
@@ -672,7 +748,7 @@ def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
     for p in paths:
         if p != "-" and os.path.isdir(p):
             found = 0
-            for root, dirs, names in os.walk(p, onerror=unlisted):
+            for root, dirs, names in _walk(p, unlisted, scope, left_out):
                 dirs[:] = sorted(d for d in dirs if not skip(os.path.join(root, d), is_dir=True))
                 leftovers = None if only_yaml else _left_by_writes(names)  # names listed anyway: no system call
                 for name in sorted(names):
@@ -696,6 +772,106 @@ def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
                 yield p, True
         elif (not only_yaml or is_yaml(p)) and not skip(p, True):
             yield p, True
+
+
+def _walk(top: str, onerror: Callable[[OSError], None], scope: Scope | None = None,
+          left_out: Callable[[str], None] | None = None) -> Iterator[tuple[str, list[str], list[str]]]:
+    """``os.walk(top, onerror=onerror)``: (directory, its directories, its other names) top down, a symlinked
+    directory listed among the directories but not entered (looked at right before it would be), ``onerror``
+    given what a directory that cannot be listed raised, and that directory left out. Without recursion:
+    Python 3.11's ``os.walk`` recurses once per level, and a tree ~990 deep stopped the run with
+    ``RecursionError`` (issue 29). Depth first, each directory's directories in the order of the list it gave,
+    which its caller may prune and sort in place meanwhile, as with ``os.walk``.
+
+    ``scope``: each directory is opened (below the top, without following a symlink) and listed through its
+    descriptor only if its real path, the one opened, is in ``scope``; else it goes to ``left_out``."""
+    pending = [(top, False)]  # (directory, whether to pass it over if it is a symlink: not the walk's top)
+    while pending:
+        top, nested = pending.pop()
+        if nested and os.path.islink(top):
+            continue
+        dirs: list[str] = []
+        names: list[str] = []
+        try:
+            listing = os.scandir(top) if scope is None else _listing(top, nested, scope)
+            if listing is None:
+                left_out(top)
+                continue
+            with listing as entries:
+                for entry in entries:
+                    try:
+                        is_dir = entry.is_dir()
+                    except OSError:
+                        is_dir = False
+                    (dirs if is_dir else names).append(entry.name)
+        except OSError as exc:
+            if nested and exc.errno in (errno.ELOOP, errno.ENOTDIR) and os.path.islink(top):
+                continue  # a symlink since the look above (O_NOFOLLOW): passed over, as it would have been
+            onerror(exc)
+            continue
+        yield top, dirs, names
+        pending.extend((os.path.join(top, d), True) for d in reversed(dirs))
+
+
+def normalize(path: str) -> str:
+    """``os.path.normpath(path)`` as the system looks ``path`` up: ``.`` parts and repeated separators go, and
+    ``DIR/..`` goes only where ``DIR`` is a directory. Not where it is a symlink: the system takes ``..`` from
+    where the symlink leads, so ``lnk/../p.yaml`` with ``lnk -> /elsewhere/dir`` is ``/elsewhere/p.yaml``, not the
+    ``p.yaml`` beside ``lnk`` (issue 29); nor where it is missing, which the system refuses. Those stay as
+    written. One ``lstat`` per ``..`` (none for a path without one). Windows reads ``..`` as text:
+    ``os.path.normpath`` there."""
+    if ".." not in path or os.name != "posix":
+        return os.path.normpath(path)
+    root = os.sep if path.startswith(os.sep) else ""
+    parts: list[str] = []
+    for part in path.split(os.sep):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts and root:  # /.. is /
+                continue
+            if parts and parts[-1] != ".." and _is_directory(root + os.sep.join(parts)):
+                parts.pop()
+                continue
+        parts.append(part)
+    return root + os.sep.join(parts) or "."
+
+
+def plain(path: str) -> str:
+    """A path to where ``path`` leads with no ``..`` after a name, for what reads a path as text (a report's
+    path relative to the repository, a glob of the project's configuration): ``normalize(path)``, and where a
+    ``..`` still follows a name there (a symlink's), the path up to that ``..`` replaced by its real path."""
+    path = normalize(path)
+    if ".." not in path:
+        return path
+    parts = path.split(os.sep)
+    last = max((k for k, p in enumerate(parts) if p == ".." and k and parts[k - 1] not in ("..", "")), default=None)
+    if last is None:
+        return path
+    return os.path.join(os.path.realpath(os.sep.join(parts[:last + 1]) or os.sep), *parts[last + 1:])
+
+
+def _is_directory(path: str) -> bool:
+    """Whether ``path`` is a directory itself (not a symlink to one)."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def _listing(directory: str, nested: bool, scope: Scope):
+    """``os.scandir`` of ``directory`` opened (``nested``: without following a symlink at its last part), or None
+    when the directory opened is not in ``scope``. Raises ``OSError`` as ``os.scandir`` does."""
+    fd = os.open(directory, os.O_RDONLY | _DIRECTORY | _CLOEXEC | (_NOFOLLOW if nested else 0))
+    try:
+        real = opened_real(fd, directory, os.fstat(fd))
+        return os.scandir(fd) if real is not None and scope.holds(real) else None  # (scandir lists a copy of fd)
+    finally:
+        os.close(fd)
 
 
 def append_text(path: str, text: str) -> None:

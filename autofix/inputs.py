@@ -51,14 +51,14 @@ class Inputs:
 
     ``count`` is how many items an iteration gives (for a progress bar, and to choose worker processes);
     ``scripts`` are the items that are not YAML files, in order. Making one walks ``paths`` and prints the
-    walk's notes (``note``); ``excluded`` and ``left`` are ``files.expand``'s.
+    walk's notes (``note``); ``excluded``, ``left`` and ``scope`` are ``files.expand``'s.
     """
 
     def __init__(self, paths: list[str], note: Callable[[str], None],
                  excluded: Callable[[str, bool, bool], bool] | None,
-                 left: Callable[[str, str], None] | None = None) -> None:
-        self._paths, self._excluded, self._real = paths, excluded, RealPaths()
-        walked = files.expand(paths, note=note, excluded=excluded, left=left)
+                 left: Callable[[str, str], None] | None = None, scope: files.Scope | None = None) -> None:
+        self._paths, self._excluded, self._scope, self._real = paths, excluded, scope, RealPaths()
+        walked = files.expand(paths, note=note, excluded=excluded, left=left, scope=scope)
         self._listed: list[Item] | None = None
         if _overlap(paths):
             self._listed = once_each(scripts_first(walked), self._real)
@@ -101,7 +101,7 @@ class Inputs:
             if twice and item[0] != "-":
                 seen.add(real(item[0]))
             yield item
-        for path, named in files.expand(self._paths, excluded=self._excluded, only_yaml=True):
+        for path, named in files.expand(self._paths, excluded=self._excluded, only_yaml=True, scope=self._scope):
             if twice:
                 found = real(path)
                 if found in twice:

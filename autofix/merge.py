@@ -9,7 +9,8 @@ where it came from (a config word's ``Location.path`` names the file), so a
 diagnostic points at the place the effective value comes from, and ``route``
 sends each settings op to the file that holds the effective value.
 
-Pure: the caller reads the file (``api.fix_source``'s ``read_config``).
+Pure: the caller reads the file (``api.fix_source``'s ``read_config``); ``files`` looks at the directories
+before a ``..`` in its path.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 
+from autofix import files
 from autofix.arguments import parse_words
 from autofix.formats.launch import Launch
 from autofix.model import Op, Unset
@@ -39,8 +41,10 @@ class Merged:
 
 
 def config_path(launching: str, written: str) -> str:
-    """The path of ``--config`` file ``written``, relative to the launching file ``launching``'s directory."""
-    return os.path.normpath(os.path.join(os.path.dirname(launching), written))
+    """The path of ``--config`` file ``written``, relative to the launching file ``launching``'s directory, leading
+    where the system's look-up of it leads (``files.normalize``: ``lnk/../p.yaml`` stays as it is when ``lnk`` is a
+    symlink, which ``..`` leaves from where it leads)."""
+    return files.normalize(os.path.join(os.path.dirname(launching), written))
 
 
 def merge(launch: Launch, config: Launch, path: str, index: int, schema: Schema) -> Launch:

@@ -11,7 +11,11 @@ Use::
 ``docs/configuration.md`` shows it (``render_keys``).
 
 ## Where the configuration comes from
-One file configures a checked file: the closest one found walking up from the checked file's directory. In
+One file configures a checked file: the closest one found walking up from the checked file's directory, up to
+the root of the repository holding it (a directory with ``.git``; no higher: a file above a repository is no
+part of it), or to the file system's root outside any repository. A file found so is read only where it leads
+to a file in its project (``Within``: that repository, else its own directory; or the run's, the repository
+holding ``cwd``, else ``cwd``), judged by the file opened (``files.read_bytes``); elsewhere, a ``ConfigError``. In
 each directory ``.autofix.toml`` wins over ``autofix.toml``, which wins over ``pyproject.toml``; the first two
 hold their keys at the top level, ``pyproject.toml`` in its ``[tool.autofix]`` table, and a ``pyproject.toml``
 without that table does not count (the walk goes on up). Files at different levels are never merged.
@@ -40,14 +44,15 @@ pattern that matches a directory matches everything below it. Each entry is judg
 the directory that holds it; nothing at or above that configuration's root is looked at.
 
 Pure apart from reading the configuration files it finds (``files.read_bytes``: bounded, regular files only)
-and one ``lstat`` per name of the walk up. A name that is there but cannot be read as a configuration file (a
-directory, a FIFO, a device, a symlink to nothing), or a document tomllib would not read in bounded time (nested
-too deeply, a dotted key of too many parts: ``limits.MAX_TOML_KEY_PARTS``), is a ``ConfigError``, never passed
-over.
+and one ``lstat`` per name of the walk up (and one ``stat`` of each directory's ``.git``). A name that is there
+but cannot be read as a configuration file (a directory, a FIFO, a device, a symlink to nothing), or a document
+tomllib would not read in bounded time (nested too deeply, a dotted key of too many parts:
+``limits.MAX_TOML_KEY_PARTS``), is a ``ConfigError``, never passed over.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -375,9 +380,23 @@ def _depth_error(shown: str, text: str) -> ConfigError:
     return ConfigError(shown, line, col, f"too deeply nested to read: arrays or inline tables {depth:,} deep")
 
 
-def _read(path: str, shown: str) -> str:
+@dataclass(frozen=True, slots=True)
+class Within:
+    """The real paths a configuration file found by discovery may lead to: at or under one of ``roots`` (real
+    paths; the first is the project a message names)."""
+
+    roots: tuple[str, ...]
+
+    def __call__(self, real: str) -> bool:
+        return any(_contains(root, real) for root in self.roots)
+
+
+def _read(path: str, shown: str, inside: Within | None = None) -> str:
     try:
-        return files.decode(files.read_bytes(path)[0], shown).removeprefix("\ufeff")
+        return files.decode(files.read_bytes(path, inside=inside)[0], shown).removeprefix("\ufeff")
+    except files.Outside:
+        raise ConfigError(shown, 1, 1, f"leads to a file outside the project ({inside.roots[0]}): not read "
+                                       "(--config-file names a configuration file to use wherever it is)") from None
     except InputError as exc:  # unreadable, not a regular file, too large, not UTF-8
         raise ConfigError(shown, exc.line, exc.col, _dangling(path) or exc.message) from None
 
@@ -394,17 +413,19 @@ def _dangling(path: str) -> str | None:
     return None
 
 
-def load(path: str, *, shown: str | None = None, required: bool = True) -> Config | None:
+def load(path: str, *, shown: str | None = None, required: bool = True, inside: Within | None = None) -> Config | None:
     """Read and check the configuration file at ``path``.
 
     A ``pyproject.toml`` without ``[tool.autofix]`` gives None, or, when ``required`` (a file named by
     ``--config-file``), a ``ConfigError``; so does any file autofix cannot read, parse or use (the error names
     the key and its line). A ``pyproject.toml`` that does not mention ``autofix`` at all is not parsed (a
-    broken one elsewhere in the tree is no concern of autofix's).
+    broken one elsewhere in the tree is no concern of autofix's). ``inside`` (a file found by discovery): a
+    file that leads elsewhere (its real path, and that of the file opened) is a ``ConfigError`` too, and not
+    read.
     """
     path = os.path.abspath(path)
     shown = shown or path
-    text = _read(path, shown)
+    text = _read(path, shown, inside)
     is_pyproject = os.path.basename(path) == "pyproject.toml"
     if is_pyproject and not required and "autofix" not in text:
         return None
@@ -555,6 +576,7 @@ class Resolver:
             path = os.path.join(self.cwd, config_file)
             self._fixed = load(path, shown=config_file, required=True)
         self._dirs: dict[str, Config | None | _Failed] = {}
+        self._project: str | None = None  # the run's project, for ``_within``: found when first needed
         self._resolved: dict[int, _Resolved] = {}
         self._excluded_dirs: dict[str, bool] = {}
 
@@ -591,7 +613,7 @@ class Resolver:
             path = self.stdin_filename
             if path is None:
                 return None
-        return os.path.normpath(os.path.join(self.cwd, path))
+        return os.path.normpath(os.path.join(self.cwd, files.plain(path)))  # (``lnk/..``: where lnk leads)
 
     def _config_for_dir(self, directory: str) -> Config | None:
         if self.isolated:
@@ -609,7 +631,7 @@ class Resolver:
                 found = self._look_in(current)
             except ConfigError as exc:
                 found = _Failed(exc)
-            if found is not None:
+            if found is not None or os.path.exists(os.path.join(current, ".git")):  # a repository's root: no higher
                 break
             parent = os.path.dirname(current)
             if parent == current:
@@ -625,10 +647,18 @@ class Resolver:
         for name in NAMES:
             path = os.path.join(directory, name)
             if _named(path):
-                found = load(path, shown=_shown(path, self.cwd), required=name != "pyproject.toml")
+                found = load(path, shown=_shown(path, self.cwd), required=name != "pyproject.toml",
+                             inside=self._within(directory))
                 if found is not None:
                     return found
         return None
+
+    def _within(self, directory: str) -> Within:
+        """Where a configuration file found in ``directory`` may lead: its project (the repository holding it, else
+        ``directory`` itself), or the run's (the repository holding the current directory, else that)."""
+        if self._project is None:
+            self._project = os.path.realpath(files.repository_root(self.cwd))
+        return Within((os.path.realpath(files.repository_root(directory)), self._project))
 
     # -- resolution
 
@@ -757,30 +787,46 @@ class Resolver:
         enters it (``is_dir=True`` spares a ``stat`` for a pattern that ends in ``/``); the answers for
         directories are kept.
         """
-        return self._excluded(os.path.normpath(os.path.join(self.cwd, path)), is_dir)
+        return self._excluded(os.path.normpath(os.path.join(self.cwd, files.plain(path))), is_dir)
 
     def _excluded(self, path: str, is_dir: bool | None) -> bool:
-        if is_dir and path in self._excluded_dirs:
-            return self._excluded_dirs[path]
+        # up the path, one directory at a time, until an answer (not by recursion: a path a thousand
+        # directories deep would exceed Python's recursion limit, issue 29); each asks only while its parent's
+        # answer is its own
+        asked: list[str] = []  # the directories whose answer is the one found
         found = False
-        parent = os.path.dirname(path)
-        if parent != path and not _contains(path, self.cwd):
-            resolved = self._resolve(self._config_for_dir(parent))
-            below = globs.below(path, resolved.root)  # None outside the root: judged by its name alone
-            name = os.path.basename(path)
-            checked = lambda: os.path.isdir(path) if is_dir is None else is_dir  # noqa: E731 - asked if need be
-            rel = {resolved.root: below}
-            for glob, root in resolved.exclude:
-                if root not in rel:
-                    rel[root] = globs.below(path, root)
-                if globs.hit(glob, rel[root], name, checked):
-                    found = True
-                    break
-            if below is not None and not found:
-                found = self._excluded(parent, True)
-        if is_dir:
-            self._excluded_dirs[path] = found
+        while True:
+            if is_dir and path in self._excluded_dirs:
+                found = self._excluded_dirs[path]
+                break
+            if is_dir:
+                asked.append(path)
+            hit, up = self._matched(path, is_dir)
+            if hit or not up:
+                found = hit
+                break
+            path, is_dir = os.path.dirname(path), True
+        for directory in asked:
+            self._excluded_dirs[directory] = found
         return found
+
+    def _matched(self, path: str, is_dir: bool | None) -> tuple[bool, bool]:
+        """Whether ``path`` itself matches an exclusion of the configuration of its directory, and whether,
+        when it does not, its parent is to be asked (it lies below that configuration's root)."""
+        parent = os.path.dirname(path)
+        if parent == path or _contains(path, self.cwd):
+            return False, False
+        resolved = self._resolve(self._config_for_dir(parent))
+        below = globs.below(path, resolved.root)  # None outside the root: judged by its name alone
+        name = os.path.basename(path)
+        checked = lambda: os.path.isdir(path) if is_dir is None else is_dir  # noqa: E731 - asked if need be
+        rel = {resolved.root: below}
+        for glob, root in resolved.exclude:
+            if root not in rel:
+                rel[root] = globs.below(path, root)
+            if globs.hit(glob, rel[root], name, checked):
+                return True, False
+        return False, below is not None
 
 
 def _as_toml(value: Any) -> Any:
@@ -800,8 +846,8 @@ def _named(path: str) -> bool:
         os.lstat(path)
     except (FileNotFoundError, NotADirectoryError):
         return False
-    except OSError:  # there, but not to be looked at (no permission): load says why
-        return True
+    except OSError as exc:  # there, but not to be looked at (no permission): load says why
+        return exc.errno != errno.ENAMETOOLONG  # in a directory too deep to name (PATH_MAX): no file by this path
     return True
 
 

@@ -330,7 +330,7 @@ def run(
     through_launch: set[str] = set()  # real paths of config files a launch has handled
     # scripts first, each file once; the YAML files are walked, not listed (autofix.inputs)
     left = _Leftovers(err)
-    inputs = Inputs(paths, note=lambda line: err.write(line + "\n"), excluded=excluded, left=left)
+    inputs = Inputs(paths, note=lambda line: err.write(line + "\n"), excluded=excluded, left=left, scope=scope)
     shared = _shared_configs(inputs.scripts, schema, scope)
     once = _Once()
     run_one = _One(rep, mode, disk, once, through_launch, shared, out, err, output, options, left=left,
@@ -428,11 +428,15 @@ def _render(rep: Report, fmt: str, target_version: str, out: TextIO) -> None:
     root = files.repository_root(cwd)
 
     def rebased(path: str) -> str:
-        if root == cwd or path == "-" or os.path.isabs(path):
+        if path == "-":
+            return path
+        path = files.plain(path)  # a report reads ``..`` as text: ``lnk/../c.yaml`` is where lnk leads, not c.yaml
+        if root == cwd or os.path.isabs(path):
             return path
         return os.path.relpath(os.path.join(cwd, path), root)
 
-    if root == cwd:  # every path stays as it is: no second copy of the records
+    dotted = any(".." in p for p in rep.sources) or any(".." in r.path for r in (*rep.records, *rep.error_records))
+    if root == cwd and not dotted:  # every path stays as it is: no second copy of the records
         records, errors, sources = rep.records, tuple(rep.error_records), rep.sources
     else:
         records = [replace(r, path=rebased(r.path), fixes=tuple(
@@ -554,7 +558,7 @@ class _One:
                 # a GitHub workflow, a playbook (pre-commit names every YAML file): not ours
                 err.write(f"{shown}: skipped: not an SGLang config (fewer than half of its keys name SGLang "
                           "options) and no SGLang launch\n")
-            elif named or config or (walked := _walked(path, text, exc)) == "error":
+            elif named or config or (walked := _walked(path, text, exc, self.disk)) == "error":
                 # named; or walked and meant for SGLang as it is (a config, a launch): a gate must not pass it
                 self.failed(exc.path, exc.line, exc.col, exc.message)
                 self.rep.errors += 1
@@ -719,7 +723,7 @@ def _skipped(exc: InputError) -> str:
     return f"{exc.path}:{exc.line}:{exc.col}: warning: {exc.message} (skipped)\n"
 
 
-def _walked(path: str, text: str | None, exc: InputError) -> str | None:
+def _walked(path: str, text: str | None, exc: InputError, disk: files.FileSet) -> str | None:
     """What a file met in a walk that could not be checked (``exc``; ``text`` None when it is not UTF-8) is:
 
     - ``"error"`` (exit 2, in the document) when SGLang would read it as it is: it mentions an SGLang launch
@@ -729,13 +733,15 @@ def _walked(path: str, text: str | None, exc: InputError) -> str | None:
       regular file, no permission, too large), or it is a template that launches SGLang (``{{ }}``, a Helm
       chart's), which is not what runs until it is rendered;
     - None (passed over quietly): any other file, a script that launches nothing.
+
+    ``disk`` reads the file again (as a walked file: within the run's bounds) when it is not UTF-8.
     """
     if isinstance(exc, files.ReadError):
         return "note"
     if text is None:
         try:
-            text = files.read_bytes(path)[0].decode("utf-8", "replace")
-        except files.ReadError:  # gone since
+            text = disk.read_bytes(path, named=False).decode("utf-8", "replace")
+        except files.ReadError:  # gone since, or leads elsewhere now
             return "note"
         if files.is_yaml(path) and looks_like_config_text(text, load()):
             return "error"

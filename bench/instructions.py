@@ -13,7 +13,8 @@ so two runs of one commit agree to within a few hundred instructions per file.
 
 ``--floor``: also the floor's count over the same files, and the ratio.
 ``--fixable``: the same for files that need one fix each (``bench_configs.render_fixable``),
-checked in DIFF mode (the diff rendered).
+checked in DIFF mode (the diff rendered). ``--walk``: the run is given their directory, not the
+files: it walks it, and reads each file as a walk's (checked to be in the project, issue 29).
 
 Needs valgrind. Takes about a minute and a half at the defaults. A benchmark, not a
 test: ``.ci/run`` does not run it.
@@ -73,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
     ap.add_argument("--rounds", type=int, default=3, help="rounds of the longer process (default 3)")
     ap.add_argument("--fixable", action="store_true", help="files that need one fix each (default: clean files)")
+    ap.add_argument("--walk", action="store_true", help="give the run the files' directory (a walk), not the files")
     ap.add_argument("--floor", action="store_true",
                     help="also count the floor (read + yaml.load(CSafeLoader)) over the same files, and the ratio")
     ns = ap.parse_args(argv)
@@ -81,16 +83,20 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     with tempfile.TemporaryDirectory(prefix="autofix-instr-") as tmp:
         workdir = Path(tmp)
-        paths, digest = generate(workdir, ns.n, ns.seed)
+        (workdir / "configs").mkdir()  # the files alone in it: what a walk of it finds
+        paths, digest = generate(workdir / "configs", ns.n, ns.seed)
         if ns.fixable:
-            paths = generate_fixable(workdir, ns.n, ns.seed)
-        one = instructions(1, paths, workdir, int(ns.fixable))
-        many = instructions(ns.rounds, paths, workdir, int(ns.fixable))
+            for path in paths:
+                os.unlink(path)
+            paths = generate_fixable(workdir / "configs", ns.n, ns.seed)
+        given = ["configs"] if ns.walk else paths
+        one = instructions(1, given, workdir, int(ns.fixable))
+        many = instructions(ns.rounds, given, workdir, int(ns.fixable))
         if ns.floor:
             floor = (instructions(ns.rounds, paths, workdir, script=FLOOR)
                      - instructions(1, paths, workdir, script=FLOOR)) / ((ns.rounds - 1) * ns.n)
     per_file = (many - one) / ((ns.rounds - 1) * ns.n)
-    kind = "file that needs a fix" if ns.fixable else "clean file"
+    kind = ("file that needs a fix" if ns.fixable else "clean file") + (", walked" if ns.walk else "")
     print(f"{ns.n} files (digest {digest}), seed {ns.seed}: {per_file / 1e6:.3f} M instructions per {kind}")
     if ns.floor:
         print(f"floor (read + yaml.load(CSafeLoader)): {floor / 1e6:.3f} M instructions per file; "

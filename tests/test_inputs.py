@@ -113,3 +113,114 @@ def test_real_paths_are_os_realpath(tmp_path, monkeypatch):
              f"{tmp_path}/linkdir/e/up/link.yaml", "d/", "/"]
     for path in paths * 2:  # the second time from what it keeps
         assert real(path) == os.path.realpath(path), path
+
+
+# --- a deep tree (issue 29, case 4 of the second round) ----------------------------------------------------------
+
+
+def _deep(root: Path, depth: int, text: str) -> str:
+    """``root/a/a/.../a/x.yaml``, ``depth`` directories down, holding ``text`` (made through directory descriptors:
+    ``os.makedirs`` recurses once per level); its path relative to ``root``."""
+    fd = os.open(root, os.O_RDONLY)
+    try:
+        for _ in range(depth):
+            os.mkdir("a", dir_fd=fd)
+            inner = os.open("a", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        out = os.open("x.yaml", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+        os.write(out, text.encode())
+        os.close(out)
+    finally:
+        os.close(fd)
+    return "a/" * depth + "x.yaml"
+
+
+@pytest.fixture
+def deep_tree(project):
+    """``_deep`` in the project, removed after the test without recursion (``shutil.rmtree``, which pytest's
+    clean-up uses, recurses once per level too): each level is moved up in turn."""
+    yield lambda depth, text: _deep(project, depth, text)
+    while (project / "a").is_dir():
+        if (project / "a" / "a").is_dir():
+            os.rename(project / "a" / "a", project / "a-below")
+        for name in os.listdir(project / "a"):
+            os.unlink(project / "a" / name)
+        os.rmdir(project / "a")
+        if (project / "a-below").is_dir():
+            os.rename(project / "a-below", project / "a")
+
+
+def test_the_walk_is_os_walk(tmp_path, monkeypatch):
+    """``files._walk`` gives what ``os.walk`` gives, top down, with the directories pruned and sorted in place as
+    ``expand`` does, a symlinked directory listed but not entered, and one that cannot be listed reported."""
+    _tree(tmp_path)
+    (tmp_path / "a" / "sub" / "deeper" / "still").mkdir(parents=True)
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "in.yaml").write_text("")
+    (tmp_path / "gone").symlink_to("missing")
+    monkeypatch.chdir(tmp_path)
+
+    def walk(walker, top):
+        out, errors = [], []
+        for root, dirs, names in walker(top, errors.append):
+            dirs[:] = sorted(d for d in dirs if d != "venv")
+            out.append((root, list(dirs), sorted(names)))
+        return out, [e.filename for e in errors]
+
+    import unittest.mock
+
+    real_scandir = os.scandir
+
+    def scandir(path):  # a directory that cannot be listed, whoever the tests run as
+        if os.path.basename(os.fspath(path)) == "locked":
+            raise PermissionError(13, "Permission denied", path)
+        return real_scandir(path)
+
+    with unittest.mock.patch.object(os, "scandir", scandir):
+        for top in (".", "a", str(tmp_path), "a/dirlink", "missing"):
+            assert walk(files._walk, top) == walk(lambda t, e: os.walk(t, onerror=e), top), top
+
+
+def test_a_walk_goes_a_thousand_directories_deep(project, deep_tree):
+    """Python 3.11's ``os.walk`` recursed once per level: a tree ~990 deep stopped the run (RecursionError)."""
+    deep = deep_tree(1000, "tp-size: 8\n")
+    (project / "top.yaml").write_text("tp-size: 8\n")
+    notes: list[str] = []
+    inputs = Inputs(["."], note=notes.append, excluded=None)
+    assert list(inputs) == [("top.yaml", False), (deep, False)] and inputs.count == 2 and notes == []
+
+
+def test_a_deep_file_is_checked_and_fixed(project, deep_tree):
+    """Through the command line: the deep file and the others are reported, fixed, and excluded as configured
+    (``Resolver.excluded`` asked the directories above a named file by recursion too)."""
+    from typer.testing import CliRunner
+
+    from autofix.commands import app
+
+    bad = "tp-size: 8\nep-dispatch-algorithm: static\n"
+    deep = deep_tree(1000, bad)
+    (project / "top.yaml").write_text(bad)
+    r = CliRunner().invoke(app, ["."], prog_name="autofix")
+    assert r.exit_code == 1 and f"{deep}:2:1: error: EP003" in r.stdout and "top.yaml:2:1: error: EP003" in r.stdout
+    (project / "autofix.toml").write_text('force-exclude = true\nextend-exclude = ["b"]\n')
+    r = CliRunner().invoke(app, [deep, "--write"], prog_name="autofix")
+    assert r.exit_code == 0 and (project / deep).read_text().endswith("dynamic\n"), r.output
+    (project / "autofix.toml").write_text('force-exclude = true\nextend-exclude = ["a"]\n')
+    r = CliRunner().invoke(app, [deep, "top.yaml"], prog_name="autofix")
+    assert r.exit_code == 1 and deep not in r.output, r.output
+
+
+def test_a_tree_deeper_than_a_path_can_name_is_noted_not_fatal(project, deep_tree):
+    """Past ``PATH_MAX`` (4 096 bytes on Linux) no path names the deepest directories: the walk notes the one it
+    cannot list and checks the rest; before, the project configuration's look-up there (``.autofix.toml``: "File
+    name too long") stopped the run."""
+    from typer.testing import CliRunner
+
+    from autofix.commands import app
+
+    deep_tree(2100, "tp-size: 8\n")
+    (project / "top.yaml").write_text("tp-size: 8\nep-dispatch-algorithm: static\n")
+    r = CliRunner().invoke(app, ["."], prog_name="autofix")
+    assert r.exit_code == 1 and "top.yaml:2:1: error: EP003" in r.stdout, r.output
+    assert r.stderr.count("warning: cannot list the directory: File name too long (skipped)") == 1, r.stderr

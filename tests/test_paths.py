@@ -17,6 +17,7 @@ import builtins
 import io
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -245,12 +246,19 @@ def test_add_ignores_does_not_write_through_a_symlink_out(project, outside):
 
 
 def test_a_walked_symlink_costs_nothing_more_when_it_is_none(project, monkeypatch):
-    """The walk's own files are read with one ``lstat`` and ``O_NOFOLLOW``: no ``realpath``, no extra look."""
-    (project / "c.yaml").write_text("tp-size: 8\n")
-    calls = []
-    monkeypatch.setattr(os.path, "realpath", lambda p, **k: calls.append(p) or p)
-    assert files.FileSet(writes=False, scope=files.Scope(["."])).read("c.yaml", named=False) == "tp-size: 8\n"
-    assert calls == []
+    """The walk's own files are read with one ``lstat`` and ``O_NOFOLLOW``, and checked by the real path of the
+    file opened: no ``realpath`` of theirs (the project's own, once per run), on Linux one ``readlink`` each."""
+    for name in ("c.yaml", "d.yaml"):
+        (project / name).write_text("tp-size: 8\n")
+    calls, links = [], []
+    realpath, readlink = os.path.realpath, os.readlink
+    monkeypatch.setattr(os.path, "realpath", lambda p, **k: calls.append(p) or realpath(p, **k))
+    monkeypatch.setattr(os, "readlink", lambda p, **k: links.append(p) or readlink(p, **k))
+    disk = files.FileSet(writes=False, scope=files.Scope(["."]))
+    assert disk.read("c.yaml", named=False) == disk.read("d.yaml", named=False) == "tp-size: 8\n"
+    assert calls == [str(project)]
+    if sys.platform == "linux":
+        assert len(links) == 2 and all(p.startswith("/proc/self/fd/") for p in links)
 
 
 # --- a path inside a container is never read on this host --------------------------------------------------------
@@ -452,3 +460,293 @@ def test_runner_run_keeps_the_bounds_without_a_project_configuration(project, ou
     rep = runner.run(["serve.sh"], runner.Mode.WRITE, out=out, err=err)
     assert rep.exit_code == 0 and SECRET not in out.getvalue() + err.getvalue()
     assert outside.read_text() == SECRETS
+
+
+# --- a directory swapped for a symlink between a look at a path and its open (second round, case 1) -------------
+#
+# ``O_NOFOLLOW`` covers a path's last part only: a walk that listed ``sub/x.yaml`` and then opened it by path
+# followed ``sub`` when another process had made it a symlink out meanwhile, and printed and rewrote the file
+# there. What is read is now judged by the real path of the file opened (``files.opened_real``). Each test makes
+# the race certain: the swap happens right before the open (``swap``), in this process or a worker forked from it.
+
+
+@pytest.fixture
+def swap(monkeypatch):
+    """``swap(directory, to, before)``: right before the next ``os.open`` of a path ending with ``before`` (in this
+    process, or a ``-j`` worker forked from it), ``directory`` becomes a symlink to ``to`` (the directory itself
+    moved to ``NAME.orig``), once."""
+    def arm(directory: Path, to: Path, before: str) -> None:
+        real_open = os.open
+
+        def os_open(path, flags, *args, **kwargs):
+            if os.fsdecode(path).endswith(before) and not os.path.islink(directory):
+                os.rename(directory, directory.with_name(directory.name + ".orig"))
+                os.symlink(to, directory)
+            return real_open(path, flags, *args, **kwargs)
+
+        monkeypatch.setattr(os, "open", os_open)
+    return arm
+
+
+def _swappable(project: Path, outside: Path, name: str = "x.yaml") -> Path:
+    """``sub/NAME`` in the project (a config a check fixes), and the outside directory's ``NAME`` holding the
+    secrets: what ``sub`` leads to once swapped."""
+    (project / "sub").mkdir()
+    (project / "sub" / name).write_text(VIOLATION)
+    (outside.parent / name).write_text(SECRETS)
+    return outside.parent / name
+
+
+@pytest.mark.parametrize("how", ["proc", "getpath", None])
+@pytest.mark.parametrize("mode", [[], ["--write"], ["--add-ignores"]])
+def test_a_walk_never_reads_through_a_directory_swapped_before_the_open(project, outside, swap, monkeypatch,
+                                                                        mode, how):
+    """The tester's reproducer: before, ``-api_key: sk-...`` was in the diff and ``--write`` rewrote the outside
+    file. Each way the real path of an open file is found: Linux's ``/proc/self/fd``, macOS's ``F_GETPATH``
+    (its answer as macOS gives it: the name, NUL-padded), and elsewhere the path's real path checked against
+    the file opened (device and inode)."""
+    if how == "getpath":
+        import fcntl
+
+        proc = lambda fd: os.readlink(f"/proc/self/fd/{fd}").encode()  # noqa: E731
+        monkeypatch.setattr(fcntl, "F_GETPATH", 50, raising=False)
+        real_fcntl = fcntl.fcntl
+        monkeypatch.setattr(fcntl, "fcntl", lambda fd, cmd, arg=0: proc(fd).ljust(len(arg), b"\0") if cmd == 50
+                            else real_fcntl(fd, cmd, arg))
+    if how is not None and not os.path.isdir("/proc/self/fd"):
+        pytest.skip("needs /proc to stand in for the system's own answer")
+    monkeypatch.setattr(files, "_FD_PATH", how)
+    target = _swappable(project, outside)
+    (project / "a.yaml").write_text(VIOLATION)
+    swap(project / "sub", outside.parent, "sub/x.yaml")
+    r = run(".", *mode)
+    _never_shown(r)
+    assert target.read_text() == SECRETS
+    assert (project / "sub.orig" / "x.yaml").read_text() == VIOLATION
+    assert r.stderr.count(f"sub/x.yaml:1:1: warning: leads to a file outside the project ({project}) (a directory "
+                          "on its path changed since the walk listed it): not read; name it on the command line to "
+                          "check it (skipped)\n") == 1, r.stderr
+    assert "a.yaml" in r.output  # the rest of the walk is checked
+
+
+@pytest.mark.parametrize("swapped", ["sub", "sub/deep"])
+def test_a_walk_never_lists_a_directory_swapped_before_it_is_listed(project, outside, swap, swapped):
+    """The walk lists a directory only if the directory it opens is in the project. ``sub/deep``, with ``sub``
+    swapped for a symlink out after the walk listed ``sub`` (found ``deep`` in it), is neither listed nor walked;
+    nor is ``sub`` swapped after the walk listed the project (passed over, as a symlinked directory is). Before,
+    the files there were each named in a note, and the walk went on into the directories there."""
+    (project / "sub" / "deep").mkdir(parents=True)
+    (project / "sub" / "deep" / "in.yaml").write_text(VIOLATION)
+    for d in ("deep", "deep/deeper"):
+        (outside.parent / d).mkdir()
+        (outside.parent / d / "hidden-name.yaml").write_text(SECRETS)
+    (project / "a.yaml").write_text(VIOLATION)
+    swap(project / "sub", outside.parent, swapped)
+    r = run(".")
+    _never_shown(r)
+    assert "hidden-name" not in r.output and "deeper" not in r.output, r.output
+    note = (f"./sub/deep:1:1: warning: leads to a directory outside the project ({project}) (a directory on its "
+            "path changed since the walk listed it): not listed (skipped)\n")
+    assert r.stderr.startswith(note) if swapped == "sub/deep" else "./sub" not in r.stderr, r.stderr
+    assert r.exit_code == 1 and "a.yaml:2:1: error: EP003" in r.stdout, r.output
+
+
+def test_a_walk_with_jobs_never_reads_through_a_directory_swapped_before_the_open(project, outside, swap, monkeypatch):
+    """The worker that meets the swap reads nothing (and leaves the file to the main process, which does not
+    either): its answer would have been taken as it was."""
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(parallel, "CHUNK", 2)
+    target = _swappable(project, outside)
+    for i in range(5):
+        (project / f"c{i}.yaml").write_text(VIOLATION)
+    swap(project / "sub", outside.parent, "sub/x.yaml")
+    r = run(".", "-j", "2", "--write")
+    _never_shown(r)
+    assert target.read_text() == SECRETS and r.stderr.count("sub/x.yaml:1:1: warning: leads to a file outside") == 1
+    assert (project / "c4.yaml").read_text().endswith("dynamic\n")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("mode", [[], ["--write"]])
+def test_a_config_is_never_read_through_a_directory_swapped_before_the_open(project, outside, swap, monkeypatch,
+                                                                           opened, mode, jobs):
+    """``read_config`` looked at the file's real path, then read it: a directory on the way swapped between the two
+    led the read out (as a ``-j`` worker's)."""
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(parallel, "CHUNK", 2)
+    target = _swappable(project, outside, "c.yaml")
+    for i in range(4):
+        (project / f"s{i}.sh").write_text(f"{LAUNCH} --config sub/c.yaml --tp 8 --port {3000 + i}\n")
+    swap(project / "sub", outside.parent, "sub/c.yaml")
+    r = run(*(f"s{i}.sh" for i in range(4)), "-j", jobs, *mode)
+    _never_shown(r)
+    assert r.exit_code == 0 and target.read_text() == SECRETS, r.output
+    note = (f":1:{len(LAUNCH) + 2}: warning: --config sub/c.yaml is outside the project ({project}): not read, and "
+            "the settings it would give are unknown (name it on the command line to read it)")
+    # s0.sh met the race (the others a symlink out: a note per real path); with -j 2, whichever worker was first,
+    # and the other may have found no ``sub`` at all in the midst of the swap (a missing file: no note)
+    assert jobs == "2" or f"s0.sh{note}" in r.stderr, r.stderr
+    lines = r.stderr.splitlines()[:-1]
+    assert lines and all(line.endswith(note[5:]) for line in lines), r.stderr
+
+
+def test_the_scripts_read_up_front_are_read_as_the_walk_reads_them(project, outside, swap):
+    """``runner._shared_configs`` reads the walk's scripts before the run, to count the readers of each ``--config``
+    file: a script there through a swapped directory is not read (its two launches would make ``c.yaml`` shared)."""
+    from autofix.schema import load
+
+    (project / "sub").mkdir()
+    (project / "sub" / "s.sh").write_text(f"{LAUNCH} --tp 8\n")
+    (outside.parent / "s.sh").write_text(f"{LAUNCH} --config c.yaml\n{LAUNCH} --config c.yaml --tp 2\n")
+    scope = files.Scope(["."])
+    assert runner._shared_configs([("sub/s.sh", False)], load(), scope) == frozenset()
+    swap(project / "sub", outside.parent, "sub/s.sh")
+    assert runner._shared_configs([("sub/s.sh", False)], load(), scope) == frozenset()
+    assert runner._shared_configs([("sub/s.sh", True)], load(), scope) == {str(outside.parent / "c.yaml")}  # named
+
+
+def test_a_walked_file_read_again_is_read_as_the_walk_reads_it(project, outside, swap):
+    """A walked file that is not UTF-8 is read again to tell whether SGLang would read it (an error) or not (passed
+    over): through a directory swapped meanwhile, that second read judged the outside file; now it is noted."""
+    (project / "sub").mkdir()
+    (project / "sub" / "x.yaml").write_bytes(b"# caf\xe9\nnotes: 1\n")  # not a config: passed over quietly
+    (outside.parent / "x.yaml").write_bytes(b"# caf\xe9\n" + VIOLATION.encode())  # a config: would be an error
+    real_read = files.FileSet.read
+
+    def read(self, path, *, named=True):  # the swap after the first read, before the second
+        try:
+            return real_read(self, path, named=named)
+        finally:
+            if path == "sub/x.yaml":
+                swap(project / "sub", outside.parent, "sub/x.yaml")
+
+    import unittest.mock
+
+    with unittest.mock.patch.object(files.FileSet, "read", read):
+        r = run(".")
+    assert r.exit_code == 0 and r.stderr == ("sub/x.yaml:1:6: warning: not UTF-8 text (byte 0xe9) (skipped)\n"
+                                             "All checks passed!\n"), r.output
+
+
+@pytest.mark.parametrize("how", ["proc", None])
+def test_the_real_path_of_a_file_opened_is_the_file_s_own(project, outside, monkeypatch, how):
+    """``files.opened_real``: a file opened through a directory swapped out and back again is named where it is
+    (``/proc``), or not at all (elsewhere: the path's real path now leads to another file)."""
+    if how == "proc" and not os.path.isdir("/proc/self/fd"):
+        pytest.skip("no /proc")
+    monkeypatch.setattr(files, "_FD_PATH", how)
+    _swappable(project, outside)
+    os.rename(project / "sub", project / "sub.orig")
+    os.symlink(outside.parent, project / "sub")
+    fd = os.open("sub/x.yaml", os.O_RDONLY)
+    try:
+        os.unlink(project / "sub")
+        os.rename(project / "sub.orig", project / "sub")  # back: the path leads inside again
+        found = files.opened_real(fd, "sub/x.yaml", os.fstat(fd))
+        assert found == (str(outside.parent / "x.yaml") if how == "proc" else None)
+        inside = os.open("sub/x.yaml", os.O_RDONLY)
+        try:
+            assert files.opened_real(inside, "sub/x.yaml", os.fstat(inside)) == str(project / "sub" / "x.yaml")
+        finally:
+            os.close(inside)
+    finally:
+        os.close(fd)
+
+
+
+# --- ``..`` after a symlink in a --config path (second round, case 2) --------------------------------------------
+
+
+def test_dot_dot_after_a_symlink_is_where_the_symlink_leads(project, outside, opened):
+    """``--config lnk/../p.yaml`` with ``lnk -> /outside/dir``: SGLang opens ``/outside/p.yaml``; before, the path
+    was collapsed as text (``os.path.normpath``) and the project's own ``p.yaml`` was checked, and fixed."""
+    (outside.parent / "dir").mkdir()
+    (outside.parent / "p.yaml").write_text(SECRETS)
+    (project / "lnk").symlink_to(outside.parent / "dir")
+    (project / "p.yaml").write_text(VIOLATION)
+    (project / "serve.sh").write_text(f"{LAUNCH} --config lnk/../p.yaml --tp 8\n")
+    for mode in ([], ["--write"]):
+        r = run("serve.sh", *mode)
+        _never_shown(r)
+        assert r.exit_code == 0 and r.stdout == "" and r.stderr.startswith(
+            f"serve.sh:1:{len(LAUNCH) + 2}: warning: --config lnk/../p.yaml is outside the project"), r.output
+    assert (project / "p.yaml").read_text() == VIOLATION and (outside.parent / "p.yaml").read_text() == SECRETS
+    assert str(outside.parent / "p.yaml") not in opened
+
+
+def test_dot_dot_after_a_symlink_inside_the_project_is_the_file_sglang_opens(project):
+    """``lnk -> deploy/prod``: ``lnk/../c.yaml`` is ``deploy/c.yaml``, the file that is checked and fixed (named as
+    written); a directory that is no symlink is collapsed as before (``deploy/../c.yaml`` is ``c.yaml``)."""
+    (project / "deploy" / "prod").mkdir(parents=True)
+    (project / "lnk").symlink_to("deploy/prod")
+    (project / "c.yaml").write_text("tp-size: 8\n")
+    (project / "deploy" / "c.yaml").write_text(VIOLATION)
+    (project / "serve.sh").write_text(f"{LAUNCH} --config lnk/../c.yaml --tp 8\n"
+                                      f"{LAUNCH} --config deploy/../c.yaml --port 1\n")
+    r = run("serve.sh")
+    assert r.exit_code == 1 and "lnk/../c.yaml:2:1: error: EP003" in r.stdout, r.output
+    assert run("serve.sh", "--write").exit_code == 0
+    assert (project / "deploy" / "c.yaml").read_text().endswith("dynamic\n")
+    assert (project / "c.yaml").read_text() == "tp-size: 8\n"
+
+
+def test_a_config_path_resolves_as_the_system_resolves_it(project):
+    """``merge.config_path`` leads where the system's own look-up of the path leads (``os.path.realpath`` resolves
+    each symlink before the ``..`` after it), whatever the symlinks on the way; and it drops every ``..`` that
+    follows a plain directory, so the name stays the short one."""
+    from autofix import merge
+
+    for d in ("a/b", "c", "d/e", "deploy"):
+        (project / d).mkdir(parents=True)
+    (project / "l1").symlink_to("a/b")
+    (project / "a" / "l2").symlink_to("../d/e")
+    (project / "c" / "up").symlink_to("..")
+    (project / "f").write_text("")
+    scripts = ["serve.sh", "a/serve.sh", "l1/serve.sh", "c/up/serve.sh", str(project / "a" / "b" / "serve.sh")]
+    written = ["x.yaml", "../x.yaml", "../../x.yaml", "l1/../x.yaml", "a/l2/../x.yaml", "l2/../../x.yaml",
+               "c/up/../x.yaml", "./a/./b/../../x.yaml", "a//b/../x.yaml", "missing/../x.yaml", "f/../x.yaml",
+               "/x.yaml", "/../x.yaml", f"{project}/l1/../x.yaml", "l1/../l1/../x.yaml", "up/../../x.yaml"]
+    for script in scripts:
+        for w in written:
+            path = merge.config_path(script, w)
+            assert os.path.realpath(path) == os.path.realpath(os.path.join(os.path.dirname(script), w)), (script, w)
+            parts = path.split(os.sep)
+            for k, part in enumerate(parts[1:], 1):  # no ``..`` after a plain directory
+                if part == ".." and parts[k - 1] not in ("..", ""):
+                    assert not os.path.isdir(os.sep.join(parts[:k])) or os.path.islink(os.sep.join(parts[:k])), path
+    assert merge.config_path("deploy/serve.sh", "../c.yaml") == "c.yaml"
+    assert merge.config_path("a/serve.sh", "./b/../l2/../x.yaml") == "a/l2/../x.yaml"
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif", "gitlab"])
+def test_a_report_names_the_file_dot_dot_leads_to(project, fmt):
+    """A machine format's paths are relative to the repository, made so as text; ``lnk/../c.yaml`` is
+    ``deploy/c.yaml`` there (with ``lnk -> deploy/prod``), not ``c.yaml``. So is a path named so on the command
+    line, and the project's ``per-file-ignores`` match it where it leads."""
+    (project / "deploy" / "prod").mkdir(parents=True)
+    (project / "lnk").symlink_to("deploy/prod")
+    (project / "c.yaml").write_text(VIOLATION)
+    (project / "deploy" / "c.yaml").write_text(VIOLATION.replace("tp-size: 8", "tp-size: 4"))
+    (project / "serve.sh").write_text(f"{LAUNCH} --config lnk/../c.yaml --port 1\n")
+    for args in (["serve.sh"], ["lnk/../c.yaml"]):
+        out = run(*args, "--output-format", fmt).stdout
+        assert "deploy/c.yaml" in out and '"c.yaml' not in out, out
+        assert "/c.yaml" not in out.replace("deploy/c.yaml", ""), out
+    (project / "autofix.toml").write_text('[per-file-ignores]\n"deploy/*.yaml" = ["EP003"]\n')
+    assert run("serve.sh").exit_code == run("lnk/../c.yaml").exit_code == 0
+
+
+def test_a_project_configuration_is_never_read_through_a_directory_swapped_before_the_open(project, outside, swap):
+    """The project's own configuration file is judged as a ``--config`` file is: by the file opened (second round,
+    case 3). ``sub`` swapped between the look at ``sub/autofix.toml`` and its read: the run stops (exit 2) without
+    reading the file there, whose key names an error would print."""
+    (project / "sub").mkdir()
+    (project / "sub" / "x.yaml").write_text(VIOLATION)
+    (project / "sub" / "autofix.toml").write_text('ignore = ["EP"]\n')
+    (outside.parent / "autofix.toml").write_text(f"{SECRET.replace('-', '_')} = 1\n")
+    (outside.parent / "x.yaml").write_text(SECRETS)
+    swap(project / "sub", outside.parent, "sub/autofix.toml")
+    r = run("sub/x.yaml")
+    _never_shown(r, SECRET.replace("-", "_"))
+    assert r.exit_code == 2 and r.stderr.startswith(
+        f"sub/autofix.toml:1:1: error: leads to a file outside the project ({project}): not read"), r.output

@@ -91,6 +91,23 @@ DISCOVERY = [
     Found("stdin-filename", {"autofix.toml": "", "a/b/autofix.toml": ""}, "-", "a/b/autofix.toml", cwd="a",
           options={"stdin_filename": "b/x.yaml"}),
     Found("stdin-isolated", {"autofix.toml": ""}, "-", None, options={"isolated": True}),
+    # discovery stops at the repository holding the file (a directory with .git, as black's find_project_root):
+    # a file above a repository is no part of it (issue 29, second round, case 3); without one it goes on up
+    Found("stops-at-the-repository-root", {"autofix.toml": 'ignore = ["ALL"]\n', "repo/.git/": "",
+                                            "repo/a/x.yaml": ""}, "repo/a/x.yaml", None),
+    Found("the-repository-root-s-own", {"autofix.toml": "", "repo/.git/": "", "repo/autofix.toml": "",
+                                        "repo/a/x.yaml": ""}, "repo/a/x.yaml", "repo/autofix.toml"),
+    Found("a-worktree-s-git-file", {"autofix.toml": "", "repo/.git": "gitdir: ../main/.git/worktrees/repo\n"},
+          "repo/x.yaml", None),
+    Found("a-submodule-stops-at-its-own-root", {"repo/.git/": "", "repo/autofix.toml": "",
+                                                "repo/sub/.git": "gitdir: x\n"}, "repo/sub/x.yaml", None),
+    Found("from-inside-a-repository", {"autofix.toml": "", "repo/.git/": "", "repo/a/": ""}, "x.yaml", None,
+          cwd="repo/a"),
+    Found("a-repository-named-from-outside", {"autofix.toml": "", "repo/.git/": "", "repo/pyproject.toml": TOOL},
+          "repo/x.yaml", "repo/pyproject.toml"),
+    Found("stdin-in-a-repository", {"autofix.toml": "", "repo/.git/": ""}, "-", None, cwd="repo"),
+    Found("beside-a-repository", {"autofix.toml": "", "repo/.git/": "", "other/x.yaml": ""}, "other/x.yaml",
+          "autofix.toml"),
 ]
 
 
@@ -104,18 +121,84 @@ def test_discovery(case, tmp_path):
     assert rel(tmp_path, found.path if found else None) == case.config
 
 
+SECRET_KEY = "SECRETKEY_sk_live_123"
+
+
+@pytest.mark.parametrize("repository", [True, False])
+@pytest.mark.parametrize("name", project.NAMES)
+def test_a_discovered_file_that_leads_out_of_the_project_is_not_read(tmp_path, monkeypatch, name, repository):
+    """``autofix.toml -> /elsewhere/x.toml``: before, it was read, and its keys named in the error (``unknown key
+    'SECRETKEY_...'``). Now it is an error naming it (exit 2), and the file there is never opened. The project of a
+    file found by discovery: the repository holding it, else the directory it is in (or the run's own)."""
+    proj, elsewhere = tmp_path / "proj", tmp_path / "elsewhere"
+    table = "[tool.autofix]\n" if name == "pyproject.toml" else ""
+    build(tmp_path, {"proj/x.yaml": "", f"elsewhere/{name}": f"{table}{SECRET_KEY} = 1\n"})
+    if repository:
+        (proj / ".git").mkdir()
+    (proj / name).symlink_to(elsewhere / name)
+    opened = []
+    real_open = os.open
+    monkeypatch.setattr(os, "open", lambda p, *a, **k: opened.append(os.path.realpath(p)) or real_open(p, *a, **k))
+    with pytest.raises(ConfigError) as caught:
+        Resolver(cwd=str(proj)).settings("x.yaml")
+    assert str(caught.value) == (f"{name}:1:1: error: leads to a file outside the project ({proj}): not read "
+                                 "(--config-file names a configuration file to use wherever it is)")
+    assert str(elsewhere / name) not in opened
+    with pytest.raises(ConfigError, match=SECRET_KEY):  # named: used wherever it is (and so its key is named)
+        Resolver(cwd=str(proj), config_file=str(elsewhere / name))
+
+
+@pytest.mark.parametrize("cwd", ["proj", "proj/sub"])
+def test_a_discovered_symlink_within_the_project_is_read(tmp_path, cwd):
+    """In a repository, a configuration file may be a symlink to one anywhere in it; without one, to one in its own
+    directory or in the current one."""
+    build(tmp_path, {"proj/shared/autofix.toml": 'ignore = ["EP003"]\n', "proj/sub/x.yaml": ""})
+    (tmp_path / "proj" / "sub" / "autofix.toml").symlink_to("../shared/autofix.toml")
+    with pytest.raises(ConfigError, match="outside the project"):  # no repository: sub is the project
+        Resolver(cwd=str(tmp_path / "proj" / "sub")).settings("x.yaml")
+    resolver = Resolver(cwd=str(tmp_path / "proj"))  # ... unless the run's is proj
+    assert resolver.settings("sub/x.yaml").config == str(tmp_path / "proj" / "sub" / "autofix.toml")
+    (tmp_path / "proj" / ".git").mkdir()
+    resolver = Resolver(cwd=str(tmp_path / cwd))
+    path = "sub/x.yaml" if cwd == "proj" else "x.yaml"
+    assert resolver.settings(path).config == str(tmp_path / "proj" / "sub" / "autofix.toml")
+
+
+def test_a_configuration_above_the_repository_through_the_command_line(tmp_path, monkeypatch):
+    """The tester's reproducer: ``/tmp/up/autofix.toml`` with ``ignore = ["ALL"]`` silenced ``/tmp/up/proj``, a
+    repository; and ``proj/autofix.toml -> /tmp/outside.toml`` printed its key names."""
+    from typer.testing import CliRunner
+
+    from autofix.commands import app
+
+    build(tmp_path, {"autofix.toml": 'ignore = ["ALL"]\n', "proj/.git/": "",
+                     "proj/c.yaml": "tp-size: 8\nep-dispatch-algorithm: static\n",
+                     "outside.toml": f"{SECRET_KEY} = 1\n"})
+    monkeypatch.chdir(tmp_path / "proj")
+    r = CliRunner().invoke(app, ["c.yaml"], prog_name="autofix")
+    assert r.exit_code == 1 and "c.yaml:2:1: error: EP003" in r.stdout, r.output
+    (tmp_path / "proj" / "autofix.toml").symlink_to(tmp_path / "outside.toml")
+    r = CliRunner().invoke(app, ["c.yaml"], prog_name="autofix")
+    assert r.exit_code == 2 and SECRET_KEY not in r.output and r.stderr.startswith(
+        "autofix.toml:1:1: error: leads to a file outside the project"), r.output
+
+
 def test_each_directory_is_looked_at_once(tmp_path, monkeypatch):
+    """Each name once, however many files each directory holds; and the file found is asked where it leads (its
+    real path, and where its project is: ``realpath``, which looks at each part of a path) once."""
     build(tmp_path, {"autofix.toml": 'select = ["EP"]\n', "a/b/c/": ""})
-    looked, loaded = [], []
-    lstat, load = os.lstat, project.load
-    monkeypatch.setattr(os, "lstat", lambda p: looked.append(p) or lstat(p))
+    looked, loaded, resolved = [], [], []
+    named, load, realpath = project._named, project.load, os.path.realpath
+    monkeypatch.setattr(project, "_named", lambda p: looked.append(p) or named(p))
     monkeypatch.setattr(project, "load", lambda *a, **k: loaded.append(a[0]) or load(*a, **k))
+    monkeypatch.setattr(os.path, "realpath", lambda p, **k: resolved.append(p) or realpath(p, **k))
     resolver = Resolver(cwd=str(tmp_path))
     for i in range(200):
         for d in ("", "a/", "a/b/", "a/b/c/"):
             resolver.settings(f"{d}f{i}.yaml")
     assert len(looked) == len(set(looked)) <= 4 * len(project.NAMES)
     assert loaded == [str(tmp_path / "autofix.toml")]
+    assert len(resolved) <= 3  # the file's real path, its project's, the run's
 
 
 def test_a_bad_file_is_read_once_and_fails_every_file_below(tmp_path, monkeypatch):

@@ -7,7 +7,10 @@ on the script's launch line, the line its diff would show). Inside are config fi
 name ``--config`` files inside, outside (``../``, absolute, through a symlink inside), or in the container
 they run in, and symlinks to files inside, outside, to a directory outside, or to nothing. The command line
 names the project or a part of it, and sometimes an outside file or a symlink out (to a file or a
-directory).
+directory). Sometimes one of the project's directories is swapped, in the middle of the first run, for a
+symlink to a directory outside that holds files of the same names (``swap``): right before the run first
+opens a path in it, as another process could do between a look at a path and its open (issue 29, second
+round).
 
 ``check_tree(tree)`` builds it in a fresh directory and runs ``autofix`` over it as ``autofix.cli`` does
 (``checking.prepare``, then the job), from the project's root or a directory in it: the default mode in a
@@ -47,6 +50,7 @@ class Tree:
     ``("script", launches)`` with each launch (wrapper, how, target), or ``("link", target)``; a target is
     ``out:<name>``, ``in:<path>``, ``outdir`` or ``nowhere``. ``named``: words of the command line, relative
     to the project (``out:<name>`` for an outside file). ``cwd``: the project's sub-directory it runs in.
+    ``swap``: a directory of the project swapped for a symlink out during the first run, or None.
     """
 
     outside: tuple[tuple[str, str, str | None], ...]
@@ -54,6 +58,7 @@ class Tree:
     named: tuple[str, ...]
     cwd: str
     fmt: str
+    swap: str | None = None
 
 
 _DIRS = ("", "", "a/", "a/b/", "c/")
@@ -88,7 +93,10 @@ def trees(draw) -> Tree:
     named = tuple(dict.fromkeys(draw(st.lists(st.sampled_from(named_pool), min_size=1, max_size=3))))
     cwd = draw(st.sampled_from(("", "", "a")))
     fmt = draw(st.sampled_from(("full", "concise", "json", "sarif", "rdjson", "gitlab")))
-    return Tree(tuple(outside), tuple(entries), named, cwd, fmt)
+    swap = draw(st.sampled_from((None, None, "a", "a/b", "c")))
+    if swap is not None and (swap == cwd or swap in named):  # a name the user gave leads where it leads
+        swap = None
+    return Tree(tuple(outside), tuple(entries), named, cwd, fmt, swap)
 
 
 def _build(base: Path, tree: Tree) -> tuple[Path, Path, dict[Path, str]]:
@@ -141,6 +149,47 @@ def _build(base: Path, tree: Tree) -> tuple[Path, Path, dict[Path, str]]:
     return project, out, markers
 
 
+def _mirror(project: Path, out: Path, tree: Tree, allowed: list[str], markers: dict[Path, str]) -> Path:
+    """``out/mirror``: a file of each name ``tree.swap`` holds, with a marker (``markers``), but for the names a path
+    named on the command line leads to (they may be read, wherever they lead once swapped)."""
+    mirror = out / "mirror"
+    mirror.mkdir()
+    directory = project / tree.swap
+    for k, name in enumerate(sorted(os.listdir(directory))):
+        if str(directory / name) in allowed or os.path.isdir(directory / name):
+            continue
+        marker = f"MARKmirror{k}x"
+        (mirror / name).write_text(_config(marker) if not name.endswith(".sh") else
+                                   f"#!/bin/sh\n{LAUNCH} --tp 8 --served-model-name {marker} --tp_size 8\n")
+        markers[mirror / name] = marker
+    return mirror
+
+
+class _Swap:
+    """A context in which the first ``os.open`` of a path under ``directory`` (by name, not through a directory
+    descriptor) first makes ``directory`` a symlink to ``to`` (it is moved to ``NAME.orig``)."""
+
+    def __init__(self, directory: Path, to: Path) -> None:
+        self.directory, self.to, self.done = directory, to, False
+        self.real_open = os.open
+
+    def __enter__(self) -> _Swap:
+        prefix = str(self.directory) + os.sep
+
+        def os_open(path, flags, *args, **kwargs):
+            if not self.done and "dir_fd" not in kwargs and os.path.abspath(os.fsdecode(path)).startswith(prefix):
+                self.done = True
+                os.rename(self.directory, self.directory.with_name(self.directory.name + ".orig"))
+                os.symlink(self.to, self.directory)
+            return self.real_open(path, flags, *args, **kwargs)
+
+        os.open = os_open
+        return self
+
+    def __exit__(self, *exc) -> None:
+        os.open = self.real_open
+
+
 def _run(args: list[str], cwd: Path, **request) -> tuple[int, str, str]:
     from autofix.checking import Request, prepare
 
@@ -166,10 +215,17 @@ def check_tree(tree: Tree) -> None:
         # named directory (or one a named symlink points to), may be read
         allowed = [os.path.realpath(cwd / a) for a in args]
         dirs = tuple(a + os.sep for a in allowed if os.path.isdir(a))
+        swap = None
+        if tree.swap is not None:
+            swap = _Swap(project / tree.swap, _mirror(project, out, tree, allowed, markers))
         kept = {p: p.read_bytes() for p in markers
                 if str(p.resolve()) not in allowed and not str(p.resolve()).startswith(dirs)}
         for request in ({"output_format": tree.fmt}, {"write": True}):
-            code, stdout, stderr = _run(args, cwd, **request)
+            if swap is not None and not swap.done:
+                with swap:
+                    code, stdout, stderr = _run(args, cwd, **request)
+            else:
+                code, stdout, stderr = _run(args, cwd, **request)
             assert code in (0, 1, 2), f"exit {code}"
             for bad in ("Traceback", "internal error"):
                 assert bad not in stdout + stderr, f"{bad}\n{stderr[-3000:]}"
