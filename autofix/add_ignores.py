@@ -20,7 +20,7 @@ them (``files.FileSet``: atomically, only if unchanged since read).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TextIO
+from typing import TYPE_CHECKING
 
 from autofix import files
 from autofix.api import fix_source
@@ -30,14 +30,18 @@ from autofix.formats import detect
 from autofix.formats.embedded import script_comments
 from autofix.model import Diagnostic
 
+if TYPE_CHECKING:
+    from autofix.report.stream import ReportStream
 
-def add_ignores(paths: list[str], *, options: Callable, out: TextIO, err: TextIO,
+
+def add_ignores(paths: list[str], *, options: Callable, err: ReportStream,
                 excluded: Callable[[str, bool, bool], bool] | None = None, verbose: bool = False) -> int:
     """Add suppression comments for every finding in ``paths`` (files or directories; not stdin).
 
     ``options(path)`` gives each file's ``runner.FileOptions`` (its policy decides which rules count). The
     suppressions that cover nothing any more (SUP001) are removed first, so the comments afterwards are
-    exactly today's findings. Reports on ``err`` only. Returns the exit code: 0 when every finding got a
+    exactly today's findings. Reports on ``err`` only, one line each (``ReportStream.line``: a name's control
+    characters as escapes; guarded in a GitHub Actions log). Returns the exit code: 0 when every finding got a
     comment, 1 when some could not, 2 when a file could not be read or written.
     """
     from dataclasses import replace
@@ -48,9 +52,9 @@ def add_ignores(paths: list[str], *, options: Callable, out: TextIO, err: TextIO
     others = frozenset(r.code for r in RULES) - {"SUP001"}
     disk = files.FileSet(scope=files.Scope(paths))  # a walked symlink to a file outside is not read nor written
     added = changed = left = errors = 0
-    for path, named in files.expand(paths, note=lambda line: err.write(line + "\n"), excluded=excluded):
+    for path, named in files.expand(paths, note=err.line, excluded=excluded):
         if path == "-":
-            err.write("-:1:1: error: --add-ignores writes files: give paths, not stdin\n")
+            err.line("-:1:1: error: --add-ignores writes files: give paths, not stdin")
             errors += 1
             continue
         try:
@@ -71,29 +75,30 @@ def add_ignores(paths: list[str], *, options: Callable, out: TextIO, err: TextIO
             new, missed = _suppress(new, fmt, path, schema, findings, check)
         except InputError as exc:
             if named:
-                err.write(f"{exc}\n")
+                err.line(str(exc))
                 errors += 1
             elif isinstance(exc, files.NotRead):
-                err.write(f"{exc.path}:1:1: warning: {exc.message} (skipped)\n")
+                err.line(f"{exc.path}:1:1: warning: {exc.message} (skipped)")
             continue
         for d in missed:
-            err.write(f"{d.path}:{d.location.line}:{d.location.col}: warning: {d.code} could not be suppressed "
-                      "here: no comment place keeps the launch as it is\n")
+            err.line(f"{d.path}:{d.location.line}:{d.location.col}: warning: {d.code} could not be suppressed "
+                     "here: no comment place keeps the launch as it is")
         left += len(missed)
         if new != text:
             try:
                 disk.check(path)
                 disk.write(path, new)
             except WriteError as exc:
-                err.write(f"{exc}\n")
+                err.line(str(exc))
                 errors += 1
                 continue
             n = len(findings) - len(missed)
             added += n
             changed += 1
-            err.write(f"Added suppressions for {n} finding{'s' * (n != 1)} in {path}\n")
-    err.write(f"Added suppressions for {added} finding{'s' * (added != 1)} in {changed} file{'s' * (changed != 1)}"
-              f"{f'; {left} could not be suppressed' if left else ''}.\n")
+            err.line(f"Added suppressions for {n} finding{'s' * (n != 1)} in {path}")
+    err.line(f"Added suppressions for {added} finding{'s' * (added != 1)} in {changed} file{'s' * (changed != 1)}"
+             f"{f'; {left} could not be suppressed' if left else ''}.")
+    err.flush()
     return 2 if errors else 1 if left else 0
 
 
