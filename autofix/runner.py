@@ -418,10 +418,9 @@ class _One:
             if result is None:
                 return
         if not result.is_config:  # YAML that is neither a config nor launches SGLang: no false alarms
-            if named:
-                why = "not an SGLang config (fewer than half of its keys name SGLang options) and no SGLang " \
-                      "launch" if result.format == "yaml" else "no SGLang launch found"
-                self.err.line(f"{self.shown(path)}: skipped: {why}")
+            note = passed_over(result, self.shown(path), named)
+            if note is not None:
+                self.err.line(note)
             self.pass_through()
             return
         self._report(path, result)
@@ -446,16 +445,8 @@ class _One:
                 text = files.decode(self.stdin_data, shown)
             else:
                 text = self.disk.read(path, named=named)
-            if path == "-" and self.stdin_format:
-                fmt = by_name(self.stdin_format)
-            else:
-                fmt = detect(shown, text)
+            fmt = format_of(path, shown, text, named, self.stdin_format)
             if fmt is None:
-                # a shell script or Dockerfile that launches no SGLang is fine (pre-commit passes every *.sh)
-                launcher = files.launcher_kind(shown) or text.startswith("#!") \
-                    or (path == "-" and DOCKERFILE.match(text) is not None)
-                if named and not launcher:
-                    raise InputError(shown, 1, 1, "not an SGLang config (.yaml/.yml) and runs no SGLang launch")
                 self.pass_through()
                 return
             opts = self.options(shown)
@@ -464,20 +455,12 @@ class _One:
         except ConfigError:
             raise  # the project's configuration, not this file: it stops the run
         except InputError as exc:
-            # YAML meant as an SGLang config: half its top-level keys name SGLang options, or it launches SGLang
-            config = text is not None and fmt is not None and fmt.NAME == "yaml" and exc.path == shown and (
-                LAUNCH.search(text) is not None or looks_like_config_text(text, load()))
-            shape = isinstance(exc, NotAConfig) or exc.message.startswith("invalid YAML")
-            if named and shape and fmt is not None and fmt.NAME == "yaml" and not config:
-                # a GitHub workflow, a playbook (pre-commit names every YAML file): not ours
-                err.line(f"{shown}: skipped: not an SGLang config (fewer than half of its keys name SGLang "
-                         "options) and no SGLang launch")
-            elif named or config or (walked := _walked(path, text, exc)) == "error":
-                # named; or walked and meant for SGLang as it is (a config, a launch): a gate must not pass it
+            said = unchecked(exc, path, shown, named, text, fmt)
+            if said is not None and said[0] == "error":
                 self.failed(exc.path, exc.line, exc.col, exc.message)
                 self.rep.errors += 1
-            elif walked == "note":  # walked: nothing is known of what it holds, or a template (Helm's)
-                err.line(_skipped(exc))
+            elif said is not None:
+                err.line(said[1])
             self.pass_through()
             return
         except InternalError as exc:
@@ -633,6 +616,63 @@ def unwritten(result: FixResult) -> FixResult:
         return result
     return replace(result, output=result.source, changes=(),
                    remaining=tuple(d for d in result.diagnostics if not d.after))
+
+
+def format_of(path: str, shown: str, text: str, named: bool, stdin_format: str | None = None):
+    """The format adapter that checks ``text``, the file at ``path`` (``-``: stdin, whose format ``stdin_format``
+    names, if given) reported as ``shown``; None for a file passed over: a shell script or Dockerfile that
+    launches no SGLang is fine (pre-commit passes every ``*.sh``). Raises ``InputError`` for a named file that
+    is neither an SGLang config nor a launcher. What a check run and ``--add-ignores`` both decide."""
+    if path == "-" and stdin_format:
+        return by_name(stdin_format)
+    fmt = detect(shown, text)
+    if fmt is None:
+        launcher = files.launcher_kind(shown) or text.startswith("#!") \
+            or (path == "-" and DOCKERFILE.match(text) is not None)
+        if named and not launcher:
+            raise InputError(shown, 1, 1, "not an SGLang config (.yaml/.yml) and runs no SGLang launch")
+    return fmt
+
+
+def passed_over(result: FixResult, shown: str, named: bool) -> str | None:
+    """The note for ``result``, a text that is neither an SGLang config nor launches SGLang (no false alarms):
+    a line when the file was named (reported as ``shown``), else None (a walk passes it over quietly)."""
+    if not named:
+        return None
+    why = "not an SGLang config (fewer than half of its keys name SGLang options) and no SGLang launch" \
+        if result.format == "yaml" else "no SGLang launch found"
+    return f"{shown}: skipped: {why}"
+
+
+def unchecked(exc: InputError, path: str, shown: str, named: bool, text: str | None,
+              fmt) -> tuple[str, str] | None:
+    """What a run makes of ``path`` (named on the command line, or met in a walk; reported as ``shown``), which
+    could not be checked (``exc``; ``text`` None when it was not read as text, ``fmt`` None when no format was
+    found): the one decision of a check run and of ``--add-ignores``.
+
+    - ``("error", line)``: exit 2 (and a record in a machine format's document): the file is named, or it is
+      meant for SGLang as it is (YAML whose keys are mostly SGLang options or that launches SGLang, or what
+      ``_walked`` says is an error): a CI gate must not pass it;
+    - ``("note", line)``: a warning on stderr, the exit code unchanged: a named YAML file that does not read as
+      a config and is none (a GitHub workflow, a playbook: pre-commit names every YAML file), or a walked file
+      ``_walked`` only notes;
+    - None: passed over quietly.
+    """
+    # YAML meant as an SGLang config: half its top-level keys name SGLang options, or it launches SGLang
+    config = text is not None and fmt is not None and fmt.NAME == "yaml" and exc.path == shown and (
+        LAUNCH.search(text) is not None or looks_like_config_text(text, load()))
+    shape = isinstance(exc, NotAConfig) or exc.message.startswith("invalid YAML")
+    if named and shape and fmt is not None and fmt.NAME == "yaml" and not config:
+        return "note", (f"{shown}: skipped: not an SGLang config (fewer than half of its keys name SGLang options) "
+                        "and no SGLang launch")
+    if named or config:
+        return "error", str(exc)
+    walked = _walked(path, text, exc)
+    if walked == "error":  # walked and meant for SGLang as it is (a config, a launch)
+        return "error", str(exc)
+    if walked == "note":  # walked: nothing is known of what it holds, or a template (Helm's)
+        return "note", _skipped(exc)
+    return None
 
 
 def _skipped(exc: InputError) -> str:
