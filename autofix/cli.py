@@ -51,7 +51,7 @@ def _check_paths(paths: list[str]) -> int | None:
             job = prepare(Request(paths=paths), env=os.environ, stdout=sys.stdout, stderr=sys.stderr)
         except (UsageError, ConfigError):
             return None
-        return job.run(stdin=sys.stdin.buffer)
+        return job.run(stdin=_stdin())
     except KeyboardInterrupt:  # Ctrl-C: 130, as click exits on it
         return 130
 
@@ -91,6 +91,12 @@ def _quiet(fd: int) -> None:
         os.dup2(devnull, fd)
     except OSError:
         pass
+
+
+def _stdin():
+    """The process's stdin as bytes, or None when it is closed (``sys.stdin`` is None when fd 0 was): it matters
+    only when ``-`` is read (``files.read_stdin``: one error line, exit 2)."""
+    return getattr(sys.stdin, "buffer", None)
 
 
 def _in_actions(args: list[str]) -> bool:

@@ -169,7 +169,7 @@ def check(
 
         ReportStream(sys.stderr, "stderr", guard=in_actions(os.environ) or None).line(str(exc))
         raise typer.Exit(2) from None
-    raise typer.Exit(job.run(stdin=sys.stdin.buffer))
+    raise typer.Exit(job.run(stdin=getattr(sys.stdin, "buffer", None)))  # None: closed (an error if - is read)
 
 
 @app.command("rules")
@@ -210,10 +210,19 @@ def explain(
     on stdin: no TEXT or -). Exit 0 when a rule covers it, 1 when it is an SGLang check no rule covers or
     is not recognised.
     """
-    if not text and sys.stdin.isatty():
+    if not text and sys.stdin is not None and sys.stdin.isatty():
         raise typer.BadParameter("give a rule code or name, or SGLang's error (or pipe it in)", param_hint="TEXT")
     words = text or ["-"]
-    given = sys.stdin.read() if words == ["-"] else " ".join(words)
+    if words == ["-"]:
+        from autofix.files import ReadError, read_stdin
+
+        try:  # a closed stdin, one that is not UTF-8 or too large: never a traceback
+            given = read_stdin().decode("utf-8", "replace")
+        except ReadError as exc:
+            raise typer.BadParameter(f"{exc.message}: give a rule code or name, or SGLang's error",
+                                     param_hint="TEXT") from None
+    else:
+        given = " ".join(words)
     if not given.strip():
         raise typer.BadParameter("nothing to explain: give a rule code or name, or paste SGLang's error",
                                  param_hint="TEXT")
