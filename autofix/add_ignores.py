@@ -20,43 +20,49 @@ them (``files.FileSet``: atomically, only if unchanged since read).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TextIO
+from typing import TYPE_CHECKING
 
 from autofix import files
 from autofix.api import fix_source
 from autofix.edits import line_col
-from autofix.errors import InputError, WriteError
-from autofix.formats import detect
+from autofix.errors import ConfigError, InputError, WriteError
 from autofix.formats.embedded import script_comments
 from autofix.model import Diagnostic
 
+if TYPE_CHECKING:
+    from autofix.report.stream import ReportStream
 
-def add_ignores(paths: list[str], *, options: Callable, out: TextIO, err: TextIO,
+
+def add_ignores(paths: list[str], *, options: Callable, err: ReportStream,
                 excluded: Callable[[str, bool, bool], bool] | None = None, verbose: bool = False) -> int:
     """Add suppression comments for every finding in ``paths`` (files or directories; not stdin).
 
     ``options(path)`` gives each file's ``runner.FileOptions`` (its policy decides which rules count). The
     suppressions that cover nothing any more (SUP001) are removed first, so the comments afterwards are
-    exactly today's findings. Reports on ``err`` only. Returns the exit code: 0 when every finding got a
-    comment, 1 when some could not, 2 when a file could not be read or written.
+    exactly today's findings. A file that cannot be checked is what it is in a check run (``runner.unchecked``:
+    an error, a note, or passed over quietly), and so is one that is no SGLang config (``runner.format_of``,
+    ``runner.passed_over``). Reports on ``err`` only, one line each (``ReportStream.line``). Returns the exit
+    code: 0 when every finding got a comment, 1 when some could not, 2 when a file could not be checked or
+    written. Raises ``ConfigError`` for a project configuration that cannot be used.
     """
     from dataclasses import replace
 
     from autofix.rules import RULES
+    from autofix.runner import format_of, passed_over, unchecked
     from autofix.schema import load
 
     others = frozenset(r.code for r in RULES) - {"SUP001"}
     disk = files.FileSet(scope=files.Scope(paths))  # a walked symlink to a file outside is not read nor written
-    added = changed = left = errors = 0
-    for path, named in files.expand(paths, note=lambda line: err.write(line + "\n"), excluded=excluded,
-                                    scope=disk.scope):
+    added = changed = left = failed = unwritten = 0
+    for path, named in files.expand(paths, note=err.line, excluded=excluded, scope=disk.scope):
         if path == "-":
-            err.write("-:1:1: error: --add-ignores writes files: give paths, not stdin\n")
-            errors += 1
+            err.line("-:1:1: error: --add-ignores writes files: give paths, not stdin")
+            failed += 1
             continue
+        text = fmt = None
         try:
             text = disk.read(path, named=named)
-            fmt = detect(path, text)
+            fmt = format_of(path, path, text, named)
             if fmt is None:
                 continue
             opts = options(path)
@@ -66,36 +72,58 @@ def add_ignores(paths: list[str], *, options: Callable, out: TextIO, err: TextIO
                 return fix_source(t, fmt, path=path, schema=schema, facts=opts.facts, policy=policy)
 
             # the unused suppressions removed: the file's own rules judge them, only SUP001's fix is applied
-            new = check(text, replace(opts.policy, unfixable=others)).output
+            first = check(text, replace(opts.policy, unfixable=others))
+            if not first.is_config:  # YAML that is neither a config nor launches SGLang
+                note = passed_over(first, path, named)
+                if note is not None:
+                    err.line(note)
+                continue
+            new = first.output
             findings = [d for d in check(new).diagnostics if not d.after and d.path == path
                         and not d.code.startswith("SUP")]
             new, missed = _suppress(new, fmt, path, schema, findings, check)
+        except ConfigError:
+            raise  # the project's configuration, not this file: it stops the run
         except InputError as exc:
-            if named:
-                err.write(f"{exc}\n")
-                errors += 1
-            elif isinstance(exc, files.NotRead):
-                err.write(f"{exc.path}:1:1: warning: {exc.message} (skipped)\n")
+            said = unchecked(exc, path, path, named, text, fmt, disk)
+            if said is not None:
+                err.line(said[1])
+                failed += said[0] == "error"
+            continue
+        except Exception as exc:  # noqa: BLE001 - the guard, as a check run's: one file never stops the run
+            what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            if verbose:
+                import traceback
+
+                for line in traceback.format_exc().splitlines():
+                    err.line(line)
+            err.line(f"{path}:1:1: error: internal error, nothing written: {what[:300]} (please report this"
+                     f"{'' if verbose else '; --verbose shows the traceback'})")
+            failed += 1
             continue
         for d in missed:
-            err.write(f"{d.path}:{d.location.line}:{d.location.col}: warning: {d.code} could not be suppressed "
-                      "here: no comment place keeps the launch as it is\n")
+            err.line(f"{d.path}:{d.location.line}:{d.location.col}: warning: {d.code} could not be suppressed "
+                     "here: no comment place keeps the launch as it is")
         left += len(missed)
         if new != text:
             try:
                 disk.check(path)
                 disk.write(path, new)
             except WriteError as exc:
-                err.write(f"{exc}\n")
-                errors += 1
+                err.line(str(exc))
+                unwritten += 1
                 continue
             n = len(findings) - len(missed)
             added += n
             changed += 1
-            err.write(f"Added suppressions for {n} finding{'s' * (n != 1)} in {path}\n")
-    err.write(f"Added suppressions for {added} finding{'s' * (added != 1)} in {changed} file{'s' * (changed != 1)}"
-              f"{f'; {left} could not be suppressed' if left else ''}.\n")
-    return 2 if errors else 1 if left else 0
+            err.line(f"Added suppressions for {n} finding{'s' * (n != 1)} in {path}")
+    tail = [f"{left} could not be suppressed"] if left else []
+    tail += [f"{n} file{'s' * (n != 1)} could not be {what}" for n, what in ((failed, "checked"),
+                                                                            (unwritten, "written")) if n]
+    err.line(f"Added suppressions for {added} finding{'s' * (added != 1)} in {changed} file{'s' * (changed != 1)}"
+             f"{''.join(f'; {t}' for t in tail)}.")
+    err.flush()
+    return 2 if failed or unwritten else 1 if left else 0
 
 
 def _suppress(text: str, fmt, path: str, schema, findings: list[Diagnostic],

@@ -87,28 +87,32 @@ class Job:
         """
         from autofix import files, runner
         from autofix.errors import WriteError
+        from autofix.report.stream import ReportStream
 
         r = self.request
+        err = ReportStream(self.stderr, "stderr", guard=self.output.actions)
         try:
             if r.add_ignores:
                 from autofix.add_ignores import add_ignores
 
-                return add_ignores(r.paths, options=self.options, out=self.stdout, err=self.stderr,
-                                   excluded=self.excluded, verbose=r.verbose)
+                return add_ignores(r.paths, options=self.options, err=err, excluded=self.excluded,
+                                   verbose=r.verbose)
             rep = runner.run(r.paths, self.mode, unsafe=self.unsafe, out=self.stdout, err=self.stderr,
                              stdin_filename=r.stdin_filename, stdin_format=r.stdin_format, verbose=r.verbose,
                              stdin=stdin, target_version=self.target_version, output=self.output,
                              options=self.options, excluded=self.excluded, exit_zero=r.exit_zero,
                              exit_non_zero_on_fix=r.exit_non_zero_on_fix, jobs=self.jobs)
         except ConfigError as exc:
-            self.stderr.write(for_log(f"{exc}\n", self.output.actions))
+            err.line(str(exc))
+            err.flush()
             return 2
         summary_path = self.env.get("GITHUB_STEP_SUMMARY")
         if rep.step_summary and summary_path:
             try:
                 files.append_text(summary_path, rep.step_summary)
             except WriteError as exc:  # the findings are in the log all the same: a warning, not a failure
-                self.stderr.write(f"{exc.path}:1:1: warning: the step summary was not written: {exc.message}\n")
+                err.line(f"{exc.path}:1:1: warning: the step summary was not written: {exc.message}")
+                err.flush()
         return rep.exit_code
 
 
@@ -116,16 +120,6 @@ def in_actions(env: Mapping[str, str]) -> bool:
     """Whether this is a GitHub Actions step (its runner sets ``GITHUB_ACTIONS=true``), whose log reads
     workflow commands in what autofix prints."""
     return env.get("GITHUB_ACTIONS") == "true"
-
-
-def for_log(text: str, actions: bool) -> str:
-    """``text`` as printed on stderr: in a GitHub Actions log (``actions``), never read as a workflow command
-    (``report.workflow_commands``)."""
-    if not actions:
-        return text
-    from autofix.report.workflow_commands import commands_in, guarded
-
-    return guarded(text) if commands_in(text) else text
 
 
 def color_wanted(env: Mapping[str, str], stream: TextIO) -> bool:

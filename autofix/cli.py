@@ -15,7 +15,7 @@ import os
 import signal
 import sys
 
-from autofix.errors import ConfigError, OutputError, UsageError
+from autofix.errors import ConfigError, OutputError, ReaderLeft, UsageError
 
 # The sub-commands of ``autofix.commands.app`` (a test checks the two agree): a first word naming one is
 # not a path
@@ -42,7 +42,7 @@ def _check_paths(paths: list[str]) -> int | None:
         try:
             from autofix.checking import Request, prepare
 
-            _printable_streams()
+            _printable_streams(paths)
         finally:
             gc.freeze()
             gc.enable()
@@ -51,7 +51,7 @@ def _check_paths(paths: list[str]) -> int | None:
             job = prepare(Request(paths=paths), env=os.environ, stdout=sys.stdout, stderr=sys.stderr)
         except (UsageError, ConfigError):
             return None
-        return job.run(stdin=sys.stdin.buffer)
+        return job.run(stdin=_stdin())
     except KeyboardInterrupt:  # Ctrl-C: 130, as click exits on it
         return 130
 
@@ -62,7 +62,7 @@ def _run(args: list[str]) -> None:
         code = _check_paths(args)
         if code is not None:
             raise SystemExit(code)
-    _printable_streams()
+    _printable_streams(args)
     from autofix.commands import app
 
     app(args=args, prog_name="autofix")
@@ -75,50 +75,95 @@ def _terminated(signum: int, frame) -> None:
 
 def _quiet_stdout() -> None:
     """Point fd 1 at /dev/null, so the interpreter's last flush of a broken stdout says nothing."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-    except OSError:
-        pass
+    _quiet(1)
     sys.stdout = None
 
 
-def _printable_streams() -> None:
+def _quiet_stderr() -> None:
+    """The same for fd 2 (after a broken pipe, which may be stderr's too: ``2>&1 | head``)."""
+    _quiet(2)
+    sys.stderr = None
+
+
+def _quiet(fd: int) -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+    except OSError:
+        pass
+
+
+def _stdin():
+    """The process's stdin as bytes, or None when it is closed (``sys.stdin`` is None when fd 0 was): it matters
+    only when ``-`` is read (``files.read_stdin``: one error line, exit 2)."""
+    return getattr(sys.stdin, "buffer", None)
+
+
+def _in_actions(args: list[str]) -> bool:
+    """Whether what is printed goes to a GitHub Actions log (``GITHUB_ACTIONS=true``), or is meant for one (the
+    github format asked for on the command line or in ``AUTOFIX_OUTPUT_FORMAT``)."""
+    return (os.environ.get("GITHUB_ACTIONS") == "true" or os.environ.get("AUTOFIX_OUTPUT_FORMAT") == "github"
+            or "--output-format=github" in args
+            or any(a == "--output-format" and b == "github" for a, b in zip(args, args[1:])))
+
+
+def _printable_streams(args: list[str]) -> None:
     """stdout and stderr print a character their encoding cannot hold (an ASCII locale, ``PYTHONIOENCODING``)
     as its backslash escape, and a byte of a file name that is not UTF-8 as ``\\xNN``, instead of failing
-    the run after ``--write`` has written its files (``report.escapes``)."""
+    the run after ``--write`` has written its files (``report.escapes``); and whatever is printed on them, by
+    autofix, click or Python, is guarded in a GitHub Actions log, and fails as one ``OutputError`` or
+    ``ReaderLeft`` (``report.stream.install``)."""
     from autofix.report.escapes import ERRORS
+    from autofix.report.stream import install
 
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.reconfigure(errors=ERRORS)
         except (AttributeError, ValueError, OSError):  # None, closed, or not a text file (replaced)
             pass
+    install(_in_actions(args))
+
+
+def _say(text: str) -> None:
+    """``text`` as one line on stderr (``escapes.visible``), if stderr can still take it."""
+    try:
+        from autofix.report.escapes import visible
+
+        sys.stderr.write(visible(text) + "\n")
+        sys.stderr.flush()
+    except Exception:  # noqa: BLE001 - stderr closed or gone too: nothing is left to say it on
+        pass
 
 
 def main() -> None:
     """Console-script entry point.
 
     A failure outside any one file (each file has its own guard in
-    ``runner.run``) is one error line and exit 2; ``--verbose`` re-raises it
-    with its traceback. A report that cannot be written (stdout closed or
-    full) is one error line and exit 2; a character stdout's encoding cannot
-    hold is not a failure (``_printable_streams``). Ctrl-C exits 130 and
-    SIGTERM 143, once a write in progress is done (never half done).
+    ``runner.run``) is one error line and exit 2; ``--verbose`` adds its
+    traceback. A report that cannot be written (stdout closed or full) is
+    one error line and exit 2; a reader that left (a broken pipe:
+    ``autofix . | head``) stops the run quietly with 141, the status of a
+    process SIGPIPE ends; a character stdout's encoding cannot hold is not
+    a failure (``_printable_streams``). Ctrl-C exits 130 and SIGTERM 143,
+    once a write in progress is done (never half done).
     """
     signal.signal(signal.SIGTERM, _terminated)
     try:
         _run(sys.argv[1:])
+    except ReaderLeft:  # `autofix dir | head`: the reader left on purpose; the files are as the lines before said
+        _quiet_stdout()
+        _quiet_stderr()
+        raise SystemExit(128 + signal.SIGPIPE) from None
     except OutputError as exc:  # stdout closed or full: the files are as the lines before said
         _quiet_stdout()
-        print(f"autofix: {exc}", file=sys.stderr)
+        _say(f"autofix: {exc}")
         raise SystemExit(2) from None
-    except BrokenPipeError:  # `autofix dir | head`: the reader left, nothing is wrong with the files
-        sys.stderr.close()
-        raise SystemExit(1) from None
     except Exception as exc:  # noqa: BLE001 - last resort: never a bare traceback
         if "--verbose" in sys.argv[1:]:
-            raise
-        print(f"autofix: internal error: {type(exc).__name__}: {exc} (please report this; --verbose shows "
-              "the traceback)", file=sys.stderr)
+            import traceback
+
+            for line in traceback.format_exc().splitlines():
+                _say(line)
+        how = "" if "--verbose" in sys.argv[1:] else "; --verbose shows the traceback"
+        _say(f"autofix: internal error: {type(exc).__name__}: {exc} (please report this{how})")
         raise SystemExit(2) from None

@@ -39,7 +39,9 @@ def _version(value: bool) -> None:
         from autofix import __version__
         from autofix.schema import DEFAULT_VERSION, versions
 
-        typer.echo(f"autofix {__version__} (SGLang {DEFAULT_VERSION}; tables for {', '.join(versions())})")
+        out = _stdout()
+        out.line(f"autofix {__version__} (SGLang {DEFAULT_VERSION}; tables for {', '.join(versions())})")
+        out.flush()
         raise typer.Exit()
 
 
@@ -162,11 +164,12 @@ def check(
             raise typer.BadParameter(exc.message, param_hint=exc.param) from None
         raise click.UsageError(exc.message) from None
     except ConfigError as exc:  # the project's configuration file: nothing is checked with it
-        from autofix.checking import for_log, in_actions
+        from autofix.checking import in_actions
+        from autofix.report.stream import ReportStream
 
-        typer.echo(for_log(f"{exc}\n", in_actions(os.environ)), err=True, nl=False)
+        ReportStream(sys.stderr, "stderr", guard=in_actions(os.environ) or None).line(str(exc))
         raise typer.Exit(2) from None
-    raise typer.Exit(job.run(stdin=sys.stdin.buffer))
+    raise typer.Exit(job.run(stdin=getattr(sys.stdin, "buffer", None)))  # None: closed (an error if - is read)
 
 
 @app.command("rules")
@@ -183,14 +186,15 @@ def list_rules(
     from autofix.docs import rule_record
     from autofix.rules import RULES
 
+    out = _stdout()
     if output_format == "json":
         import json
 
-        typer.echo(json.dumps([rule_record(r) for r in RULES], indent=2))
-        return
-    width = max(len(r.name) for r in RULES)
-    for r in RULES:
-        typer.echo(f"{r.code:<7} {r.name:<{width}}  {r.summary}")
+        out.write(json.dumps([rule_record(r) for r in RULES], indent=2) + "\n")
+    else:
+        width = max(len(r.name) for r in RULES)
+        out.write("".join(f"{r.code:<7} {r.name:<{width}}  {r.summary}\n" for r in RULES))
+    out.flush()
 
 
 @app.command("explain", context_settings={"ignore_unknown_options": True})
@@ -206,15 +210,34 @@ def explain(
     on stdin: no TEXT or -). Exit 0 when a rule covers it, 1 when it is an SGLang check no rule covers or
     is not recognised.
     """
-    if not text and sys.stdin.isatty():
+    if not text and sys.stdin is not None and sys.stdin.isatty():
         raise typer.BadParameter("give a rule code or name, or SGLang's error (or pipe it in)", param_hint="TEXT")
     words = text or ["-"]
-    given = sys.stdin.read() if words == ["-"] else " ".join(words)
+    if words == ["-"]:
+        from autofix.files import ReadError, read_stdin
+
+        try:  # a closed stdin, one that is not UTF-8 or too large: never a traceback
+            given = read_stdin().decode("utf-8", "replace")
+        except ReadError as exc:
+            raise typer.BadParameter(f"{exc.message}: give a rule code or name, or SGLang's error",
+                                     param_hint="TEXT") from None
+    else:
+        given = " ".join(words)
     if not given.strip():
         raise typer.BadParameter("nothing to explain: give a rule code or name, or paste SGLang's error",
                                  param_hint="TEXT")
     from autofix.explain import explain as match, render
 
     found = match(given)
-    typer.echo(render(found), nl=False)
+    out = _stdout()
+    out.write(render(found))
+    out.flush()
     raise typer.Exit(found.exit_code)
+
+
+def _stdout():
+    """stdout as the report of a command that is not ``check`` prints on it (``report.stream``): guarded in a
+    GitHub Actions log, a failure one error line (exit 2), a broken pipe a quiet exit."""
+    from autofix.report.stream import ReportStream
+
+    return ReportStream(sys.stdout, "stdout")

@@ -148,7 +148,7 @@ def unified_diff(before: str, after: str, path: str, changes: Iterable[Change] |
     if ops is None:  # regions that do not line up (a caller's mistake): compare the one region between
         ops = _line_ops(before, a_lines, b_lines, changes_between(before, after))
     old, new = (path, path) if path.startswith("/") else (f"a/{path}", f"b/{path}")
-    out = [f"--- {old}\n", f"+++ {new}\n"]
+    out = [f"--- {diff_name(old)}\n", f"+++ {diff_name(new)}\n"]
     for group in _Known(ops).get_grouped_opcodes(_CONTEXT):
         first, last = group[0], group[-1]
         out.append(f"@@ -{_range(first[1], last[2])} +{_range(first[3], last[4])} @@\n")
@@ -159,6 +159,36 @@ def unified_diff(before: str, after: str, path: str, changes: Iterable[Change] |
             out.extend(_marked("-", a_lines[i1:i2]))
             out.extend(_marked("+", b_lines[j1:j2]))
     return "".join(out)
+
+
+# the characters git writes as a letter after a backslash in a quoted name (quote.c, sq_lookup)
+_GIT_ESCAPES = {"\a": "a", "\b": "b", "\t": "t", "\n": "n", "\v": "v", "\f": "f", "\r": "r", '"': '"', "\\": "\\"}
+
+
+def diff_name(name: str) -> str:
+    """How a diff header names a file (``name``: its path, with its ``a/`` or ``b/``): as it is, or, when it holds
+    a control character (C0, DEL, C1), a ``"`` or a backslash, or a byte that is not UTF-8, quoted as git quotes
+    it: between double quotes, those as C escapes (``"a/nl\\n.yaml"``, ``"a/caf\\351.yaml"``), so that the
+    header stays one line a terminal shows as it is and ``git apply`` and GNU patch read back the name's bytes.
+
+    ``str -> str``; the other characters stay as they are (git's ``core.quotePath=false``).
+    """
+    if name.isprintable() and '"' not in name and "\\" not in name:
+        return name
+    out, quoted = [], False
+    for ch in name:
+        n = ord(ch)
+        if ch in _GIT_ESCAPES:
+            out.append("\\" + _GIT_ESCAPES[ch])
+        elif 0xDC80 <= n <= 0xDCFF:  # a byte that is not UTF-8 (os.fsdecode): the byte itself
+            out.append(f"\\{n - 0xDC00:03o}")
+        elif n < 0x20 or 0x7F <= n <= 0x9F:
+            out.append("".join(f"\\{b:03o}" for b in ch.encode("utf-8")))
+        else:
+            out.append(ch)
+            continue
+        quoted = True
+    return f'"{"".join(out)}"' if quoted else name
 
 
 class _Known(difflib.SequenceMatcher):

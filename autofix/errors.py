@@ -70,6 +70,12 @@ class OutputError(Exception):
     """The report cannot be written: stdout or stderr is closed, or its disk is full. The run stops there."""
 
 
+class ReaderLeft(OutputError):
+    """The reader of stdout or stderr left (a broken pipe: ``autofix . | head``). The run stops there, quietly.
+
+    Not an ``OSError``: click would take it for its own broken pipe and exit 1, which says "violations"."""
+
+
 class UsageError(AutofixError):
     """The command line asks for something that cannot be done (two modes at once, an unknown rule
     selector): exit 2, nothing checked. ``param`` names the option (``--select``), or None."""

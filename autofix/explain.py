@@ -30,6 +30,7 @@ from functools import cache
 from autofix.docs import render_rule
 from autofix.errors import UnknownRule
 from autofix.pipeline.items import Derivation, SettingsRule
+from autofix.report.escapes import visible
 from autofix.rules import BY_CODE, Rule, get
 from autofix.sites import VERSION, Scored, Site, SiteIndex, load, words
 
@@ -259,8 +260,9 @@ def render(found: Explanation, version: str = VERSION) -> str:
         how += f", raised again from {_site_name(found.cause)}"
     lines = []
     if found.frame and found.how in ("message", "none"):
-        lines.append(f"The traceback's innermost SGLang frame, {found.frame.where} ({found.frame.function}), is no "
-                     f"check site autofix knows in SGLang {version}.")
+        # the frame is the pasted text's: a control character in it (an escape sequence) is shown as its escape
+        lines.append(f"The traceback's innermost SGLang frame, {visible(found.frame.where)} "
+                     f"({visible(str(found.frame.function))}), is no check site autofix knows in SGLang {version}.")
     if found.site:
         if found.rules:
             lines.append(f"SGLang's check at {_site_name(found.site, found.via)}, {how}, is {_rule_names(found.rules)}")

@@ -246,13 +246,25 @@ def _read_up_to(fd: int, size: int) -> bytes:
     return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
+def _stdin(stream: BinaryIO | None) -> BinaryIO | None:
+    """``stream``, else the process's stdin as bytes; None when it is closed (``sys.stdin`` None: fd 0 was)."""
+    return stream if stream is not None else getattr(sys.stdin, "buffer", None)
+
+
 def read_stdin(stream: BinaryIO | None = None) -> bytes:
     """All of stdin (or ``stream``), up to ``MAX_BYTES``.
 
     Raises ``ReadError`` beyond, with what was read in its ``data`` (the
-    rest is left unread, for ``copy_stream``).
+    rest is left unread, for ``copy_stream``), and when stdin is closed or
+    cannot be read (nothing in ``data``).
     """
-    data = (stream or sys.stdin.buffer).read(MAX_BYTES + 1)
+    source = _stdin(stream)
+    if source is None:
+        raise ReadError("-", "cannot read stdin: it is closed")
+    try:
+        data = source.read(MAX_BYTES + 1)
+    except (OSError, ValueError) as exc:  # EISDIR, EIO; ValueError: a file closed by the caller
+        raise ReadError("-", f"cannot read stdin: {_strerror(exc) if isinstance(exc, OSError) else exc}") from None
     if len(data) > MAX_BYTES:
         exc = ReadError("-", f"too large (more than {MAX_BYTES:,} bytes on stdin)")
         exc.data = data
@@ -265,12 +277,13 @@ def copy_stream(head: bytes, stream: BinaryIO | None, out) -> None:
 
     Bounded memory (chunk by chunk): how a filter passes on what it cannot check.
     """
-    stream = stream or sys.stdin.buffer
+    stream = _stdin(stream)
     out.flush()
     sink = out.buffer
     sink.write(head)
-    while chunk := stream.read(1 << 20):
-        sink.write(chunk)
+    if head and stream is not None:  # a stdin that could not be read at all has no rest either
+        while chunk := stream.read(1 << 20):
+            sink.write(chunk)
     sink.flush()
 
 

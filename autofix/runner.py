@@ -42,7 +42,8 @@ from autofix import files, parallel, report
 from autofix.api import FixResult, config_files, fix_source
 from autofix.model import Location
 from autofix.policy import DEFAULT as DEFAULT_POLICY, Policy
-from autofix.report.escapes import ERRORS, printable
+from autofix.report.escapes import visible
+from autofix.report.stream import ReportStream
 from autofix.edits import unified_diff
 from autofix.errors import ConfigError, InputError, InternalError, OutputError, WriteError
 from autofix.formats import DOCKERFILE, LAUNCH, by_name, detect
@@ -116,85 +117,6 @@ class FileOptions:
         return fix_source(text, fmt, path=path, unsafe=self.unsafe, schema=load(self.target_version),
                           read_config=read_config, shared_configs=shared, facts=self.facts, policy=self.policy,
                           fix_edits=fix_edits, config_policy=config_policy)
-
-
-class _Output:
-    """A stream of the report, whose write failures stop the run with one ``OutputError`` (not one error per
-    file).
-
-    ``write`` takes the report's text: a file name that is not UTF-8 is printed as ``caf\\xe9.yaml``
-    (``escapes.printable``), and a character the stream's encoding cannot hold as its backslash escape
-    (``\\u2026``), never a failure (``autofix.cli`` sets the same on ``sys.stdout`` and ``sys.stderr``).
-    ``write_utf8`` takes the text of a file (a diff, the fixed text of stdin): UTF-8 whatever the stream's
-    encoding, so it is what the file holds. ``buffer`` is the stream's bytes. With ``guard`` (a GitHub
-    Actions log), report text that the runner could read as a workflow command (a file named
-    ``::error file=x::y.yaml``) is printed between ``::stop-commands::`` lines; each write is whole lines.
-    """
-
-    def __init__(self, stream, name: str, *, binary: bool = False, guard: bool = False) -> None:
-        self._stream, self._name, self._binary = stream, name, binary
-        self._guard = None
-        if guard:  # loaded only for a GitHub Actions log
-            from autofix.report import workflow_commands
-
-            self._guard = workflow_commands
-
-    def _call(self, method: str, *args):
-        if self._stream is None:
-            raise OutputError(f"cannot write to {self._name}: it is closed")
-        try:
-            return getattr(self._stream, method)(*args)
-        except (BrokenPipeError, UnicodeEncodeError):
-            raise
-        except (OSError, ValueError) as exc:  # ENOSPC, EIO; ValueError: "I/O operation on closed file"
-            raise OutputError(f"cannot write to {self._name}: {getattr(exc, 'strerror', None) or exc}") from None
-
-    def write(self, text):
-        if self._binary:
-            return self._call("write", text)
-        text = printable(text)
-        if self._guard is not None and self._guard.commands_in(text):
-            text = self._guard.guarded(text)
-        try:
-            return self._call("write", text)
-        except UnicodeEncodeError:  # a stream with strict errors (the caller's): escape what it cannot hold
-            encoding = getattr(self._stream, "encoding", None) or "ascii"
-            return self._call("write", text.encode(encoding, ERRORS).decode(encoding))
-
-    def writelines(self, lines) -> None:
-        self.write("".join(lines))
-
-    def write_utf8(self, text: str, *, report: bool = True) -> None:
-        """Write ``text``, the text of a file, as UTF-8 (``printable``) whatever the stream's encoding;
-        ``report``: part of the report (a diff: guarded as ``write`` guards), not data (stdin's fixed text)."""
-        encoding = getattr(self._stream, "encoding", None)
-        if encoding is None or getattr(self._stream, "buffer", None) is None or _is_utf8(encoding):
-            if report:
-                self.write(text)
-            else:
-                self._call("write", text)
-            return
-        text = printable(text)
-        if report and self._guard is not None and self._guard.commands_in(text):
-            text = self._guard.guarded(text)
-        self.flush()  # what the text layer holds goes first
-        self.buffer.write(text.encode("utf-8"))
-
-    def flush(self) -> None:
-        self._call("flush")
-
-    @property
-    def buffer(self) -> _Output:
-        return _Output(getattr(self._stream, "buffer", None), self._name, binary=True)
-
-
-def _is_utf8(encoding: str) -> bool:
-    import codecs
-
-    try:
-        return codecs.lookup(encoding).name == "utf-8"
-    except LookupError:
-        return False
 
 
 @dataclass(slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
@@ -315,8 +237,8 @@ def run(
     raw_err = err
     output = output or Output(show_fixes=show_fixes)
     # the github format guards its own log lines: its annotations must stay commands
-    out = _Output(out, "stdout", guard=output.actions and not output.machine)
-    err = _Output(err, "stderr", guard=output.actions)
+    out = ReportStream(out, "stdout", guard=output.actions and not output.machine)
+    err = ReportStream(err, "stderr", guard=output.actions)
     config_policy = None  # one policy for every file
     if options is None:
         fixed_options = FileOptions(DEFAULT_POLICY, unsafe, target_version, facts)
@@ -330,7 +252,7 @@ def run(
     through_launch: set[str] = set()  # real paths of config files a launch has handled
     # scripts first, each file once; the YAML files are walked, not listed (autofix.inputs)
     left = _Leftovers(err)
-    inputs = Inputs(paths, note=lambda line: err.write(line + "\n"), excluded=excluded, left=left, scope=scope)
+    inputs = Inputs(paths, note=err.line, excluded=excluded, left=left, scope=scope)
     shared = _shared_configs(inputs.scripts, schema, scope)
     once = _Once()
     run_one = _One(rep, mode, disk, once, through_launch, shared, out, err, output, options, left=left,
@@ -359,7 +281,8 @@ def run(
                 if verbose:
                     import traceback
 
-                    traceback.print_exc(file=err)
+                    for line in traceback.format_exc().splitlines():
+                        err.line(line)
                 run_one.pass_through()
             disk.done()  # what it read is not needed again: the run's memory stays flat in its files
     finally:
@@ -369,8 +292,8 @@ def run(
         out.write(report.statistics(rep.tally, write=mode is Mode.WRITE, machine=output.machine))
     elif output.machine:
         _render(rep, output.format, target_version, out)
-    err.write(report.summary(rep.tally, write=mode is Mode.WRITE, unsafe=unsafe, errors=rep.errors,
-                             unwritten=rep.unwritten) + "\n")
+    err.line(report.summary(rep.tally, write=mode is Mode.WRITE, unsafe=unsafe, errors=rep.errors,
+                            unwritten=rep.unwritten))
     out.flush()  # a full disk shows here, as one error, not at exit
     err.flush()
     return rep
@@ -409,8 +332,8 @@ class _ProgressItems:
         self.items, self.count, self.click, self.stream = items, count, click, stream
 
     def __iter__(self):
-        with self.click.progressbar(self.items, length=self.count, label="autofix", file=self.stream,
-                                    show_pos=True, item_show_func=lambda item: item[0] if item else None) as bar:
+        with self.click.progressbar(self.items, length=self.count, label="autofix", file=self.stream, show_pos=True,
+                                    item_show_func=lambda item: visible(item[0]) if item else None) as bar:
             yield from bar
 
 
@@ -475,7 +398,7 @@ class _One:
 
     def failed(self, path: str, line: int, col: int, message: str) -> None:
         """An input that could not be checked, or a fix that could not be written: one error line (exit 2)."""
-        self.err.write(f"{path}:{line}:{col}: error: {message}\n")
+        self.err.line(f"{path}:{line}:{col}: error: {message}")
         from autofix.report.records import ErrorRecord
 
         self.rep.error_records.append(ErrorRecord(path, Location(line, col), message))
@@ -504,10 +427,9 @@ class _One:
             if result is None:
                 return
         if not result.is_config:  # YAML that is neither a config nor launches SGLang: no false alarms
-            if named:
-                why = "not an SGLang config (fewer than half of its keys name SGLang options) and no SGLang " \
-                      "launch" if result.format == "yaml" else "no SGLang launch found"
-                self.err.write(f"{self.shown(path)}: skipped: {why}\n")
+            note = passed_over(result, self.shown(path), named)
+            if note is not None:
+                self.err.line(note)
             self.pass_through()
             return
         self._report(path, result)
@@ -532,16 +454,8 @@ class _One:
                 text = files.decode(self.stdin_data, shown)
             else:
                 text = self.disk.read(path, named=named)
-            if path == "-" and self.stdin_format:
-                fmt = by_name(self.stdin_format)
-            else:
-                fmt = detect(shown, text)
+            fmt = format_of(path, shown, text, named, self.stdin_format)
             if fmt is None:
-                # a shell script or Dockerfile that launches no SGLang is fine (pre-commit passes every *.sh)
-                launcher = files.launcher_kind(shown) or text.startswith("#!") \
-                    or (path == "-" and DOCKERFILE.match(text) is not None)
-                if named and not launcher:
-                    raise InputError(shown, 1, 1, "not an SGLang config (.yaml/.yml) and runs no SGLang launch")
                 self.pass_through()
                 return
             opts = self.options(shown)
@@ -550,20 +464,12 @@ class _One:
         except ConfigError:
             raise  # the project's configuration, not this file: it stops the run
         except InputError as exc:
-            # YAML meant as an SGLang config: half its top-level keys name SGLang options, or it launches SGLang
-            config = text is not None and fmt is not None and fmt.NAME == "yaml" and exc.path == shown and (
-                LAUNCH.search(text) is not None or looks_like_config_text(text, load()))
-            shape = isinstance(exc, NotAConfig) or exc.message.startswith("invalid YAML")
-            if named and shape and fmt is not None and fmt.NAME == "yaml" and not config:
-                # a GitHub workflow, a playbook (pre-commit names every YAML file): not ours
-                err.write(f"{shown}: skipped: not an SGLang config (fewer than half of its keys name SGLang "
-                          "options) and no SGLang launch\n")
-            elif named or config or (walked := _walked(path, text, exc, self.disk)) == "error":
-                # named; or walked and meant for SGLang as it is (a config, a launch): a gate must not pass it
+            said = unchecked(exc, path, shown, named, text, fmt, self.disk)
+            if said is not None and said[0] == "error":
                 self.failed(exc.path, exc.line, exc.col, exc.message)
                 self.rep.errors += 1
-            elif walked == "note":  # walked: nothing is known of what it holds, or a template (Helm's)
-                err.write(_skipped(exc))
+            elif said is not None:
+                err.line(said[1])
             self.pass_through()
             return
         except InternalError as exc:
@@ -595,7 +501,7 @@ class _One:
             key = ("unread", self.disk.real(note.file)) if note.file is not None else \
                 ("unread", self.disk.real(note.path), note.location, note.message)
             if once.first(key):
-                self.err.write(f"{note}\n")
+                self.err.line(str(note))
         if result.others:  # (a replace of every result would cost what a clean file's rules do)
             result = replace(result, others=tuple(once.config(o) for o in result.others))
         for other in result.others:
@@ -655,14 +561,14 @@ class _One:
         if not failed:
             return group
         for again in failed[1:]:
-            self.err.write(f"{again.path}:1:1: error: written, but its launch's other file could not be, and "
-                           f"putting it back failed: {again.message}\n")
+            self.err.line(f"{again.path}:1:1: error: written, but its launch's other file could not be, and "
+                          f"putting it back failed: {again.message}")
             self.rep.unwritten += 1
         return self._not_written(group, failed[0])
 
     def _not_written(self, group: list[tuple[FixResult, bool]], exc: WriteError) -> list[tuple[FixResult, bool]]:
         """``group`` as it stands on disk after ``exc``: nothing written (the script still holds its configs)."""
-        self.err.write(f"{exc}\n")
+        self.err.line(str(exc))
         from autofix.report.records import ErrorRecord
 
         self.rep.error_records.append(ErrorRecord(exc.path, Location(1, 1), exc.message))
@@ -692,8 +598,10 @@ class _One:
             for d in shown:
                 lines_to.write(report.diagnostic_line(d, color=output.color) + "\n")
                 if output.show_fixes and output.format == "full":
-                    lines_to.write("".join(line + "\n" for line in report.fix_lines(d)))
-        err.writelines(f"{c}\n" for c in result.conflicts)
+                    for line in report.fix_lines(d):
+                        lines_to.line(line)
+        for conflict in result.conflicts:
+            err.line(conflict)
         if mode in (Mode.DIFF, Mode.DIFF_ONLY, Mode.CHECK):
             diff = mode is Mode.DIFF_ONLY or (mode is Mode.DIFF and output.format == "full" and not output.statistics)
             if diff and result.changed and show_diff:
@@ -704,10 +612,10 @@ class _One:
             out.write_utf8(result.output, report=False)
         elif result.changed:
             if merged:  # a fix may land in the script for a violation reported in its --config file
-                err.write(f"Fixed {result.path}\n")
+                err.line(f"Fixed {result.path}")
             else:
                 fixed = sum(1 for d in result.diagnostics if d.fixable)
-                err.write(f"Fixed {fixed} violation{'s' * (fixed != 1)} in {result.path}\n")
+                err.line(f"Fixed {fixed} violation{'s' * (fixed != 1)} in {result.path}")
 
 
 def unwritten(result: FixResult) -> FixResult:
@@ -718,9 +626,68 @@ def unwritten(result: FixResult) -> FixResult:
                    remaining=tuple(d for d in result.diagnostics if not d.after))
 
 
+def format_of(path: str, shown: str, text: str, named: bool, stdin_format: str | None = None):
+    """The format adapter that checks ``text``, the file at ``path`` (``-``: stdin, whose format ``stdin_format``
+    names, if given) reported as ``shown``; None for a file passed over: a shell script or Dockerfile that
+    launches no SGLang is fine (pre-commit passes every ``*.sh``). Raises ``InputError`` for a named file that
+    is neither an SGLang config nor a launcher. What a check run and ``--add-ignores`` both decide."""
+    if path == "-" and stdin_format:
+        return by_name(stdin_format)
+    fmt = detect(shown, text)
+    if fmt is None:
+        launcher = files.launcher_kind(shown) or text.startswith("#!") \
+            or (path == "-" and DOCKERFILE.match(text) is not None)
+        if named and not launcher:
+            raise InputError(shown, 1, 1, "not an SGLang config (.yaml/.yml) and runs no SGLang launch")
+    return fmt
+
+
+def passed_over(result: FixResult, shown: str, named: bool) -> str | None:
+    """The note for ``result``, a text that is neither an SGLang config nor launches SGLang (no false alarms):
+    a line when the file was named (reported as ``shown``), else None (a walk passes it over quietly)."""
+    if not named:
+        return None
+    why = "not an SGLang config (fewer than half of its keys name SGLang options) and no SGLang launch" \
+        if result.format == "yaml" else "no SGLang launch found"
+    return f"{shown}: skipped: {why}"
+
+
+def unchecked(exc: InputError, path: str, shown: str, named: bool, text: str | None,
+              fmt, disk: files.FileSet) -> tuple[str, str] | None:
+    """What a run makes of ``path`` (named on the command line, or met in a walk; reported as ``shown``), which
+    could not be checked (``exc``; ``text`` None when it was not read as text, ``fmt`` None when no format was
+    found): the one decision of a check run and of ``--add-ignores``.
+
+    - ``("error", line)``: exit 2 (and a record in a machine format's document): the file is named, or it is
+      meant for SGLang as it is (YAML whose keys are mostly SGLang options or that launches SGLang, or what
+      ``_walked`` says is an error): a CI gate must not pass it;
+    - ``("note", line)``: a warning on stderr, the exit code unchanged: a named YAML file that does not read as
+      a config and is none (a GitHub workflow, a playbook: pre-commit names every YAML file), or a walked file
+      ``_walked`` only notes;
+    - None: passed over quietly.
+
+    ``disk``: the run's ``files.FileSet``, which reads a walked file again when it is not UTF-8 (``_walked``).
+    """
+    # YAML meant as an SGLang config: half its top-level keys name SGLang options, or it launches SGLang
+    config = text is not None and fmt is not None and fmt.NAME == "yaml" and exc.path == shown and (
+        LAUNCH.search(text) is not None or looks_like_config_text(text, load()))
+    shape = isinstance(exc, NotAConfig) or exc.message.startswith("invalid YAML")
+    if named and shape and fmt is not None and fmt.NAME == "yaml" and not config:
+        return "note", (f"{shown}: skipped: not an SGLang config (fewer than half of its keys name SGLang options) "
+                        "and no SGLang launch")
+    if named or config:
+        return "error", str(exc)
+    walked = _walked(path, text, exc, disk)
+    if walked == "error":  # walked and meant for SGLang as it is (a config, a launch)
+        return "error", str(exc)
+    if walked == "note":  # walked: nothing is known of what it holds, or a template (Helm's)
+        return "note", _skipped(exc)
+    return None
+
+
 def _skipped(exc: InputError) -> str:
     """The note for a walked file that is skipped: a warning (it does not change the exit code)."""
-    return f"{exc.path}:{exc.line}:{exc.col}: warning: {exc.message} (skipped)\n"
+    return f"{exc.path}:{exc.line}:{exc.col}: warning: {exc.message} (skipped)"
 
 
 def _walked(path: str, text: str | None, exc: InputError, disk: files.FileSet) -> str | None:
@@ -791,7 +758,7 @@ class _Leftovers:
             return
         if (st.st_dev, st.st_ino) not in self.seen:
             self.seen.add((st.st_dev, st.st_ino))
-            self.err.write(files.left_note(path, leftover) + "\n")
+            self.err.line(files.left_note(path, leftover))
 
     def beside(self, path: str, real: str | None = None) -> None:
         """Name the backup next to the file ``path`` (at real path ``real``, when known), if there is one."""

@@ -94,3 +94,59 @@ def test_a_configuration_error_in_actions(tmp_path):
     r = autofix("c.yaml", cwd=tmp_path, actions=True)
     assert r.returncode == 2 and "names no rule" in r.stderr
     assert commands(r) == []
+
+
+# --- every other path autofix prints by (issue 29, second round, finding 1) --------------------------------------
+
+HOSTILE = ["x##[error]FAKE.yaml", f"nl\n{FAKE}", "cr\r::warning::CR.yaml"]
+
+
+def run_python(code: str, *args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``autofix ARGS`` run by ``autofix.cli.main`` after ``code`` (which replaces something to fail), in Actions."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
+    env.update(PYTHONPATH=str(ROOT), GITHUB_ACTIONS="true")
+    script = f"import sys\n{code}\nfrom autofix.cli import main\nsys.argv = ['autofix', *{list(args)!r}]\nmain()\n"
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=cwd, timeout=60,
+                          env=env)
+
+
+def test_add_ignores_in_actions(tmp_path):
+    """The tester's reproducer: --add-ignores printed each name raw, outside any stop-commands region."""
+    (tmp_path / ".git").mkdir()
+    for name in HOSTILE:
+        (tmp_path / name).write_text(BAD)
+    r = autofix(".", "--add-ignores", cwd=tmp_path, actions=True)
+    assert r.returncode == 0, r.stderr
+    assert commands(r) == []  # once: an ::error annotation on README.md, a ::warning, an ##[error]
+    assert "Added suppressions for 3 findings in 3 files." in r.stderr
+    for shown in ["x##[error]FAKE.yaml", f"nl\\n{FAKE}", "cr\\r::warning::CR.yaml"]:  # a line break as \n
+        assert f"Added suppressions for 1 finding in {shown}\n" in r.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["c.yaml", "--select", f"##[error]x\n{FAKE}"],  # a usage error (typer and click word it)
+    ["c.yaml", "--output-format", "##[error]x"],
+    ["c.yaml", "--##[error]x"],  # an option click does not know
+    ["c.yaml", "--config-file", "##[error]x.toml"],  # a configuration file that cannot be read
+    ["explain", 'File "/x/sglang/srt/##[error]x.py", line 3, in f\nValueError: nothing known'],
+], ids=["select", "output-format", "option", "config-file", "explain"])
+def test_usage_and_other_commands_in_actions(tmp_path, args):
+    (tmp_path / "c.yaml").write_text(BAD)
+    r = autofix(*args, cwd=tmp_path, actions=True)
+    assert r.returncode in (1, 2), r.stderr
+    assert commands(r) == []
+    assert "##[error]x" in r.stdout + r.stderr  # still shown, as text
+
+
+@pytest.mark.parametrize("verbose", [False, True], ids=["", "verbose"])
+def test_the_last_resort_error_in_actions(tmp_path, verbose):
+    """A failure outside any one file: one error line (with --verbose, the traceback too), guarded."""
+    (tmp_path / "c.yaml").write_text(BAD)
+    code = (f"import autofix.checking\ndef boom(*a, **k):\n    raise ValueError({f'##[error]x{chr(10)}{FAKE}'!r})\n"
+            "autofix.checking.prepare = boom")
+    r = run_python(code, "c.yaml", "--check", *(["--verbose"] if verbose else []), cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    assert commands(r) == []
+    assert f"autofix: internal error: ValueError: ##[error]x\\n{FAKE} (please report this" in r.stderr
+    assert ("Traceback (most recent call last):" in r.stderr) is verbose
+

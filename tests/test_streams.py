@@ -100,3 +100,78 @@ def test_a_strict_stream_of_the_callers_gets_escapes(tmp_path):
     out.flush()
     assert rep.exit_code == 1
     assert raw.getvalue().endswith(b"unknown key 'mod\\xe8le'; did you mean model?\n")
+
+
+# --- a closed stdin, a closed stdout, a reader that left (issue 29, second round, findings 4 and 5) ---------------
+
+def closing(fd: int):
+    """A ``preexec_fn`` that closes ``fd`` in the child, as ``<&-`` or ``>&-`` does: Python then has None for it."""
+    return lambda: os.close(fd)
+
+
+@pytest.mark.parametrize("args, code", [
+    (["a.yaml"], 1),  # a command line of paths only (autofix.cli runs it without typer)
+    (["a.yaml", "--check"], 1),
+    (["a.yaml", "--write"], 0),
+    (["explain", "EP003"], 0),
+    (["rules"], 0),
+])
+def test_a_closed_stdin_that_is_not_read(tmp_path, args, code):
+    (tmp_path / "a.yaml").write_text(BAD)
+    r = subprocess.run([sys.executable, "-m", "autofix", *args], capture_output=True, cwd=tmp_path, timeout=60,
+                       env=env_of({}), preexec_fn=closing(0))
+    assert r.returncode == code, r.stderr  # once: "internal error: AttributeError: 'NoneType' ...", exit 2
+    assert b"internal error" not in r.stderr
+    assert (b"a.yaml" in r.stdout + r.stderr) if args[0] == "a.yaml" else r.stdout  # the run's report
+
+
+@pytest.mark.parametrize("args", [["-"], ["-", "--write"], ["-", "--output-format", "json"], ["explain"],
+                                  ["explain", "-"]])
+def test_a_closed_stdin_that_is_read(tmp_path, args):
+    r = subprocess.run([sys.executable, "-m", "autofix", *args], capture_output=True, cwd=tmp_path, timeout=60,
+                       env=env_of({}), preexec_fn=closing(0))
+    assert r.returncode == 2, r.stderr
+    err = r.stderr.decode()
+    assert "cannot read stdin: it is closed" in err and "internal error" not in err
+    if args[0] == "-":
+        assert "-:1:1: error: cannot read stdin: it is closed\n" in err
+        if "--write" in args:
+            assert r.stdout == b""  # nothing came in, nothing goes out
+        if "json" in args:
+            assert [e["message"] for e in json.loads(r.stdout)] == ["cannot read stdin: it is closed"]
+        assert err.splitlines()[-1] == "No violations found. 1 file could not be checked."
+
+
+@pytest.mark.parametrize("args", [["rules"], ["explain", "EP003"], ["--version"], ["a.yaml", "--check"]])
+def test_a_closed_stdout(tmp_path, args):
+    """As docs/usage.md says: one line, exit 2 (``rules`` once exited 0, its report lost without a word)."""
+    (tmp_path / "a.yaml").write_text(BAD)
+    r = subprocess.run([sys.executable, "-m", "autofix", *args], capture_output=True, cwd=tmp_path, timeout=60,
+                       env=env_of({}), preexec_fn=closing(1))
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.decode().splitlines()[-1] == "autofix: cannot write to stdout: it is closed"
+
+
+@pytest.mark.parametrize("args, input", [
+    (["-", "--write"], GOOD),  # the tester's: a clean file, once exit 1 ("a violation was found")
+    (["-", "--write"], BAD),
+    (["a.yaml"], None),  # autofix.cli's own path
+    (["a.yaml", "--output-format", "json"], None),
+    (["rules"], None),
+    (["explain", "EP003"], None),
+    (["--help"], None),
+])
+def test_a_reader_that_left(tmp_path, args, input):
+    """A broken pipe (``autofix . | head``): quiet, exit 141 as for a process SIGPIPE ends; never 1 (which says
+    "violations"), nor a traceback or an error line."""
+    (tmp_path / "a.yaml").write_text(BAD)
+    read, write = os.pipe()
+    os.close(read)  # the reader left before autofix wrote a byte
+    try:
+        r = subprocess.run([sys.executable, "-m", "autofix", *args], stdout=write, stderr=subprocess.PIPE,
+                           input=None if input is None else input.encode(), cwd=tmp_path, timeout=60, env=env_of({}))
+    finally:
+        os.close(write)
+    assert r.returncode == 141, r.stderr
+    err = r.stderr.decode()
+    assert "autofix:" not in err and "Traceback" not in err and "Exception ignored" not in err, err

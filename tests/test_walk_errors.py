@@ -92,3 +92,47 @@ def test_the_named_script_is_the_same_error(tmp_path, monkeypatch):
     assert named.exit_code == walked.exit_code == 2
     assert named.stderr.replace("serve.sh", "X") == walked.stderr.replace("serve.sh", "X")
     assert Path("serve.sh").read_text() == SCRIPT
+
+
+# --- --add-ignores decides as a check run does (issue 29, second round, finding 2) -------------------------------
+
+def diagnosed(stderr: str) -> list[str]:
+    """The error and warning lines of a run's stderr about files (not its closing line)."""
+    return [line for line in stderr.splitlines() if ": error: " in line or ": warning: " in line]
+
+
+@pytest.mark.parametrize("case", BROKEN)
+def test_add_ignores_on_a_walked_launch_that_cannot_be_checked(tmp_path, monkeypatch, case):
+    name, data, at, why = BROKEN[case]
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / name).write_bytes(data)
+    (tmp_path / "d" / "ok.yaml").write_text("tp-size: 8\n")
+    monkeypatch.chdir(tmp_path)
+    check, add = run("d"), run("d", "--add-ignores")
+    assert add.exit_code == check.exit_code == 2, add.output  # once: exit 0, "0 findings in 0 files"
+    assert diagnosed(add.stderr) == diagnosed(check.stderr) and len(diagnosed(add.stderr)) == 1
+    assert add.stderr.splitlines()[-1] == "Added suppressions for 0 findings in 0 files; 1 file could not be checked."
+    assert (tmp_path / "d" / name).read_bytes() == data
+
+
+def test_add_ignores_notes_and_passes_over_what_a_check_run_does(tmp_path, monkeypatch):
+    """The tester's reproducer, and what a walk only notes or passes over, and a named file that is none of
+    autofix's: the same lines and exit code as a check run, from the same decision (``runner.unchecked``)."""
+    (tmp_path / "bad.yaml").write_text("tp-size: 8\n::bad\n")  # an SGLang config that is not YAML: an error
+    (tmp_path / "bad.sh").write_text('python3 -m sglang.launch_server --tp 8 "x\n')  # an error
+    (tmp_path / "tool.sh").write_text('#!/bin/sh\necho "unclosed\n')  # launches nothing: quiet
+    (tmp_path / "helm.yaml").write_text(  # a template: a note
+        "containers:\n- args: [python3, -m, sglang.launch_server, --tp, {{ .Values.tp }}]\n  x: [\n")
+    (tmp_path / "ci.yaml").write_text("on: [push]\njobs: {build: [\n")  # YAML that is no SGLang config: quiet
+    (tmp_path / "notes.txt").write_text("hello\n")
+    monkeypatch.chdir(tmp_path)
+    for args in ([".", "ci.yaml"], [".", "notes.txt"], ["."]):
+        check, add = run(*args), run(*args, "--add-ignores")
+        assert add.exit_code == check.exit_code == 2, add.output
+        said = [sorted(line for line in r.stderr.splitlines() if line in diagnosed(r.stderr) or "skipped" in line)
+                for r in (add, check)]  # a check run takes the scripts first
+        assert said[0] == said[1]
+    assert sorted(line.split(":")[0] for line in diagnosed(add.stderr)) == ["bad.sh", "bad.yaml", "helm.yaml"]
+    assert add.stderr.splitlines()[-1] == "Added suppressions for 0 findings in 0 files; 2 files could not be checked."
+    named = run("ci.yaml", "--add-ignores")  # pre-commit names every YAML file: not ours is a note, exit 0
+    assert named.exit_code == 0 and "ci.yaml: skipped: not an SGLang config" in named.stderr

@@ -1,4 +1,5 @@
-"""Text a report can always print: a file name that is not UTF-8, and a stream that cannot hold a character.
+"""Text a report can always print: a file name that is not UTF-8, a control character, and a stream that cannot
+hold a character.
 
 A name read from the disk or the command line that is not valid UTF-8 holds each byte that is not as a lone
 surrogate (U+DC80 to U+DCFF: Python's ``surrogateescape``, ``os.fsdecode``), which UTF-8 text cannot hold. Every
@@ -9,11 +10,17 @@ file itself is still read and written by its real name.
 ``ERRORS`` is the name of the codec error handler that does the same on a stream, and escapes a character the
 stream's encoding cannot hold (``\\xe9``, ``\\u2026``: an ASCII stdout): ``autofix.cli`` sets it on
 stdout and stderr, so a report line never fails to print.
+
+A name may also hold control characters (C0, a line break included, DEL, C1): a terminal runs ``\\e]0;...\\a``
+or ``\\e[31m`` as a command, and a ``\\n`` splits a report line in two (a forged line for grep, a diff header for
+another file). ``visible`` shows each as an escape (``\\x1b``, ``\\n``): every line of a human report is, but
+for autofix's own colours and line breaks; a diff names its files as git quotes them (``edits.diff_name``).
 """
 
 from __future__ import annotations
 
 import codecs
+import re
 
 ERRORS = "autofix-printable"
 
@@ -45,3 +52,21 @@ def printable(text: str) -> str:
         return text
     except UnicodeEncodeError:
         return text.encode("utf-8", ERRORS).decode("utf-8")
+
+
+# C0 (a line break and a tab included), DEL and C1: what a terminal may act on, or a reader take for a new line
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _shown(match: re.Match) -> str:
+    ch = match.group()
+    return _NAMED.get(ch) or f"\\x{ord(ch):02x}"
+
+
+def visible(text: str) -> str:
+    """``text`` as one line a terminal shows as it is: ``printable``, and each control character (C0, a line
+    break and a tab included, DEL, C1) as its escape (``\\n``, ``\\t``, ``\\r``, else ``\\xNN``): ``str -> str``."""
+    if text.isprintable():  # most text: no control character, no lone surrogate
+        return text
+    return _CONTROL.sub(_shown, printable(text))

@@ -9,7 +9,8 @@ escapes them: ``%``, ``\\r`` and ``\\n`` in the message; those and ``:`` and ``,
 GitHub shows at most 10 error, 10 warning and 10 notice annotations per step (and 50 per job). So the
 first ``PER_STEP`` findings of each level, in file order and inputs that could not be checked first, are
 annotated, errors before warnings; every other finding is printed as a plain log line
-(``path:line:col: severity: CODE message``), and one closing line counts them. The log lines start with a
+(``path:line:col: severity: CODE message``; a control character of a name as its escape, ``\\x1b``, ``\\n``),
+and one closing line counts them. The log lines start with a
 file's name, which may read as a workflow command (``::error file=x::FAKE.yaml``): they are printed
 between ``::stop-commands::`` and its closing line (``workflow_commands.guarded``, the token
 ``RenderContext.nonce``), so the runner reads no command there. ``step_summary`` lists the findings left
@@ -23,7 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from autofix.report.escapes import printable
+from autofix.report.escapes import printable, visible
 from autofix.report.records import Record, RenderContext
 from autofix.report.shared import display_path, full_message, level, shown_end
 from autofix.report.workflow_commands import guarded
@@ -129,8 +130,10 @@ def _command(f: _Finding) -> str:
 
 
 def _log_line(f: _Finding) -> str:
-    what = f"{f.code} {f.message}" if f.code else f"could not check: {f.message}"
-    return _one_line(f"{f.path}:{f.line}:{f.col}: {f.level}: {what}")
+    """One log line: the name's control characters shown as escapes (``escapes.visible``), the message's line
+    breaks as spaces."""
+    what = f"{f.code} {_one_line(f.message)}" if f.code else f"could not check: {_one_line(f.message)}"
+    return visible(f"{f.path}:{f.line}:{f.col}: {f.level}: {what}")
 
 
 def _closing(findings: list[_Finding], rest: list[_Finding]) -> str:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from autofix.model import Applicability, Diagnostic
+from autofix.report.escapes import visible
 from autofix.report.tally import Tally
 
 
@@ -21,13 +22,15 @@ def _style(text: str, color: bool, **how) -> str:
 
 def diagnostic_line(d: Diagnostic, *, color: bool = False) -> str:
     """``path:line:col: severity: CODE [*] message`` (``[*]``: fixed by the requested mode); ``color``: ANSI
-    colours for a terminal (the text is the same)."""
+    colours for a terminal (the text is the same). One line: a control character of the name or the message
+    (a line break, an escape sequence) is shown as its escape (``escapes.visible``); the colours are autofix's."""
     mark = " [*]" if d.fixable else ""
     after = f" (appears once {', '.join(d.after)} {'is' if len(d.after) == 1 else 'are'} fixed)" if d.after else ""
     severity = d.violation.severity
-    return (f"{_style(f'{d.path}:{d.location.line}:{d.location.col}:', color, bold=True)} "
+    return (f"{_style(f'{visible(d.path)}:{d.location.line}:{d.location.col}:', color, bold=True)} "
             f"{_style(severity + ':', color, fg=_SEVERITY_COLOR[severity], bold=True)} "
-            f"{_style(d.code, color, bold=True)}{_style(mark, color, fg='cyan')} {d.violation.message}{after}")
+            f"{_style(d.code, color, bold=True)}{_style(mark, color, fg='cyan')} {visible(d.violation.message)}"
+            f"{after}")
 
 
 def colored_diff(diff: str, color: bool) -> str:

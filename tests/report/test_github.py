@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from autofix.model import Location
 from autofix.report import github, workflow_commands
+from autofix.report.escapes import visible
 from autofix.report.records import ErrorRecord
 from tests.report.actions_runner import Runner
 from tests.report.build import context, fix, record, replace, unsafe
@@ -186,9 +187,9 @@ def test_no_name_is_read_as_a_workflow_command():
     assert runner.stopped_for is None  # the log lines' region is closed
     assert [(name, props.get("file")) for name, props, _ in runner.commands] == (
         [("error", "c.yaml")] * 10 + [("warning", HOSTILE[0])])
-    # the hostile names are all printed, each in its log line
+    # the hostile names are all printed, each in its log line (a tab in one as its escape, \t)
     lines = logged(out.splitlines(), ctx)
-    assert len(lines) == len(HOSTILE) and all(any(line.startswith(n) for line in lines) for n in HOSTILE)
+    assert len(lines) == len(HOSTILE) and all(any(line.startswith(visible(n)) for line in lines) for n in HOSTILE)
 
 
 def cells(summary: str) -> list[str]:
