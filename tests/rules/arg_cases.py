@@ -140,6 +140,10 @@ CASES = [
     yaml("CFG002-null-str", "chat-template: ~\ntp-size: 8\n", ["CFG002 1:1"], "tp-size: 8\n", "ok"),
     yaml("CFG002-null-choice", "moe-a2a-backend:\n", ["CFG002 1:1"], None, ARGPARSE, ARGPARSE),  # default 'none': unsafe
     yaml("CFG002-ok-nullable", "quantization-param-path: null\n", [], None, "ok"),
+    yaml("CFG002-null-tp", "tp-size: ~\n", ["CFG002 1:1"], None, ARGPARSE, ARGPARSE),  # default 1: unsafe
+    yaml("CFG002-null-flag", "enable-metrics: null\n", ["CFG002 1:1"], "", ARGPARSE),
+    yaml("CFG002-null-size", "context-length: null\n", ["CFG002 1:1"], "", ARGPARSE),  # human_readable_int
+    yaml("CFG002-null-json", "extra-metric-labels: null\n", ["CFG002 1:1"], "", ARGPARSE),
     # CFG003 list-for-one-value
     yaml("CFG003-two-items", "tp-size: [4, 8]\n", ["CFG003 1:1"], None, ARGPARSE, ARGPARSE),
     yaml("CFG003-ok-one-item", "tp-size: [8]\n", [], None, "ok"),
