@@ -725,7 +725,9 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
     if screen is not None:
         screen.read(path, text, fmt, launches)
     born: list[tuple[str, ...]] = [()] * len(launches)
-    checked: list[tuple[Launch, list, bool]] = []  # the last pass's findings on ``current``, and if editable
+    # the last pass's findings on ``current``, and for each whether the mode could fix it: not where its fix was
+    # chosen and not applied (a sweep's shared text that launches need fixed otherwise), nor in a blocked launch
+    checked: list[tuple[Launch, list, list[bool]]] = []
     for _ in range(engine.MAX_PASSES):
         back = _locator(text, current, chain)
         applied: list[tuple[str, frozenset]] = []
@@ -775,7 +777,7 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
                            for v, f, ok in zip(found, chosen, fixed_here) if f and ok)
             if launch.host is not None:
                 host_fixed.extend(v.code for v, f, ok in zip(found, chosen, fixed_here) if f and ok)
-            checked.append((launch, found, editable))
+            checked.append((launch, found, [fixed_here[k] or (editable and not chosen[k]) for k in range(len(found))]))
             for k, v in enumerate(found):
                 dests = _dests(launch, v)
                 after = _causes(fixed, dests)
@@ -797,7 +799,7 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
             except Exception:  # noqa: BLE001 - an edit this layout cannot take: keep the text
                 conflicts.append(f"{path}:1:1: fixes not applied: the edited text would not read back")
                 new = [replace(d, fixable=False, fix_available=False) for d in new]
-                checked = [(launch, found, False) for launch, found, _ in checked]
+                checked = [(launch, found, [False] * len(found)) for launch, found, _ in checked]
                 edits = []
         for index, (name, config_edits) in elsewhere.items():  # with the script's edits, or not at all
             if (index, None) in done and edits:
@@ -818,11 +820,12 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
     if not checked:  # stopped with fixes still coming: what is there now remains, unfixed
         back = _locator(text, current, chain)
         views = merges.layers(launches, fmt, path) if merges is not None else [(None, launch) for launch in launches]
-        checked = [(launch, _screened_args(launch, schema, others, fmt, screen, path, back, command, suppressed,
-                                           False, layers), False) for launch, (layers, _) in zip(launches, views)]
+        checked = [(launch, found, [False] * len(found)) for launch, (layers, _) in zip(launches, views)
+                   for found in [_screened_args(launch, schema, others, fmt, screen, path, back, command, suppressed,
+                                                False, layers)]]
     back = _locator(text, current, chain)
     remaining = [_diagnostic(path, launch, v, level, (), editable, back)
-                 for launch, found, editable in checked for v in found]
+                 for launch, found, editables in checked for v, editable in zip(found, editables)]
     return _ArgStage(current, launches, diagnostics, remaining, conflicts, chain, born)
 
 

@@ -10,11 +10,11 @@ table.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from autofix import argtypes
 from autofix.model import UNKNOWN, Location
 from autofix.schema import Match, Option, Schema
 
@@ -134,27 +134,33 @@ def _classify(schema: Schema, words: tuple[Word, ...]) -> list[tuple[str, Match 
     return out
 
 
-_CONVERTERS = {"int": int, "float": float, "str": str, "json": json.loads}
+class _Refused(ValueError):
+    """argparse's refusal of a value word: ``kind`` ``type`` or ``choice``, ``message`` what it prints after
+    ``argument --flag:``."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
-def convert(option: Option, text: str) -> Any:
-    """Apply the option's type converter; unknown SGLang converters keep the text.
+def _converted(option: Option, text: str, release: str) -> Any:
+    """``text`` through the option's type in SGLang ``release`` (``autofix.argtypes``: every converter SGLang's
+    parser uses); raises ``_Refused`` as argparse's ``_get_value`` refuses it."""
+    try:
+        return argtypes.convert(option.type, text, release)
+    except (ValueError, TypeError) as exc:
+        raise _Refused("type", argtypes.message(option.type, text, exc)) from None
 
-    Raises ``ValueError`` (or ``json.JSONDecodeError``) like argparse's type call.
-    """
-    fn = _CONVERTERS.get(option.type or "str")
-    return text if fn is None else fn(text)
 
-
-def _values(option: Option, texts: list[str]) -> Any:
+def _values(option: Option, texts: list[str], release: str) -> Any:
     if option.nargs == "?" and not texts:
         return option.const  # `--model-checksum` alone
-    conv = [convert(option, t) for t in texts]
+    conv = [_converted(option, t, release) for t in texts]  # argparse converts every word, then checks the choices
     if option.choices is not None:
         for v in conv:
             if v not in option.choices:
                 choices = ", ".join(map(repr, option.choices))
-                raise ValueError(f"invalid choice: {v!r} (choose from {choices})")
+                raise _Refused("choice", f"invalid choice: {v!r} (choose from {choices})")
     if option.kind == "store_const" or option.nargs == 0:
         if option.kind == "boolean_optional":
             return None
@@ -268,11 +274,9 @@ def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedA
                 # a list keeps its known length: `--lora-paths a=$X` is still non-empty
                 value = [UNKNOWN] * len(value_idx) if option.nargs in ("*", "+") else UNKNOWN
             else:
-                value = _values(option, texts)
-        except (ValueError, TypeError) as exc:
-            kind = "choice" if "invalid choice" in str(exc) else "type"
-            msg = str(exc) if kind == "choice" else f"invalid {option.type} value: {texts[0]!r}"
-            parsed.problems.append(Problem(i, f"argument {full_flag}: {msg}", kind))
+                value = _values(option, texts, schema.version)
+        except _Refused as exc:
+            parsed.problems.append(Problem(i, f"argument {full_flag}: {exc}", exc.kind))
             value = UNKNOWN  # what was meant is unknown: rules that read it stay silent
         parsed.occurrences.append(
             Setting(option.dest, value, m.written, m.status, i, value_idx, m.explicit is not None)

@@ -49,6 +49,9 @@ class Request:
     jobs: int | None = None  # -j: worker processes (None: all cores)
     config_file: str | None = None
     isolated: bool = False
+    exclude: list[str] | None = None
+    extend_exclude: list[str] | None = None
+    force_exclude: bool | None = None
     target_version: str | None = None
     gpu: str | None = None
     gpus_per_node: int | None = None
@@ -168,7 +171,8 @@ def prepare(request: Request, *, env: Mapping[str, str], stdout: TextIO, stderr:
         "target-version": r.target_version, "gpu": r.gpu, "gpus-per-node": r.gpus_per_node, "select": r.select,
         "extend-select": r.extend_select, "ignore": r.ignore, "fixable": r.fixable, "unfixable": r.unfixable,
         "extend-safe-fixes": r.extend_safe_fixes, "extend-unsafe-fixes": r.extend_unsafe_fixes,
-        "unsafe-fixes": r.unsafe_fixes, "show-fixes": r.show_fixes,
+        "unsafe-fixes": r.unsafe_fixes, "show-fixes": r.show_fixes, "exclude": r.exclude,
+        "extend-exclude": r.extend_exclude, "force-exclude": r.force_exclude,
         "output-format": r.output_format if r.output_format is not None else from_env}
     try:
         resolver = project.Resolver(overrides, config_file=r.config_file, isolated=r.isolated,

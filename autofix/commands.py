@@ -65,6 +65,23 @@ def _codes(values: list[str] | None) -> list[str] | None:
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
 
 
+def _globs(values: list[str] | None) -> list[str] | None:
+    """Glob options as given: repeatable, each comma-separated as ruff's are, but a comma inside braces stays
+    (``--exclude '{dev,prod}/*.yaml',gen``); None when unset."""
+    if values is None:
+        return None
+    out = []
+    for value in values:
+        depth, start = 0, 0
+        for i, c in enumerate(value):
+            depth += (c == "{") - (c == "}")
+            if c == "," and depth <= 0:
+                out.append(value[start:i])
+                start = i + 1
+        out.append(value[start:])
+    return [part.strip() for part in out if part.strip()]
+
+
 _MODES = "Modes (default: report, and print the diff --write would apply)"
 _RULES = "Rules (a code, a prefix such as EP, a name, or ALL; comma-separated)"
 _OUT = "Output"
@@ -126,6 +143,15 @@ def check(
                            rich_help_panel=_CONF)] = None,
     isolated: Annotated[bool, typer.Option("--isolated", help="Read no configuration file.",
                                            rich_help_panel=_CONF)] = False,
+    exclude: Annotated[list[str] | None, typer.Option(
+        metavar="GLOB", help="Files and directories a walk skips, replacing the configuration's exclude (and the "
+        "default list: .git, venv, ...).", rich_help_panel=_CONF, show_default=False)] = None,
+    extend_exclude: Annotated[list[str] | None, typer.Option(
+        metavar="GLOB", help="Files and directories a walk skips besides exclude's.", rich_help_panel=_CONF,
+        show_default=False)] = None,
+    force_exclude: Annotated[bool | None, typer.Option(
+        "--force-exclude/--no-force-exclude", help="Skip excluded files even when named on the command line "
+        "(as pre-commit names them).", rich_help_panel=_CONF, show_default=False)] = None,
     target_version: Annotated[str | None, typer.Option(
         help="The SGLang release the configs must start on (default: 0.5.23); an unknown one lists the releases "
         "autofix has tables for.", rich_help_panel=_LAUNCH, show_default=False)] = None,
@@ -156,8 +182,9 @@ def check(
             extend_unsafe_fixes=_codes(extend_unsafe_fixes), output_format=output_format, show_fixes=show_fixes,
             statistics=statistics, stdin_filename=stdin_filename, stdin_format=stdin_format, verbose=verbose,
             jobs=jobs,
-            config_file=config_file, isolated=isolated, target_version=target_version, gpu=gpu,
-            gpus_per_node=gpus_per_node)
+            config_file=config_file, isolated=isolated, exclude=_globs(exclude),
+            extend_exclude=_globs(extend_exclude), force_exclude=force_exclude, target_version=target_version,
+            gpu=gpu, gpus_per_node=gpus_per_node)
         job = prepare(request, env=os.environ, stdout=sys.stdout, stderr=sys.stderr)
     except UsageError as exc:
         if exc.param:

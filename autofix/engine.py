@@ -239,7 +239,8 @@ def net_ops(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Op]:
     for dest in before:
         if dest not in after:
             ops.append(Unset(dest))
-        elif after[dest] != before[dest] or type(after[dest]) is not type(before[dest]):
+        elif after[dest] is not before[dest] and (  # the value read (a NaN is never equal, not even to itself)
+                after[dest] != before[dest] or type(after[dest]) is not type(before[dest])):
             ops.append(Set(dest, after[dest]))
     ops.extend(Set(dest, after[dest]) for dest in after if dest not in before)
     return ops

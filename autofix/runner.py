@@ -55,6 +55,9 @@ from autofix.schema import DEFAULT_VERSION, load
 if TYPE_CHECKING:  # the records are made only for a machine format or an error: not on a clean run's start-up
     from autofix.report.records import ErrorRecord, Record
 
+# why a YAML file is not checked: it is no --config file, nor a manifest or recipe that launches SGLang
+NOT_A_CONFIG = ("not an SGLang config (fewer than half of its top-level keys name SGLang options), nor a manifest "
+                "or srt-slurm recipe that launches SGLang")
 PROGRESS_FROM = 50  # files: a shorter run finishes before a bar is worth reading
 
 
@@ -190,12 +193,17 @@ def run(
     that launch's flags and not again on its own, whatever the order of the
     paths. A file that cannot be checked is an error (exit 2, in a machine
     format's document too) when it is named, or walked and meant for SGLang
-    (it mentions an SGLang launch, or is YAML whose keys are mostly SGLang
-    options: a script, a Dockerfile, a config that does not parse or is not
-    UTF-8); a walked file that cannot be read at all (not a regular file, no
-    permission, too large), or a template that launches SGLang (Helm's
-    ``{{ }}``), gets a note on stderr; any other walked file is passed over
-    quietly (a script that launches nothing, a YAML file that is not a config).
+    (a script, Dockerfile or manifest that mentions an SGLang launch, YAML
+    whose top-level keys are mostly SGLang options, YAML that does not parse
+    and mentions a launch, a file that is not UTF-8 and does); a walked file
+    that cannot be read at all (not a regular file, no permission, too
+    large), or a template that launches SGLang (Helm's ``{{ }}``), gets a
+    note on stderr; any other walked file is passed over quietly (a script
+    that launches nothing, a YAML file that is not a config). YAML that
+    parses but is no mapping of options SGLang reads (``NotAConfig``: a
+    workflow's ``on:`` key, a playbook's list, a ``!Ref`` tag) is an error
+    only when its top-level keys are mostly SGLang options, whatever its
+    strings mention; named, it is skipped with a note.
     ``excluded(path, named, is_dir)`` leaves a walked file or directory (or
     a named file, when the project says ``force-exclude``) out of the run
     (``files.expand``), and a ``--config`` file a launch names out of what
@@ -647,8 +655,7 @@ def passed_over(result: FixResult, shown: str, named: bool) -> str | None:
     a line when the file was named (reported as ``shown``), else None (a walk passes it over quietly)."""
     if not named:
         return None
-    why = "not an SGLang config (fewer than half of its keys name SGLang options) and no SGLang launch" \
-        if result.format == "yaml" else "no SGLang launch found"
+    why = NOT_A_CONFIG if result.format == "yaml" else "no SGLang launch found"
     return f"{shown}: skipped: {why}"
 
 
@@ -659,8 +666,8 @@ def unchecked(exc: InputError, path: str, shown: str, named: bool, text: str | N
     found): the one decision of a check run and of ``--add-ignores``.
 
     - ``("error", line)``: exit 2 (and a record in a machine format's document): the file is named, or it is
-      meant for SGLang as it is (YAML whose keys are mostly SGLang options or that launches SGLang, or what
-      ``_walked`` says is an error): a CI gate must not pass it;
+      meant for SGLang as it is (YAML whose keys are mostly SGLang options, or that does not parse and launches
+      SGLang, or what ``_walked`` says is an error): a CI gate must not pass it;
     - ``("note", line)``: a warning on stderr, the exit code unchanged: a named YAML file that does not read as
       a config and is none (a GitHub workflow, a playbook: pre-commit names every YAML file), or a walked file
       ``_walked`` only notes;
@@ -668,13 +675,15 @@ def unchecked(exc: InputError, path: str, shown: str, named: bool, text: str | N
 
     ``disk``: the run's ``files.FileSet``, which reads a walked file again when it is not UTF-8 (``_walked``).
     """
-    # YAML meant as an SGLang config: half its top-level keys name SGLang options, or it launches SGLang
-    config = text is not None and fmt is not None and fmt.NAME == "yaml" and exc.path == shown and (
-        LAUNCH.search(text) is not None or looks_like_config_text(text, load()))
-    shape = isinstance(exc, NotAConfig) or exc.message.startswith("invalid YAML")
-    if named and shape and fmt is not None and fmt.NAME == "yaml" and not config:
-        return "note", (f"{shown}: skipped: not an SGLang config (fewer than half of its keys name SGLang options) "
-                        "and no SGLang launch")
+    yaml = text is not None and fmt is not None and fmt.NAME == "yaml" and exc.path == shown
+    parsed = isinstance(exc, NotAConfig)  # YAML that parses but is no mapping of strings (a workflow's `on:`)
+    # YAML meant as an SGLang config: half its top-level keys name SGLang options, or it does not parse and
+    # launches SGLang (a broken manifest: what it meant cannot be known, and SGLang would run it). The strings
+    # of YAML that parses say nothing: a workflow's `run:` step is no --config file.
+    config = yaml and (looks_like_config_text(text, load()) or (not parsed and LAUNCH.search(text) is not None))
+    if yaml and not config and (parsed or exc.message.startswith("invalid YAML")):
+        # a GitHub workflow, a playbook (pre-commit names every YAML file): not ours; a walk passes it quietly
+        return ("note", f"{shown}: skipped: {NOT_A_CONFIG}") if named else None
     if named or config:
         return "error", str(exc)
     walked = _walked(path, text, exc, disk)

@@ -39,6 +39,7 @@ def test_read_and_written_back(path: Path):
     # what is left is what a sweep's variants need fixed differently in one shared key: SGLang only warns
     assert all(not d.violation.refuses for d in result.remaining), [d.violation.message for d in result.remaining]
     assert not result.remaining or any("fix it by hand" in c for c in result.conflicts)
+    assert not any(d.fixable for d in result.remaining)  # --write fixed all it could: none is `[*]`
     again = fix_source(result.output, fmt, path=path.name)
     assert again.output == result.output  # fixed text is read back and written back byte for byte
     assert [d.code for d in again.diagnostics] == [d.code for d in result.remaining]

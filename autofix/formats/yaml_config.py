@@ -115,15 +115,19 @@ def _config_keys(schema: Schema, support: str) -> frozenset[str]:
 
 
 class NotAConfig(InputError):
-    """YAML that SGLang's ``--config`` reader refuses for its shape (not a mapping, a key that is not a
-    string): an error for a file meant as an SGLang config, another file's business otherwise (a GitHub
-    workflow's ``on:`` key is a boolean)."""
+    """YAML that parses (PyYAML composes it) but that SGLang's ``--config`` reader refuses for what it holds:
+    not a mapping, a key that is not a string, a value ``yaml.safe_load`` cannot build (an unknown tag), a
+    mapping value ``json.dumps`` refuses. An error for a file meant as an SGLang config (its top-level keys
+    say so), another file's business otherwise, whatever its strings mention: a GitHub workflow's ``on:`` key
+    is a boolean, a playbook a list, CloudFormation's ``!Ref`` and GitLab's ``!reference`` are tags of their
+    own (``runner._One._check``)."""
 
 
 def read(text: str, path: str, schema: Schema) -> list[Launch]:
     """One launch: the file's settings.
 
-    Raises ``InputError`` for bad YAML, a non-mapping root, or a file past ``autofix.limits``.
+    Raises ``InputError`` for YAML that does not parse or a file past ``autofix.limits``, and ``NotAConfig``
+    for YAML that parses but is no mapping of option strings SGLang can read (see there).
     """
     offset = 1 if text.startswith("\ufeff") else 0
     doc = yaml_nodes.compose(text[offset:], path)
@@ -142,7 +146,12 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
                          f"the top-level mapping is tagged {root.tag}: SGLang's loader does not read it as "
                          "a mapping")
     store_true_keys = _config_keys(schema, "store_true")
-    read_pairs = read_pairs_of(doc, root, path)
+    try:
+        read_pairs = read_pairs_of(doc, root, path)
+    except NotAConfig:
+        raise
+    except InputError as exc:  # a value safe_load cannot build, a merge of no mapping: the YAML parses
+        raise NotAConfig(exc.path, exc.line, exc.col, exc.message) from None
     # PyYAML builds a dict: a repeated key keeps its first position and its last value.
     last = {pair[0]: i for i, pair in enumerate(read_pairs)}
     words: list[Word] = []
@@ -154,7 +163,7 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
         try:
             words.extend(_words_for(key, value, knode, vnode, i, store_true_keys))
         except _NotJson as exc:
-            raise InputError(path, exc.location.line, exc.location.col, str(exc)) from None
+            raise NotAConfig(path, exc.location.line, exc.location.col, str(exc)) from None
         spans[i] = tuple(range(start, len(words)))
     pairs = []
     for i, (key, value, knode, vnode, merge) in enumerate(read_pairs):

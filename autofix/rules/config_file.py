@@ -94,6 +94,7 @@ def null_config_value(w: Written) -> Iterator[Violation]:
     argparse as the word `None`. A number, a choice or a flag refuses it
     (`invalid int value: 'None'`); a text option silently takes the
     four-letter string `None` (a chat template, a revision named `None`).
+    The first is reported as an error, the second as a warning.
     Leaving the key out is how a config asks for the default. A text
     option's `null` that the command line sets again is never used, and is
     not reported.
@@ -132,7 +133,7 @@ def null_config_value(w: Written) -> Iterator[Violation]:
             Drop(e.index), title=f"Remove {key} (SGLang's default: {option.default!r})")
         what = "which SGLang refuses" if refused else "which SGLang takes as the string 'None'"
         yield Violation(f"{w.name(e)} is null: it reaches SGLang as the word None, {what}", (option.dest,), (fix,),
-                        entry=e.index)
+                        entry=e.index, refuses=refused)  # an error where argparse refuses the word
 
 
 @arg_rule("CFG003", "list-for-one-value", sglang_source=f"{CONFIG_PARSER}:206")
@@ -252,8 +253,9 @@ def config_flag_spelling(w: Written) -> Iterator[Violation]:
             continue  # CFG004's
         if e.values and not is_yaml(e.values[0]):
             # read, the file would be refused (CFG007): writing --config FILE would stop the launch
-            yield Violation(f"{e.shown}: SGLang reads a config file only after the exact word --config, "
-                            f"and refuses one that is not .yaml/.yml", ("config",), entry=e.index)
+            yield Violation(f"{e.shown}: SGLang reads a config file only after the exact word --config, so it "
+                            "starts without this one (written so, it would refuse it: not .yaml/.yml)", ("config",),
+                            entry=e.index)
             continue
         yield Violation(f"{e.shown}: SGLang reads a config file only after the exact word --config",
                         ("config",), (Fix.safe(Rewrite(e.index, "--config", e.values[:1]),

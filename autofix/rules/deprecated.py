@@ -179,18 +179,23 @@ def deprecated_option(w: Written) -> Iterator[Violation]:
             continue
         if option.flag == "--monokernel-backend" and e.values != ("amd",):
             continue
-        text, fix = None, None  # a refused key set to neither true nor false: what was meant is unclear
+        text, fix, refused = None, None, False  # a refused key set to neither true nor false: meaning unclear
         if not config_refused or e.raw is True:
-            text, fix = _PLANS.get(option.flag, _replace)(w, e, x, repl)
+            text, fix, refused = _PLANS.get(option.flag, _replace)(w, e, x, repl)
         if fix is not None and w.source == "command" and w.elsewhere(e.dest):
             # the --config file's copy would take over once this one is gone: it goes too
             fix = Fix(fix.ops + (Unset(e.dest),), fix.applicability, fix.title)
         text = text or f"write {_shown(w, repl.settings)} instead"
         yield Violation(f"{head}; {text}", (option.dest,), (fix,) if fix else (), entry=e.index,
-                        refuses=config_refused)
+                        refuses=config_refused or refused)
 
 
-def _replace(w: Written, e: Entry, x: Mapping, repl: Replacement) -> tuple[str | None, Fix | None]:
+# what a deprecated flag's plan says: the message's tail (None: the default wording), the fix, and whether
+# SGLang refuses the flag with the launch's other settings (the finding is then an error, not a deprecation)
+Plan = tuple[str | None, Fix | None, bool]
+
+
+def _replace(w: Written, e: Entry, x: Mapping, repl: Replacement) -> Plan:
     """The replacement settings, less those set explicitly (they win over the deprecated flag)."""
     keep, given = [], []
     for flag, values in repl.settings:
@@ -198,7 +203,7 @@ def _replace(w: Written, e: Entry, x: Mapping, repl: Replacement) -> tuple[str |
         if option.dest == e.dest or option.dest not in x:
             keep.append((flag, values))
         elif x[option.dest] is UNKNOWN:
-            return None, None
+            return None, None, False
         else:
             given.append((flag, () if option.nargs == 0 else (x[option.dest],)))
     fix = Fix.safe
@@ -206,50 +211,54 @@ def _replace(w: Written, e: Entry, x: Mapping, repl: Replacement) -> tuple[str |
         fix = Fix.unsafe  # models/gemma4_causal.py:874 reads the legacy field under PP
     name = w.spelling(e.flag)
     if not keep:
-        return f"with {_given(w, tuple(given))} it does nothing: remove it", fix(Drop(e.index), title=f"Remove {name}")
+        return f"with {_given(w, tuple(given))} it does nothing: remove it", \
+            fix(Drop(e.index), title=f"Remove {name}"), False
     shown = _shown(w, tuple(keep))
     (flag, values), *more = keep
-    return f"write {shown} instead", fix(Rewrite(e.index, flag, values, tuple(more)), title=f"Write {shown}")
+    return f"write {shown} instead", fix(Rewrite(e.index, flag, values, tuple(more)), title=f"Write {shown}"), False
 
 
-def _dp_attention(w: Written, e: Entry, x: Mapping, repl: Replacement) -> tuple[str | None, Fix | None]:
+def _dp_attention(w: Written, e: Entry, x: Mapping, repl: Replacement) -> Plan:
     """``--dp-size N --enable-dp-attention`` -> ``--attn-dp-size N`` (when attn-dp-size is 1)."""
     dp, attn = x.get("dp_size", 1), x.get("attn_dp_size", 1)
     name, dp_name, attn_name = w.spelling(e.flag), w.spelling("--dp-size"), w.spelling("--attn-dp-size")
     if UNKNOWN in (dp, attn):
         return f"write {attn_name} <dp-size> instead of {dp_name} <dp-size> with {name} (not fixed: a size is only " \
-               "known at launch)", None
+               "known at launch)", None, False
     if attn != 1:
         if dp > 1 and attn > 1:
             return f"next to {_given(w, (('--attn-dp-size', (attn,)),))} it keeps " \
-                   f"{_given(w, (('--dp-size', (dp,)),))} as replicas, which SGLang refuses with attention DP " \
-                   "(DP003 says which to keep)", None
+                   f"{_given(w, (('--dp-size', (dp,)),))} as replicas (DP003 says which to keep)", None, \
+                False  # the pair is refused with or without it: DP003's error, not this warning's
         return f"with {_given(w, (('--attn-dp-size', (attn,)),))} it does nothing: remove it", \
-            Fix.safe(Drop(e.index), title=f"Remove {name}")
+            Fix.safe(Drop(e.index), title=f"Remove {name}"), False
     if dp == 1:
-        return f"without {dp_name} above 1 it does nothing: remove it", Fix.safe(Drop(e.index), title=f"Remove {name}")
+        return f"without {dp_name} above 1 it does nothing: remove it", \
+            Fix.safe(Drop(e.index), title=f"Remove {name}"), False
     instead = _shown(w, (("--attn-dp-size", (dp,)),))
     # every copy of both sizes, in either file: one left behind would set the replicas again
     drops = (*w.unset("dp_size"), *w.unset("attn_dp_size"))
     return f"write {instead} instead of {_given(w, (('--dp-size', (dp,)),))} with {name}", \
-        Fix.safe(Rewrite(e.index, "--attn-dp-size", (dp,)), *drops, title=f"Write {instead}")
+        Fix.safe(Rewrite(e.index, "--attn-dp-size", (dp,)), *drops, title=f"Write {instead}"), False
 
 
-def _image_processor(w: Written, e: Entry, x: Mapping, repl: Replacement) -> tuple[str | None, Fix | None]:
+def _image_processor(w: Written, e: Entry, x: Mapping, repl: Replacement) -> Plan:
     """``--disable-fast-image-processor`` -> ``--image-processor-backend pil`` unless another backend is chosen."""
     backend, name = x.get("image_processor_backend"), w.spelling(e.flag)
     if backend is None:
         return _replace(w, e, x, repl)
     if backend is UNKNOWN:
-        return None, None
+        return None, None, False
     shown = _given(w, (("--image-processor-backend", (backend,)),))
     if backend == "pil":
-        return f"with {shown} it does nothing: remove it", Fix.safe(Drop(e.index), title=f"Remove {name}")
+        return f"with {shown} it does nothing: remove it", Fix.safe(Drop(e.index), title=f"Remove {name}"), False
     if backend == "auto":
         pil = _given(w, (("--image-processor-backend", ("pil",)),))
         return f"write {pil} instead of {shown} with {name}", \
-            Fix.safe(w.revalue("image_processor_backend", "pil"), Drop(e.index), title=f"Write {pil} and remove {name}")
-    return f"SGLang refuses it with {shown} (serving_hook.py:260): keep one of them", None
+            Fix.safe(w.revalue("image_processor_backend", "pil"), Drop(e.index),
+                     title=f"Write {pil} and remove {name}"), False
+    # handle_deprecated_args raises before it maps the flag: the launch does not start
+    return f"SGLang refuses it with {shown} (serving_hook.py:260): keep one of them", None, True
 
 
 _PLANS = {"--enable-dp-attention": _dp_attention, "--disable-fast-image-processor": _image_processor}

@@ -10,8 +10,10 @@ here: ``no`` is the word ``false``, ``null`` the word ``None``.
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Iterator
 
+from autofix import argtypes
 from autofix.arguments import Entry
 from autofix.model import Drop, Fix, Respell, Revalue, Rewrite, Violation
 from autofix.rules.base import arg_rule
@@ -93,14 +95,21 @@ def invalid_choice(w: Written) -> Iterator[Violation]:
 
 @arg_rule("ARG004", "invalid-value", sglang_source="server_args.py:prepare_server_args (argparse type)")
 def invalid_value(w: Written) -> Iterator[Violation]:
-    """A value the option's type refuses (`--tp-size eight`).
+    """A value the option's type refuses (`--tp-size eight`, `--mm-process-config '{bad'`).
 
     ## What it does
-    Checks values of integer and float options.
+    Checks every value against its option's type, as argparse converts it:
+    integers and floats, JSON (`--limit-mm-data-per-request`,
+    `--extra-metric-labels`, ...), JSON lists, which SGLang reads with orjson
+    (`--forward-hooks`: no `NaN`, no infinite number), sizes with an SI or
+    IEC suffix (`--context-length 128k`, `2Ki`), `--cuda-graph-config`
+    (phases and their keys), and the removed `tc_piecewise` graph backend.
 
     ## Why SGLang refuses it
     argparse converts the value with the option's type and stops with
-    `invalid int value` (or float) when that fails: `int("8.0")` fails too.
+    `invalid int value` (or `invalid loads value` for JSON, or the type's
+    own message) when that fails: `int("8.0")` fails too. In a `--config`
+    file a mapping is passed on as JSON, but a string is passed as it is.
 
     ## Example
     ```yaml
@@ -125,20 +134,37 @@ def invalid_value(w: Written) -> Iterator[Violation]:
     for e in _refused(w, "type"):
         option = w.option(e)
         for item, value in enumerate(e.values):
-            fixed = _whole(value) if option.type == "int" else None
-            name = w.name(e)
-            try:
-                {"int": int, "float": float}.get(option.type, str)(value)
+            why = argtypes.refusal(option.type, value, w.schema.version)
+            if why is None:
                 continue
-            except ValueError:
-                pass
+            name = w.name(e)
+            fixed = _whole(value) if option.type in _INTEGERS else None
             if fixed is not None:
                 yield Violation(f"{name}: {value!r} is not an integer; it means {fixed}", (option.dest,), (
                     Fix.safe(Revalue(e.index, fixed, item), title=f"Write {fixed}"),), entry=e.index)
-            else:
-                yield Violation(f"{name}: {value!r} is not a valid {option.type or 'value'}{_yaml_note(w, e)}",
+            elif option.type in ("int", "float"):
+                yield Violation(f"{name}: {value!r} is not a valid {option.type}{_yaml_note(w, e)}",
                                 (option.dest,), entry=e.index)
+            elif option.type == "json":
+                yield Violation(f"{name}: {value!r} is not JSON ({_json_error(value, why)}){_yaml_note(w, e)}",
+                                (option.dest,), entry=e.index)
+            else:  # the type's own message, which names the value
+                yield Violation(f"{name}: {why}{_yaml_note(w, e)}", (option.dest,), entry=e.index)
             break
+
+
+_INTEGERS = ("int", "sglang.srt.utils.common.human_readable_int")  # types that read `8` but not `8.0`
+
+
+def _json_error(text: str, refused: str) -> str:
+    """Why ``json.loads`` refuses ``text`` (``refused``: argparse's words, when it is not a JSON error)."""
+    try:
+        json.loads(text)
+    except ValueError as exc:
+        return str(exc)
+    except RecursionError:
+        pass
+    return refused
 
 
 def _whole(text: str) -> int | None:

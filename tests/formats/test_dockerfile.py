@@ -186,3 +186,18 @@ def test_sh_c_entrypoint_runs_only_the_first_cmd_word():
     assert launch.parsed.words == () and launch.host.script == "python3"
     whole = 'FROM x\nENTRYPOINT ["sh", "-c"]\nCMD ["python3 -m sglang.launch_server --model-path m --enable_metrics"]\n'
     assert [d.code for d in fix_source(whole, dockerfile, path="Dockerfile").diagnostics] == ["ARG001"]
+
+
+def test_an_exec_form_item_that_is_no_string_does_not_build():
+    """BuildKit's parser (PyPI `dockerfile`) refuses a JSON array holding a number, a boolean or null: the build
+    fails, it is not run as the shell form as an array that is not JSON is (docs/inputs.md; round 2, case 5)."""
+    from autofix.errors import InputError
+
+    for item in ("8", "true", "null"):
+        text = f'FROM x\nCMD ["python3", "-m", "sglang.launch_server", "--model-path", "m", "--tp", {item}]\n'
+        with pytest.raises(InputError) as err:
+            fix_source(text, dockerfile, path="Dockerfile")
+        assert (err.value.line, err.value.message) == (2, "Docker cannot parse this Dockerfile: when using JSON "
+                                                          "array syntax, arrays must be comprised of strings only")
+    unquoted = 'FROM x\nCMD [python3, -m, sglang.launch_server, --model-path, m]\n'  # not JSON: the shell form
+    assert [d.code for d in fix_source(unquoted, dockerfile, path="Dockerfile").diagnostics] == ["DKR001"]

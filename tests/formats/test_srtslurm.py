@@ -113,6 +113,8 @@ def test_a_base_fix_a_variant_does_not_need_is_reported_not_made(base, variant):
     result = fix_source(text, srtslurm, path="r.yaml")
     assert result.output == text
     assert result.diagnostics and not any(d.fixable for d in result.diagnostics)
+    # nor what --write prints as remaining: `[*]` only where the requested mode fixes it (round 2, case 5)
+    assert result.remaining and not any(d.fixable for d in result.remaining)
     assert any("need them otherwise" in c for c in result.conflicts)
 
 

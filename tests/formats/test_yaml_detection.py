@@ -108,7 +108,7 @@ def test_common_yaml_is_not_read_as_an_sglang_config(path):
         return
     try:
         result = fix_source(text, fmt, path=path)
-    except yaml_config.NotAConfig:  # a workflow's `on:` key is a boolean, a playbook a list: not a mapping of str
+    except yaml_config.NotAConfig:  # a workflow's `on:` key is a boolean, a playbook a list: parses, no config
         assert not looks_like_config_text(text, load())
         return
     assert not result.is_config, [diagnostic_line(d) for d in result.diagnostics]
@@ -156,3 +156,61 @@ def test_on_a_command_line_too():
     r = fix_source("python3 -m sglang.launch_server --model-path m --moe-a2a DeepEP\n", argv, path="run.sh")
     assert [d.violation.message for d in r.diagnostics] == [
         "--moe-a2a (read as --moe-a2a-backend): 'DeepEP' is not a choice; SGLang spells it 'deepep'"]
+
+
+# YAML that parses and starts SGLang in a string, but is no --config file, manifest or recipe (issue 29, verdicts
+# round 2, case 1): a CI step, a playbook task, a template's user data. Its top-level keys decide, not its strings.
+LAUNCHES_IN_A_STRING = {
+    # `on:` unquoted is the boolean True to YAML 1.1: "config keys must be strings", exit 2, once
+    ".github/workflows/serve.yml": "name: serve\non: [push]\njobs:\n  smoke:\n    runs-on: [self-hosted, gpu]\n"
+                                   "    steps:\n      - uses: actions/checkout@v4\n"
+                                   "      - run: python3 -m sglang.launch_server --model-path m --tp 2 &\n"
+                                   "      - run: curl --retry 30 localhost:30000/health\n",
+    ".github/workflows/quoted.yml": 'name: q\n"on": [push]\njobs:\n  a:\n    runs-on: ubuntu-latest\n'
+                                    "    steps:\n      - run: python3 -m sglang.launch_server --model-path m\n",
+    "ansible/serve.yml": "- hosts: gpu\n  become: true\n  tasks:\n    - name: start sglang\n"
+                         "      shell: nohup python3 -m sglang.launch_server --model-path m --tp 8 &\n",
+    "status.yaml": "200: ok\n404: missing\nstart: python3 -m sglang.launch_server --model-path m\n",
+    "cfn/server.yaml": 'AWSTemplateFormatVersion: "2010-09-09"\nResources:\n  Server:\n'
+                       "    Type: AWS::EC2::Instance\n    Properties:\n      ImageId: !Ref AmiId\n"
+                       "      UserData:\n        Fn::Base64: !Sub |\n          #!/bin/bash\n"
+                       "          python3 -m sglang.launch_server --model-path m --tp 8\n",
+    ".gitlab-ci.yml": ".setup:\n  script:\n    - pip install sglang\nsmoke:\n  script:\n"
+                      "    - !reference [.setup, script]\n    - python3 -m sglang.launch_server --model-path m &\n",
+    "charts/sglang/values.yaml": "replicaCount: 1\nimage: {repository: lmsysorg/sglang, tag: latest}\n"
+                                 "startCommand: python3 -m sglang.launch_server --model-path m --tp 8\n",
+}
+
+
+@pytest.mark.parametrize("path", sorted(LAUNCHES_IN_A_STRING))
+def test_yaml_that_only_mentions_a_launch_is_passed_over_in_a_walk(path, project):
+    (project / path).parent.mkdir(parents=True, exist_ok=True)
+    (project / path).write_text(LAUNCHES_IN_A_STRING[path])
+    r = CliRunner().invoke(app, [".", "--output-format", "github"], prog_name="autofix")  # the README's CI step
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "", "All checks passed!\n")
+
+
+@pytest.mark.parametrize("path", sorted(LAUNCHES_IN_A_STRING))
+def test_yaml_that_only_mentions_a_launch_is_skipped_with_a_note_when_named(path, project):
+    (project / path).parent.mkdir(parents=True, exist_ok=True)
+    (project / path).write_text(LAUNCHES_IN_A_STRING[path])
+    r = CliRunner().invoke(app, [path], prog_name="autofix")
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines()[0] == (f"{path}: skipped: not an SGLang config (fewer than half of its top-level "
+                                        "keys name SGLang options), nor a manifest or srt-slurm recipe that "
+                                        "launches SGLang")
+
+
+@pytest.mark.parametrize("text, error", [
+    ("- tp-size: 8\n", "1:1: error: an SGLang config must be a mapping at the top level, not a list"),
+    ("tp-size: !Ref tp\nmodel-path: m\n", "1:10: error: invalid YAML: could not determine a constructor for the tag "
+                                          "'!Ref'"),
+    ("tp-size: 8\n200: ok\n", "2:1: error: config keys must be strings, not int 200"),
+    # does not parse and launches SGLang: what it meant cannot be known, and SGLang would run it
+    ("jobs: {a: [python3 -m sglang.launch_server --tp 8\n", "2:1: error: invalid YAML"),
+], ids=["list-of-options", "tagged-option", "an-int-key", "broken-and-launches"])
+def test_yaml_meant_for_sglang_that_it_refuses_stays_an_error_in_a_walk(text, error, project):
+    (project / "serve.yaml").write_text(text)
+    r = CliRunner().invoke(app, ["."], prog_name="autofix")
+    assert r.exit_code == 2, r.output
+    assert r.stderr.startswith(f"serve.yaml:{error}"), r.stderr

@@ -176,5 +176,12 @@ def test_a_mapping_value_json_cannot_hold_is_refused_as_sglang_refuses_it():
     check_input(data, "deploy.yaml")
     result = CliRunner().invoke(app, ["-", "--stdin-filename", "c.yaml", "--stdin-format", "yaml"],
                                 input=data.decode())
+    # its keys are no SGLang options: YAML that parses, and no config (issue 29, verdicts round 2, case 1)
+    assert result.exit_code == 0 and result.stderr.startswith("c.yaml: skipped: not an SGLang config")
+    config = b"model-path: m\ntp-size: 8\njson-model-override-args:\n  name: !!binary deepseek-r1-sglang\n"
+    check_input(config, "serve.yaml")
+    result = CliRunner().invoke(app, ["-", "--stdin-filename", "c.yaml", "--stdin-format", "yaml"],
+                                input=config.decode())
     assert result.exit_code == 2
-    assert "c.yaml:4:3: error: SGLang's config reader cannot pass 'metadata' on as JSON" in result.stderr
+    assert "c.yaml:4:3: error: SGLang's config reader cannot pass 'json-model-override-args' on as JSON" \
+        in result.stderr

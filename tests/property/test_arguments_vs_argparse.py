@@ -42,7 +42,15 @@ def _good_values(o: Option) -> st.SearchStrategy[str]:
     if o.type == "float":
         return st.sampled_from(("0.5", "1", "-2.5", "1e-3", "inf", "8"))
     if o.type == "json":
-        return st.sampled_from(('{"a": 1}', "[1, 2]", '"s"', "3"))
+        return st.sampled_from(('{"a": 1}', "[1, 2]", '"s"', "3", "NaN"))
+    if o.type and o.type.endswith(".human_readable_int"):
+        return st.sampled_from(("8", "1k", "1.5k", "2Ki", " 16 ", "8.0", "1.5Ki", "1K"))
+    if o.type and o.type.endswith(".json_list_type"):
+        return st.sampled_from(("[1, 2]", '["a"]', "{}", "NaN", "[1e400]"))
+    if o.type and o.type.endswith(".parse_cuda_graph_config_arg"):
+        return st.sampled_from(('{"decode": {"backend": "full"}}', "{}", "[1]", '{"x": {}}'))
+    if o.type and o.type.endswith(".nullable_str"):
+        return st.sampled_from(("None", "", "/p"))
     return st.sampled_from(("abc", "/models/x", "a=b", "x y", "-", "deepep"))
 
 

@@ -75,6 +75,28 @@ CASES = [
     yaml("ARG004-float-for-int", "tp-size: 8.0\n", ["ARG004 1:1"], "tp-size: 8\n", ARGPARSE),
     shell("ARG004-word-for-int", "--tp-size eight", ["ARG004 1:69"], None, ARGPARSE, ARGPARSE),
     shell("ARG004-ok-mem-fraction-unbounded", "--mem-fraction-static 1.5", [], None, "ok"),
+    # every type= of SGLang's parser (autofix.argtypes): json.loads, orjson, sizes, the CUDA graph config
+    shell("ARG004-json-invalid", "--limit-mm-data-per-request '{bad'", ["ARG004 1:69"], None, ARGPARSE, ARGPARSE),
+    shell("ARG004-json-trailing-comma", "--extra-metric-labels '[1, 2,]'", ["ARG004 1:69"], None, ARGPARSE,
+          ARGPARSE),
+    shell("ARG004-ok-json-nan", "--extra-metric-labels NaN", [], None, "ok"),  # json.loads reads NaN
+    yaml("ARG004-json-string-invalid", 'mm-process-config: "{bad"\n', ["ARG004 1:1"], None, ARGPARSE, ARGPARSE),
+    yaml("ARG004-ok-json-mapping", "limit-mm-data-per-request: {image: 2}\n", [], None, "ok"),  # passed as JSON
+    shell("ARG004-json-list-nan", "--forward-hooks NaN", ["ARG004 1:69"], None, ARGPARSE, ARGPARSE),  # orjson
+    shell("ARG004-json-list-infinite", "--forward-hooks '[1e400]'", ["ARG004 1:69"], None, ARGPARSE, ARGPARSE),
+    shell("ARG004-ok-json-list", "--forward-hooks '[]'", [], None, "ok"),
+    shell("ARG004-ok-size-suffix", "--context-length 4k --max-total-tokens 2Mi", [], None, "ok"),
+    shell("ARG004-size-iec-decimal", "--context-length 1.5Ki", ["ARG004 1:69"], None, ARGPARSE, ARGPARSE),
+    shell("ARG004-size-upper-k", "--max-prefill-tokens 16K", ["ARG004 1:69"], None, ARGPARSE, ARGPARSE),
+    yaml("ARG004-size-float", "context-length: 4096.0\n", ["ARG004 1:1"], "context-length: 4096\n", ARGPARSE),
+    shell("ARG004-graph-config-not-object", "--cuda-graph-config '[1]'", ["ARG004 1:69"], None, ARGPARSE,
+          ARGPARSE),
+    shell("ARG004-graph-config-unknown-key", """--cuda-graph-config '{"decode": {"max_seq_len": 8}}'""",
+          ["ARG004 1:69"], None, ARGPARSE, ARGPARSE),  # a prefill key
+    shell("ARG004-ok-graph-config", """--cuda-graph-config '{"decode": {"backend": "full", "max_bs": 8}}'""", [],
+          None, "ok"),
+    shell("ARG004-graph-backend-removed", "--cuda-graph-backend-decode tc_piecewise", ["ARG004 1:69"], None,
+          ARGPARSE, ARGPARSE),  # refused by the type, before the choices
     # ARG005 missing-value
     shell("ARG005-explicit-true", "--enable-metrics=true", ["ARG005 1:69"], "--enable-metrics", ARGPARSE),
     shell("ARG005-explicit-false", "--tp 8 --enable-metrics=false", ["ARG005 1:76"], "--tp 8", ARGPARSE),
@@ -118,6 +140,10 @@ CASES = [
     yaml("CFG002-null-str", "chat-template: ~\ntp-size: 8\n", ["CFG002 1:1"], "tp-size: 8\n", "ok"),
     yaml("CFG002-null-choice", "moe-a2a-backend:\n", ["CFG002 1:1"], None, ARGPARSE, ARGPARSE),  # default 'none': unsafe
     yaml("CFG002-ok-nullable", "quantization-param-path: null\n", [], None, "ok"),
+    yaml("CFG002-null-tp", "tp-size: ~\n", ["CFG002 1:1"], None, ARGPARSE, ARGPARSE),  # default 1: unsafe
+    yaml("CFG002-null-flag", "enable-metrics: null\n", ["CFG002 1:1"], "", ARGPARSE),
+    yaml("CFG002-null-size", "context-length: null\n", ["CFG002 1:1"], "", ARGPARSE),  # human_readable_int
+    yaml("CFG002-null-json", "extra-metric-labels: null\n", ["CFG002 1:1"], "", ARGPARSE),
     # CFG003 list-for-one-value
     yaml("CFG003-two-items", "tp-size: [4, 8]\n", ["CFG003 1:1"], None, ARGPARSE, ARGPARSE),
     yaml("CFG003-ok-one-item", "tp-size: [8]\n", [], None, "ok"),

@@ -39,6 +39,12 @@ CASES = [
     case("KV090-attention-dp-default", ["--page-size", "64", "--tp", "6", "--dp", "3", "--enable-dp-attention"],
          ["KV090"], at("KV090")),
     case("KV090-ok-page", ["--chunked-prefill-size", "960", "--page-size", "64"], [], "ok"),
+    # a page size of 0: SGLang's `%` at the same line fails (ZeroDivisionError); the fix removes it
+    case("KV090-page-zero", ["--page-size", "0"], ["KV090"], at("KV090")),
+    case("KV090-page-zero-llama", ["--chunked-prefill-size", "4096", "--page-size", "0"], ["KV090"], at("KV090"),
+         model="llama"),
+    case("KV090-ok-page-zero-no-chunk", ["--page-size", "0", *NO_CHUNK], [], "ok"),
+    case("KV090-ok-page-zero-decode", ["--page-size", "0", *D], [], "ok"),
     case("KV090-ok-decode", ["--chunked-prefill-size", "1000", "--page-size", "64", *D], [], "ok"),
     case("GEN030-pp", [*PDMUX, "--pp-size", "2", *NO_CHUNK, *NO_OVERLAP], ["GEN030"], at("GEN030")),
     case("GEN031-default-chunk", [*PDMUX, *NO_OVERLAP], ["GEN031"], at("GEN031")),

@@ -147,3 +147,13 @@ def test_a_crlf_continuation_is_named_as_the_cause():
     text = "python -m sglang.launch_server --model-path m \\\r\n  --tp 8\r\n"
     [message] = messages(text)
     assert message.startswith("ARG006 stray argument '\\r': no option takes it (a CRLF line ending")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_an_error_exactly_where_sglang_refuses(case: ArgCase):
+    """A diagnostic is an error when SGLang refuses the launch, else a warning (docs/usage.md), decided per
+    occurrence: `tp-size: ~` is refused, `chat-template: ~` starts (CFG002 is both)."""
+    result = fix_source(case.text, FORMATS[case.fmt], path=f"x.{case.fmt}")
+    errors = [d.code for d in result.diagnostics if d.violation.severity == "error"]
+    blind = case.id == "ARG009-no-model"  # the oracle adds --model-path: it cannot see this refusal
+    assert bool(errors) is (case.sglang != "ok" or blind), [(d.code, d.violation.severity) for d in result.diagnostics]

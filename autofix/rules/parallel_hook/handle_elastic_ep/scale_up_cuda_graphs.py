@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from autofix.model import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
@@ -141,15 +139,9 @@ def _no_prefill_graph(view: ResolvingView) -> Fix:
                       title="Set --cuda-graph-backend-prefill to disabled")
 
 
-def _forward_hooks(view: ResolvingView) -> bool | None:
-    """Whether forward hooks are given (a JSON list on the command line); None if the text is no JSON."""
-    hooks = view["forward_hooks"]
-    if isinstance(hooks, str):
-        try:
-            hooks = json.loads(hooks)
-        except ValueError:
-            return None
-    return bool(hooks)
+def _forward_hooks(view: ResolvingView) -> bool:
+    """Whether forward hooks are given (the JSON list argparse read, ``autofix.argtypes.json_list_type``)."""
+    return bool(view["forward_hooks"])
 
 
 # code -> (dest, what SGLang does not support with full-graph recapture)
@@ -174,7 +166,7 @@ def _full_graph_blocker(view: ResolvingView, code: str) -> bool:
     if dest == "dllm_algorithm":
         return view[dest] is not None
     if dest == "forward_hooks":
-        return bool(_forward_hooks(view))
+        return _forward_hooks(view)
     return bool(view[dest])
 
 

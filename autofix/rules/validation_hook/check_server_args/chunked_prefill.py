@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Violation
+from autofix.model import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView, Unknown
 from autofix.rules.memory_hook.handle_gpu_memory_settings import CHUNKED_PREFILL_BY_MEMORY, LARGEST
@@ -39,7 +39,8 @@ def _page_sizes(view: ResolvingView) -> tuple[int, ...]:
 
 
 def _misfit(size: int | None, page: int) -> bool:
-    return size is not None and size > 0 and size % page != 0  # None: a model-free launch sizes nothing
+    # None: a model-free launch sizes nothing; a page size of 0 fails the same `%` (integer modulo by zero)
+    return size is not None and size > 0 and (page == 0 or size % page != 0)
 
 
 @settings_rule("KV090", "chunked-prefill-in-pages", step=STEP, at="arg_groups/validation_hook.py:244")
@@ -51,7 +52,8 @@ def chunked_prefill_in_pages(view: ResolvingView) -> Violation | None:
     ends with (`--chunked-prefill-size`, or its GPU-memory default, divided
     by `--attn-dp-size` under attention DP) is a multiple of the page size
     (`--page-size`, or what the attention backend snaps it to). A size of 0
-    or below (no chunking) is exempt. Without `--gpu`, the default size and
+    or below (no chunking) is exempt. A page size of 0 fails the same
+    check: SGLang divides by it (`integer modulo by zero`). Without `--gpu`, the default size and
     the snapped page size are unknown: the rule passes a launch when every
     value they can take fits (a default size is a power of two from 2048
     up, a snapped page size one up to 128), and is silent on the others.
@@ -76,7 +78,9 @@ def chunked_prefill_in_pages(view: ResolvingView) -> Violation | None:
 
     ## Fix safety
     The nearest whole number of pages below changes the prefill budget a
-    little: unsafe.
+    little: unsafe. A page size of 0 is removed, so SGLang picks the page
+    size (1, or the attention backend's): unsafe too, the page size is the
+    author's call.
 
     ## SGLang source
     `sglang/srt/arg_groups/validation_hook.py:244` (`check_server_args`, 0.5.23)
@@ -89,6 +93,9 @@ def chunked_prefill_in_pages(view: ResolvingView) -> Violation | None:
         return None
     size, page = view["chunked_prefill_size"], view["page_size"]  # a refusal is said with the values (else Unknown)
     per_group = f" per attention-DP group of {view['attn_dp_size']}" if attn_dp_enabled(view) else ""
+    if page == 0:
+        return Violation(f"the page size 0 holds no chunk: SGLang fails dividing the chunked-prefill size {size}"
+                         f"{per_group} by it (integer modulo by zero)", args=("page_size", "chunked_prefill_size"))
     return Violation(f"the chunked-prefill size {size}{per_group} must be a multiple of the page size {page}",
                      args=("chunked_prefill_size", "page_size"))
 
@@ -96,6 +103,8 @@ def chunked_prefill_in_pages(view: ResolvingView) -> Violation | None:
 @chunked_prefill_in_pages.fix
 def _whole_pages(view: ResolvingView) -> Fix:
     size, page = view["chunked_prefill_size"], view["page_size"]
+    if page == 0:  # no chunk size fits: SGLang's own page size (1, or the attention backend's) instead
+        return Fix.unsafe(Unset("page_size"), title="Remove --page-size 0 (SGLang picks the page size)")
     groups = view["attn_dp_size"] if attn_dp_enabled(view) else 1
     new = max(size // page, 1) * page * groups  # SGLang divides the written size by the attention-DP groups
     return Fix.unsafe(Set("chunked_prefill_size", new), title=f"Set --chunked-prefill-size to {new}")
