@@ -359,7 +359,10 @@ def _shell_flag(draw, dest: str, value: Any) -> list[str]:
     flag = draw(flag_spelling(dest))
     if SCHEMA[dest].nargs == 0:
         return [flag]
-    texts = [str(v) for v in value] if isinstance(value, list) else [str(value)]
+    if isinstance(value, list) and SCHEMA[dest].nargs is None:  # one word of JSON (--forward-hooks' list type)
+        texts = [json.dumps(value)]
+    else:
+        texts = [str(v) for v in value] if isinstance(value, list) else [str(value)]
     if len(texts) == 1 and draw(st.booleans()):
         return [flag + "=" + draw(_shell_value(texts[0]))]
     return [flag, *(draw(_shell_value(t)) for t in texts)]
