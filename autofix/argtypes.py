@@ -19,7 +19,7 @@ from SGLang's own parser). SGLang 0.5.23's parser uses nine, and each is modelle
   releases autofix has tables of (0.5.19 takes other keys and any backend): ``BY_RELEASE``.
 
 ``convert(type_name, text, release)`` returns the value or raises ``ValueError`` (or ``TypeError``);
-``message`` and ``refusal`` say what argparse prints then. A converter another release names and this module
+``message`` and ``refusal`` say why, in autofix's words (the refusal is SGLang's, the sentence ours). A converter another release names and this module
 does not know keeps the text (``KNOWN`` lists the ones modelled; ``tests/test_argtypes.py`` checks that no
 shipped table names another).
 """
@@ -37,8 +37,19 @@ from autofix.model import UNKNOWN
 
 
 class Refused(ValueError):
-    """A converter's own refusal (SGLang raises ``argparse.ArgumentTypeError``): argparse prints the message as
-    it is, where it prints ``invalid <type> value: '<word>'`` for any other ``ValueError``."""
+    """A converter's own refusal (SGLang raises ``argparse.ArgumentTypeError``, whose message argparse prints as
+    it is, where it prints ``invalid <type> value: '<word>'`` for any other ``ValueError``). Its message says the
+    same in autofix's words, not SGLang's."""
+
+
+_TOO_DEEP = ("nested deeper than json.loads reads (a RecursionError, which argparse does not catch: SGLang stops "
+             "with its traceback)")
+
+
+def _json_kind(value: Any) -> str:
+    """The JSON name of a decoded value's kind (``[1]``: array)."""
+    return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
+        type(value), "number")
 
 
 def human_readable_int(value: str) -> int:
@@ -51,16 +62,15 @@ def human_readable_int(value: str) -> int:
         number, suffix = match.groups()
         if suffix in _IEC:
             if "." in number:
-                raise Refused(f"Decimals are not allowed with IEC suffixes like '{suffix}'. Use an integer IEC "
-                              f"value such as '{int(Decimal(number))}{suffix}', or an SI value such as "
-                              f"'{number}{suffix[0]}'.")
+                raise Refused(f"'{value}': an IEC suffix ({suffix}) takes a whole number "
+                              f"('{int(Decimal(number))}{suffix}'), a decimal takes an SI one ('{number}{suffix[0]}')")
             return int(number) * _IEC[suffix]
         return int(Decimal(number) * _SI[suffix])
     try:
         return int(value)
     except ValueError:
-        raise Refused(f"Invalid integer value: '{value}'. Use a plain integer, SI suffixes (1k, 1M), or IEC "
-                      "suffixes (1Ki, 1Mi). Suffixes are case-sensitive.") from None
+        raise Refused(f"'{value}' is no integer, bare or with a size suffix (SI: 1k, 1M; IEC: 1Ki, 1Mi; "
+                      "case-sensitive)") from None
 
 
 _HUMAN = re.compile(r"(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)")
@@ -80,15 +90,14 @@ def loads(value: str) -> Any:
     try:
         return json.loads(value)
     except RecursionError:  # not caught by argparse: SGLang stops with the traceback
-        raise Refused("RecursionError: maximum recursion depth exceeded while decoding JSON (json.loads, "
-                      "not caught by argparse)") from None
+        raise Refused(_TOO_DEEP) from None
 
 
 ORJSON_MAX_DEPTH = 1024  # orjson refuses an array or object nested deeper ("depth limit exceeded")
 
 
 def json_list_type(value: str) -> Any:
-    """``utils/common.py:4818``: ``orjson.loads``; every refusal is ``Invalid JSON list: <word>. ...``.
+    """``utils/common.py:4818``: ``orjson.loads``; every refusal is one message (``_invalid_list``).
 
     orjson reads the JSON ``json.loads`` reads, less ``NaN``/``Infinity``/``-Infinity``, a number whose double
     is infinite (``1e400``, 400 digits), a lone surrogate (``"\\ud800"``) and nesting past 1,024 levels;
@@ -109,7 +118,8 @@ def json_list_type(value: str) -> Any:
 
 
 def _invalid_list(value: str) -> str:
-    return f"Invalid JSON list: {value}. Please provide a valid JSON list."
+    return (f"'{value}' is no JSON orjson reads (no NaN or Infinity, no number past a double's range, no lone "
+            "surrogate, at most 1,024 levels deep)")
 
 
 def _no_constant(name: str) -> float:
@@ -161,7 +171,7 @@ def _depth(value: str) -> int:
 def cuda_graph_backend(raw: str) -> str:
     """``parse_cuda_graph_backend_arg`` (``model_executor/cuda_graph_config.py:237``)."""
     if raw == "tc_piecewise":
-        raise Refused("tc_piecewise was removed; select breakable, full, or disabled")
+        raise Refused("this release has no tc_piecewise CUDA graph backend (it has breakable, full and disabled)")
     return raw
 
 
@@ -184,25 +194,25 @@ def cuda_graph_config(raw: str, release: str = "0.5.23") -> dict[str, dict[str, 
     try:
         parsed = json.loads(raw)
     except json.JSONDecodeError as e:
-        raise Refused(f"--cuda-graph-config must be JSON: {e}") from None
+        raise Refused(f"--cuda-graph-config is not JSON ({e})") from None
     except RecursionError:
-        raise Refused("RecursionError: maximum recursion depth exceeded while decoding JSON (json.loads, "
-                      "not caught by argparse)") from None
+        raise Refused(_TOO_DEEP) from None
     if not isinstance(parsed, dict):
-        raise Refused(f"--cuda-graph-config must be a JSON object, got {type(parsed).__name__}")
+        raise Refused(f"--cuda-graph-config is a JSON {_json_kind(parsed)}, not an object of phases")
     result: dict[str, dict[str, Any]] = {}
     for phase, settings in parsed.items():
         if phase not in PHASES:
-            raise Refused(f"--cuda-graph-config: unknown phase '{phase}', expected one of {PHASES}")
+            raise Refused(f"--cuda-graph-config has no phase '{phase}' (its phases: {', '.join(PHASES)})")
         if not isinstance(settings, dict):
-            raise Refused(f"--cuda-graph-config['{phase}'] must be a JSON object, got {type(settings).__name__}")
+            raise Refused(f"--cuda-graph-config's {phase} is a JSON {_json_kind(settings)}, not an object of "
+                          "its settings")
         if "backend" in settings and release != "0.5.19":
             cuda_graph_backend(settings["backend"])
         allowed = PHASE_KEYS[release][phase]
         result[phase] = {}
         for key, value in settings.items():
             if key not in allowed:
-                raise Refused(f"--cuda-graph-config['{phase}']: unknown key '{key}', expected one of {allowed}")
+                raise Refused(f"--cuda-graph-config's {phase} takes no key '{key}' (its keys: {', '.join(allowed)})")
             result[phase][key] = value
     return result
 
@@ -243,7 +253,7 @@ def convert(type_name: str | None, text: str, release: str = "0.5.23") -> Any:
 
 
 def refusal(type_name: str | None, text: str, release: str = "0.5.23") -> str | None:
-    """What argparse says of ``text`` after ``argument --flag:`` (None: the type takes it)."""
+    """Why the type refuses ``text`` (``message``), or None when it takes it."""
     try:
         convert(type_name, text, release)
     except (ValueError, TypeError) as exc:
@@ -252,8 +262,9 @@ def refusal(type_name: str | None, text: str, release: str = "0.5.23") -> str | 
 
 
 def message(type_name: str | None, text: str, exc: Exception) -> str:
-    """What argparse prints after ``argument --flag:`` when the type raised ``exc`` for ``text``
-    (``argparse._get_value``: an ``ArgumentTypeError``'s own message, else ``invalid <name> value: <text>``)."""
+    """Why the type refused ``text`` (it raised ``exc``): a converter's own refusal (``Refused``) in autofix's
+    words, else what argparse prints for any other error (``argparse._get_value``: ``invalid <name> value:
+    <text>``)."""
     return str(exc) if isinstance(exc, Refused) else f"invalid {_shown_name(type_name)} value: {text!r}"
 
 

@@ -664,15 +664,16 @@ def _left_by_writes(names: list[str]) -> dict[str, list[str]]:
     return left
 
 
-def left_note(path: str, leftover: str) -> str:
-    """The warning for the file ``path`` next to which an autofix write left ``leftover`` (a path): a backup
-    (of an interrupted write, or of one still running: ``running``) or a temp file."""
+def left_note(path: str, leftover: str, real: str | None = None) -> str:
+    """The warning for the file ``path`` (at real path ``real``, when known) next to which an autofix write left
+    ``leftover`` (a path): a backup (of an interrupted write, or of one still running: ``running``) or a temp
+    file."""
     if not leftover.endswith(BACKUP_SUFFIX):
         return (f"{path}:1:1: warning: a temp file of an interrupted autofix write is next to it ({leftover}): "
                 "compare the two, then delete it")
     from autofix.writes import backup_left
 
-    live = running(path, leftover)
+    live = running(real or path, leftover)
     return f"{path}:1:1: warning: {backup_left(leftover, live)}" + (
         "" if live else " (--write leaves the file alone until then)")
 

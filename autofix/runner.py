@@ -427,8 +427,8 @@ class _One:
 
     def __call__(self, path: str, named: bool, ready: parallel.Ready | None = None) -> None:
         """Check ``path`` and report it; ``ready``: a worker's answer for it (``-j``), used if still current."""
-        if named and path != "-":  # (a walk names what it finds itself)
-            self.left.beside(path)
+        if named and path != "-":  # (a walk names what it finds itself) next to the file a symlink leads to
+            self.left.beside(path, self.disk.real(path))
         result = self._adopt(ready) if ready is not None else None
         if result is None:
             result = self._check(path, named)
@@ -760,20 +760,23 @@ class _Leftovers:
         self.err = err
         self.seen: set[tuple[int, int]] = set()  # (device, inode) of each one named
 
-    def __call__(self, path: str, leftover: str) -> None:
+    def __call__(self, path: str, leftover: str, real: str | None = None) -> None:
         try:
             st = os.lstat(leftover)
         except OSError:
             return
         if (st.st_dev, st.st_ino) not in self.seen:
             self.seen.add((st.st_dev, st.st_ino))
-            self.err.line(files.left_note(path, leftover))
+            self.err.line(files.left_note(path, leftover, real))
 
     def beside(self, path: str, real: str | None = None) -> None:
-        """Name the backup next to the file ``path`` (at real path ``real``, when known), if there is one."""
+        """Name the backup next to the file ``path`` (at real path ``real``, when known: a write through a
+        symlink leaves its backup next to the file it leads to), if there is one; shown relative to the working
+        directory when it is in it."""
         backup = files.left_beside(real or path)
         if backup is not None:
-            self(path, backup)
+            shown = os.path.relpath(backup) if real is not None else backup
+            self(path, backup if shown.startswith(os.pardir) else shown, real)
 
 
 class _Once:

@@ -83,6 +83,17 @@ def test_no_control_character_reaches_the_terminal(tree, mode):
         assert ((tree / name).read_text() != BAD) is written
 
 
+def test_the_github_format_writes_no_control_character(tree):
+    """The github format's workflow commands hold the names in ``file=`` and in the message: the runner decodes
+    only its own escapes (``%0A``, ``%3A``, ...) and prints the rest to the log, so an escape sequence there is
+    shown as its escape too; a line break is still the runner's ``%0A`` (issue 29, third round)."""
+    r = autofix(".", "--output-format", "github", cwd=tree)
+    out, err = r.stdout.decode(), r.stderr.decode()
+    assert r.returncode == 2, err
+    assert not RAW.search(out) and not RAW.search(err), (out, err)
+    assert "file=t\\x1b]0;pwned\\x07.yaml," in out and "file=nl%0A%3A%3Ax.yaml," in out, out
+
+
 def test_stdin_filename(tmp_path):
     (tmp_path / ".git").mkdir()
     r = autofix("-", "--stdin-filename", "s\x1b]0;x\x07.yaml", cwd=tmp_path, input=BAD.encode())

@@ -237,6 +237,20 @@ def test_a_backup_next_to_a_named_file_or_a_config_file_is_named_once(project):
         assert r.stderr.count(".cfg.yaml.autofix-backup") == 1, (args, r.stderr)
 
 
+def test_a_backup_next_to_the_file_a_named_symlink_leads_to_is_named(project):
+    """A write through a symlink writes the file it leads to, and leaves its backup there: a check run names it
+    (only ``--write`` refused it before) (issue 29, third round)."""
+    (project / "real").mkdir()
+    (project / "real" / "c.yaml").write_text(GOOD)
+    (project / "real" / ".c.yaml.autofix-backup").write_text(BAD)
+    (project / "l.yaml").symlink_to("real/c.yaml")
+    for args in (("--check",), ()):
+        r = run("l.yaml", *args)
+        assert r.exit_code == 0 and "l.yaml:1:1: warning: a backup of an interrupted autofix write" in r.stderr, \
+            r.stderr
+        assert "real/.c.yaml.autofix-backup" in r.stderr, r.stderr
+
+
 def test_a_backup_next_to_a_hard_link_in_another_directory_keeps_write_off_the_file(project):
     # issue 29: the refusal looked for a backup next to the names of the file in the directory written only
     p, q = project / "cfg.yaml", project / "sub" / "l.yaml"

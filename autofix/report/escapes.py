@@ -70,3 +70,15 @@ def visible(text: str) -> str:
     if text.isprintable():  # most text: no control character, no lone surrogate
         return text
     return _CONTROL.sub(_shown, printable(text))
+
+
+# the control characters but the line breaks (a workflow command encodes those itself, and GitHub decodes them)
+_CONTROL_INLINE = re.compile("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def visible_but_breaks(text: str) -> str:
+    """``visible(text)`` with ``\\r`` and ``\\n`` kept as they are (``str -> str``): for a GitHub workflow
+    command's value, where they are percent-encoded and GitHub reads them back."""
+    if text.isprintable():
+        return text
+    return _CONTROL_INLINE.sub(_shown, printable(text))

@@ -4,7 +4,8 @@ One ``::error`` or ``::warning`` command per finding: ``file`` (relative to the 
 ``endLine``, ``col`` and ``endColumn`` (1-based, in characters, the end exclusive; the columns only for a
 span on one line, which is all GitHub takes; a span that takes a line break ends on that line), ``title``
 (code and name) and the message, then the fixes one per line. Values are escaped as ``@actions/core``
-escapes them: ``%``, ``\\r`` and ``\\n`` in the message; those and ``:`` and ``,`` in a property.
+escapes them: ``%``, ``\\r`` and ``\\n`` in the message; those and ``:`` and ``,`` in a property; any other
+control character, which the runner would print raw to the log, as its escape (``\\x1b``).
 
 GitHub shows at most 10 error, 10 warning and 10 notice annotations per step (and 50 per job). So the
 first ``PER_STEP`` findings of each level, in file order and inputs that could not be checked first, are
@@ -24,7 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from autofix.report.escapes import printable, visible
+from autofix.report.escapes import printable, visible, visible_but_breaks
 from autofix.report.records import Record, RenderContext
 from autofix.report.shared import display_path, full_message, level, shown_end
 from autofix.report.workflow_commands import guarded
@@ -50,8 +51,10 @@ class _Finding:
 
 
 def escape_data(text: str) -> str:
-    """A workflow command's message, escaped as ``@actions/core``'s ``escapeData``."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's message, escaped as ``@actions/core``'s ``escapeData``; any other control character
+    (an escape sequence's ``\\x1b`` in a file's name or a value) shown as its escape, as in the log lines: the
+    runner prints the command's values to the log, and ``@actions/core`` does not escape them (issue 29)."""
+    return visible_but_breaks(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def escape_property(text: str) -> str:

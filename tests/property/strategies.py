@@ -245,6 +245,8 @@ _FALSE = ("false", "False", "no", "off")
 def _yaml_value(draw, dest: str, value: Any) -> str:
     if value is True:
         return draw(st.sampled_from(_TRUE))
+    if isinstance(value, list) and SCHEMA[dest].nargs is None:  # one word of JSON (--forward-hooks' list type)
+        return "'" + json.dumps(value).replace("'", "''") + "'"
     if isinstance(value, list):  # a flow sequence: the merger passes each item as a value of the option
         return "[" + ", ".join(str(v) for v in value) + "]"
     text = str(value)

@@ -36,6 +36,8 @@ def words_of(config: dict[str, Any]) -> list[str]:
         flag = SCHEMA[dest].flag
         if value is True:
             out.append(flag)
+        elif isinstance(value, list) and SCHEMA[dest].nargs is None:  # one word of JSON (--forward-hooks)
+            out += [flag, json.dumps(value)]
         elif isinstance(value, list):
             out += [flag, *map(str, value)]
         else:
@@ -145,9 +147,11 @@ def docker_sh_c(words, plain):
     return _marked('FROM lmsysorg/sglang:latest\nCMD ["/bin/sh", "-c", ', json.dumps(script), "]\n")
 
 
-def _recipe_value(value) -> str:
+def _recipe_value(dest: str, value) -> str:
     if value is True:
         return "true"
+    if isinstance(value, list) and SCHEMA[dest].nargs is None:  # one word of JSON (--forward-hooks)
+        return json.dumps(json.dumps(value))
     if isinstance(value, list):
         return json.dumps([str(v) for v in value])
     if isinstance(value, int):
@@ -156,7 +160,7 @@ def _recipe_value(value) -> str:
 
 
 def srt_slurm(config):
-    body = "".join(f"      {SCHEMA[dest].flag[2:]}: {_recipe_value(v)}\n" for dest, v in config.items())
+    body = "".join(f"      {SCHEMA[dest].flag[2:]}: {_recipe_value(dest, v)}\n" for dest, v in config.items())
     return _marked("name: sweep\nresources:\n  gpu_type: h200\nbackend:\n  type: sglang\n  sglang_config:\n"
                    "    aggregated:\n", body, "benchmark:\n  type: sa-bench\n")
 

@@ -59,6 +59,16 @@ def test_escape_functions():
     assert github.escape_property("%\r\n:,") == "%25%0D%0A%3A%2C"
 
 
+
+def test_a_control_character_never_reaches_the_log_raw():
+    """The runner prints a command's values to the log as they are after its own decoding (``%``, line breaks,
+    ``:`` and ``,``): an escape sequence in a file's name or a value (a window title, a colour) is shown as its
+    escape, in the property and the message alike; C1 too (issue 29, third round)."""
+    name = "e\x1b]0;T\x07\x9b.yaml"
+    assert github.escape_property(name) == "e\\x1b]0;T\\x07\\x9b.yaml"
+    assert github.escape_data("a\tb\x7f\nc") == "a\\tb\\x7f%0Ac"
+
+
 def _findings(errors: int, warnings: int):
     """``errors`` error findings then ``warnings`` warnings, one per line of a generated file, shuffled
     so that file order differs from the order given."""
