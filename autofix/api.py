@@ -21,7 +21,7 @@ from types import ModuleType
 
 from autofix import engine, fix_edits as placing, merge
 from autofix.arguments import parse_words
-from autofix.edits import Change, Edit, apply_edits, compose, line_col, map_back, offset_of
+from autofix.edits import Change, Edit, apply_edits, compose, line_col, mapper_back, offset_of
 from autofix.errors import CannotEdit, InputError, InternalError
 from autofix.files import NotRead, is_yaml
 from autofix.formats import yaml_config
@@ -690,10 +690,12 @@ def _locator(original: str, current: str, chain: list[list[Edit]]) -> Callable[[
     if not chain:
         return lambda loc: loc
 
+    backs = [mapper_back(edits) for edits in reversed(chain)]  # once: a pass may place 50 000 findings
+
     def back(loc: Location) -> Location:
         offset = offset_of(current, loc.line, loc.col)
-        for edits in reversed(chain):
-            offset = map_back(edits, offset)
+        for step in backs:
+            offset = step(offset)
         return Location(*line_col(original, offset))
 
     return back
@@ -717,7 +719,7 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
     current, chain = text, []
     diagnostics: list[Diagnostic] = []
     seen: set[tuple] = set()
-    fixed: list[tuple[str, frozenset]] = []  # (code, dests) of every fix applied in earlier passes
+    fixed = _Fixed()  # (code, dests) of every fix applied in earlier passes
     conflicts: list[str] = []
     texts = {text}
     launches = fmt.read(current, path, schema)
@@ -778,9 +780,9 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
             checked.append((launch, found, editable))
             for k, v in enumerate(found):
                 dests = _dests(launch, v)
-                after = _causes(fixed, dests)
+                after = fixed.causes(dests)
                 if born[index]:  # a launch a host-stage fix made: all it shows appears once that is fixed
-                    after = tuple(dict.fromkeys(born[index] + _causes([f for f in fixed if f[1] & dests], dests)))
+                    after = tuple(dict.fromkeys(born[index] + fixed.touching(dests)))
                 alone = placing.of_fixes(v.fixes, lambda fix: _arg_fix_edits(fix, current, launch, views[index][1],
                                                                              fmt, schema, path, merges)) \
                     if fix_edits and not chain and not after else ()
@@ -812,7 +814,7 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
         fixed.extend(applied)
         checked = []  # ``current`` changed: what remains is checked below
         if current in texts:
-            conflicts.append(f"{path}:1:1: fixes of {', '.join(sorted({c for c, _ in fixed}))} undo each other")
+            conflicts.append(f"{path}:1:1: fixes of {', '.join(sorted(fixed.codes))} undo each other")
             break
         texts.add(current)
     if not checked:  # stopped with fixes still coming: what is there now remains, unfixed
@@ -920,12 +922,34 @@ def _fix_dests(launch: Launch, fix, schema: Schema) -> frozenset:
     return frozenset(out)
 
 
-def _causes(fixed: list[tuple[str, frozenset]], dests: frozenset) -> tuple[str, ...]:
-    """The codes of earlier fixes that touched the same settings (all of them if none did)."""
-    if not fixed:
-        return ()
-    near = [code for code, touched in fixed if touched & dests]
-    return tuple(dict.fromkeys(near or [code for code, _ in fixed]))
+class _Fixed:
+    """The fixes applied in earlier passes, as ``(code, dests)`` (the settings each touched), indexed by dest: a
+    pass after 50 000 fixes asks it for each of its findings."""
+
+    def __init__(self) -> None:
+        self.codes: dict[str, int] = {}  # code -> the index of its first fix
+        self._by_dest: dict[str, dict[str, int]] = {}  # dest -> code -> the index of its first fix touching it
+        self._count = 0
+
+    def extend(self, applied: list[tuple[str, frozenset]]) -> None:
+        for code, touched in applied:
+            self.codes.setdefault(code, self._count)
+            for dest in touched:
+                self._by_dest.setdefault(dest, {}).setdefault(code, self._count)
+            self._count += 1
+
+    def touching(self, dests: frozenset) -> tuple[str, ...]:
+        """The codes of the fixes that touched one of ``dests``, in the order of their first such fix."""
+        first: dict[str, int] = {}
+        for dest in dests:
+            for code, at in self._by_dest.get(dest, {}).items():
+                if at < first.get(code, self._count):
+                    first[code] = at
+        return tuple(sorted(first, key=first.__getitem__))
+
+    def causes(self, dests: frozenset) -> tuple[str, ...]:
+        """The codes of earlier fixes that touched the same settings (all of them if none did), in order."""
+        return self.touching(dests) or tuple(self.codes)
 
 
 def _diagnostic(path: str, launch: Launch, violation, level, after=(), editable=True,
