@@ -1,0 +1,83 @@
+"""Every input format is read within the bounds of ``autofix/limits.py`` (issue 29, finding 6).
+
+A script nested past ``MAX_SHELL_DEPTH`` or larger than ``MAX_SHELL_BYTES``, wherever it stands (a script
+file, a ``bash -c`` word, a Dockerfile's RUN, a Kubernetes ``sh -c`` script, a compose command string), is an
+error at the place the bound is crossed: exit 2, the file untouched (before, 40 000 nested ``{`` took 92 s, a
+``bash -c`` word of them more than two minutes, and a 64 MiB script segfaulted). The bench
+(``bench/bench_limits.py``) times these shapes; nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import sys
+
+import pytest
+
+from autofix.limits import MAX_SHELL_BYTES, MAX_SHELL_DEPTH
+
+LAUNCH = "python3 -m sglang.launch_server --tp 8"
+DEPTH = (f"cannot read the shell script: a shell script nested more than {MAX_SHELL_DEPTH} levels deep "
+         "(of bash's grammar); autofix does not read further")
+SIZE = (f"cannot read the shell script: a shell script of more than {MAX_SHELL_BYTES:,} bytes; "
+        "autofix does not read further")
+N = MAX_SHELL_DEPTH + 200  # nested `{ ...; }` levels: past the bound wherever the script stands
+
+
+def braces(n: int, sep: str = " ") -> str:
+    return "{" + sep + ("{" + sep) * (n - 1) + "true;" + sep + ("};" + sep) * (n - 1) + "}"
+
+
+def _capped() -> None:  # a run that blows up fails in its own process, not the machine's memory
+    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+
+def refused(project, name: str, text: str) -> str:
+    """The first stderr line of ``autofix --write name`` on ``text``, which must exit 2 and leave the file as it was.
+
+    Run in a process of its own under generous bounds (two minutes, 4 GB of address space) that only keep a
+    regression from hanging CI or the machine."""
+    path = project / name
+    path.write_text(text)
+    r = subprocess.run([sys.executable, "-m", "autofix", "--write", name], cwd=project, capture_output=True,
+                       text=True, timeout=120, preexec_fn=_capped)
+    assert r.returncode == 2, r.stderr[-2000:]
+    assert path.read_text() == text
+    return r.stderr.splitlines()[0]
+
+
+@pytest.mark.parametrize("name, text, where", [
+    ("b.sh", f"{LAUNCH}\n{braces(40_000)}\n", "b.sh:2:1997"),  # the issue's: 92 s before
+    ("b.sh", f"{LAUNCH}\necho " + '"$(echo ' * 20_000 + "x" + ')"' * 20_000 + "\n", "b.sh:2:2663"),
+    ("b.sh", f"bash -c '{LAUNCH}\n{braces(40_000)}'\n", "b.sh:2:1997"),
+    ("Dockerfile", f"FROM x\nRUN <<EOF\n{LAUNCH}\n{braces(N, chr(10))}\nEOF\n", "Dockerfile:1002:1"),
+    ("Dockerfile", f"FROM x\nRUN {LAUNCH}; \\\n{braces(N, ' ' + chr(92) + chr(10))}\n", "Dockerfile:1001:1"),
+    ("m.yaml", "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - name: s\n      command: [sh, -c]\n"
+               f'      args: ["{LAUNCH}; {braces(N)}"]\n', "m.yaml:7:2051"),
+    ("compose.yaml", f'services:\n  s:\n    image: x\n    command: "{LAUNCH}; {braces(N)}"\n', "compose.yaml:4:2051"),
+], ids=["script-braces", "script-quoted-substitutions", "bash-c", "dockerfile-heredoc", "dockerfile-continued",
+        "k8s-sh-c", "compose-string"])
+def test_a_script_nested_past_the_bound_is_an_error_where_it_is_crossed(project, name, text, where):
+    assert refused(project, name, text) == f"{where}: error: {DEPTH}"
+
+
+def position(text: str, offset: int) -> str:
+    """``line:col`` of ``text[offset]``."""
+    return f"{text.count(chr(10), 0, offset) + 1}:{offset - text.rfind(chr(10), 0, offset)}"
+
+
+K8S = "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - name: s\n      command: [sh, -c]\n      args: ["
+
+
+@pytest.mark.parametrize("name, text, back", [
+    ("s.sh", f"{LAUNCH}\n" + "# c\n" * (MAX_SHELL_BYTES // 2), 0),  # the issue's shape (64 MiB: 8.5 GB or a segfault)
+    ("s.sh", f"{LAUNCH}\n" + "a\n" * MAX_SHELL_BYTES, 0),  # the densest parse tree
+    ("s.sh", f"{LAUNCH}\n" + "#" * (MAX_SHELL_BYTES - len(LAUNCH) - 2) + "\u00e9\n", 1),  # the bound cuts `é`: at it
+    ("m.yaml", K8S + f'"{LAUNCH}' + "; true" * (MAX_SHELL_BYTES // 5) + '"]\n', 0),
+    ("compose.yaml", f'services:\n  s:\n    image: x\n    command: "{LAUNCH}' + "; true" * (MAX_SHELL_BYTES // 5)
+     + '"\n', 0),
+], ids=["comments", "lines", "cut-character", "k8s-sh-c", "compose-string"])
+def test_a_script_past_the_byte_bound_is_an_error_at_the_first_byte_past(project, name, text, back):
+    where = position(text, text.index(LAUNCH) + MAX_SHELL_BYTES - back)  # the first character not wholly within
+    assert refused(project, name, text) == f"{name}:{where}: error: {SIZE}"
