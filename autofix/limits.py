@@ -51,3 +51,11 @@ MAX_SHELL_BYTES = 1024 * 1024
 # bash itself refuses ~5 000 nested `{` and overflows its stack at ~2 000 nested `"$(`. Checked by
 # formats/shell_syntax.py on the first parse, at the first node past it.
 MAX_SHELL_DEPTH = 1000
+
+# Bytes (UTF-8) and lines of one Dockerfile, checked by formats/dockerfile_syntax.py before BuildKit's parser reads
+# it. The parser (the `dockerfile` package) spends time growing with the square of an instruction's lines (its
+# continuation lines, its heredoc's body: 200 000 lines took 20 s), and autofix ~30 µs and ~2.5 KB on each
+# instruction (1 MiB of `RUN a` lines: 5 s, 500 MB). At these bounds the worst is ~0.5 s and ~130 MB. Real
+# Dockerfiles are a few KB and a few hundred lines; BuildKit itself refuses a line over 64 KiB.
+MAX_DOCKERFILE_BYTES = 256 * 1024
+MAX_DOCKERFILE_LINES = 10_000

@@ -1,10 +1,11 @@
 """Every input format is read within the bounds of ``autofix/limits.py`` (issue 29, finding 6).
 
 A script nested past ``MAX_SHELL_DEPTH`` or larger than ``MAX_SHELL_BYTES``, wherever it stands (a script
-file, a ``bash -c`` word, a Dockerfile's RUN, a Kubernetes ``sh -c`` script, a compose command string), is an
-error at the place the bound is crossed: exit 2, the file untouched (before, 40 000 nested ``{`` took 92 s, a
-``bash -c`` word of them more than two minutes, and a 64 MiB script segfaulted). The bench
-(``bench/bench_limits.py``) times these shapes; nothing here asserts a time.
+file, a ``bash -c`` word, a Dockerfile's RUN, a Kubernetes ``sh -c`` script, a compose command string), and a
+Dockerfile past ``MAX_DOCKERFILE_LINES`` or ``MAX_DOCKERFILE_BYTES``, is an error at the place the bound is
+crossed: exit 2, the file untouched (before, 40 000 nested ``{`` took 92 s, a ``bash -c`` word of them more than
+two minutes, and a 64 MiB script segfaulted). The bench (``bench/bench_limits.py``) times these shapes; nothing here
+asserts a time.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ import subprocess
 import sys
 
 import pytest
+from typer.testing import CliRunner
 
-from autofix.limits import MAX_SHELL_BYTES, MAX_SHELL_DEPTH
+from autofix.commands import app
+from autofix.limits import MAX_DOCKERFILE_BYTES, MAX_DOCKERFILE_LINES, MAX_SHELL_BYTES, MAX_SHELL_DEPTH
 
 LAUNCH = "python3 -m sglang.launch_server --tp 8"
 DEPTH = (f"cannot read the shell script: a shell script nested more than {MAX_SHELL_DEPTH} levels deep "
@@ -27,6 +30,10 @@ N = MAX_SHELL_DEPTH + 200  # nested `{ ...; }` levels: past the bound wherever t
 
 def braces(n: int, sep: str = " ") -> str:
     return "{" + sep + ("{" + sep) * (n - 1) + "true;" + sep + ("};" + sep) * (n - 1) + "}"
+
+
+def run(*args: str):
+    return CliRunner().invoke(app, list(args), prog_name="autofix")
 
 
 def _capped() -> None:  # a run that blows up fails in its own process, not the machine's memory
@@ -81,3 +88,29 @@ K8S = "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - name: s\n      com
 def test_a_script_past_the_byte_bound_is_an_error_at_the_first_byte_past(project, name, text, back):
     where = position(text, text.index(LAUNCH) + MAX_SHELL_BYTES - back)  # the first character not wholly within
     assert refused(project, name, text) == f"{name}:{where}: error: {SIZE}"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("FROM x\n" + "RUN a\n" * MAX_DOCKERFILE_LINES + f"CMD {LAUNCH}\n",
+     f"Dockerfile:{MAX_DOCKERFILE_LINES + 1}:1: error: a Dockerfile of more than {MAX_DOCKERFILE_LINES:,} lines"),
+    ("FROM x\n" + ("RUN " + "a" * 1000 + "\n") * 300 + f"CMD {LAUNCH}\n",
+     f"Dockerfile:262:838: error: a Dockerfile of more than {MAX_DOCKERFILE_BYTES:,} bytes"),
+    ("FROM x\n" + "RUN a \\\n" + " a \\\n" * 200_000 + " a\n" + f"CMD {LAUNCH}\n",  # BuildKit's parser: quadratic
+     f"Dockerfile:{MAX_DOCKERFILE_LINES + 1}:1: error: a Dockerfile of more than {MAX_DOCKERFILE_LINES:,} lines"),
+], ids=["lines", "bytes", "continued-lines"])
+def test_a_dockerfile_past_its_bounds_is_an_error_where_it_is_crossed(project, text, message):
+    assert refused(project, "Dockerfile", text) == f"{message}; autofix does not read further"
+
+
+def test_a_dockerfile_at_its_bounds_is_read(project):
+    head, tail = "FROM x\n", f'CMD ["python3", "-m", "sglang.launch_server", "--tp", "8", "--model-path", "m"]\n'
+    lines = head + "RUN a\n" * (MAX_DOCKERFILE_LINES - 2) + tail
+    assert lines.count("\n") == MAX_DOCKERFILE_LINES
+    filler = MAX_DOCKERFILE_BYTES - len(head) - len(tail)
+    line = "RUN " + "a" * 995 + "\n"
+    size = head + line * (filler // len(line) - 1) + "RUN " + "a" * (filler % len(line) + len(line) - 5) + "\n" + tail
+    assert len(size.encode()) == MAX_DOCKERFILE_BYTES
+    for text in (lines, size):
+        (project / "Dockerfile").write_text(text)
+        r = run("Dockerfile")
+        assert (r.exit_code, r.output) == (0, "All checks passed!\n")
