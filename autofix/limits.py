@@ -52,6 +52,12 @@ MAX_SHELL_BYTES = 1024 * 1024
 # formats/shell_syntax.py on the first parse, at the first node past it.
 MAX_SHELL_DEPTH = 1000
 
+# Unknown option spellings of one file that get close spellings ("did you mean"; rule ARG001). difflib compares
+# a spelling with each of SGLang's ~560 options, ~0.3 ms a spelling: a config of 50 000 unknown keys spent 15 s
+# there. A file's first spellings (in the order its launches are checked; each counted once) get them, the others
+# are reported as unknown only. Real files hold a few typos.
+MAX_SUGGESTED_SPELLINGS = 1000
+
 # Bytes (UTF-8) and lines of one Dockerfile, checked by formats/dockerfile_syntax.py before BuildKit's parser reads
 # it. The parser (the `dockerfile` package) spends time growing with the square of an instruction's lines (its
 # continuation lines, its heredoc's body: 200 000 lines took 20 s), and autofix ~30 µs and ~2.5 KB on each

@@ -1,15 +1,18 @@
-"""Every input format is read within the bounds of ``autofix/limits.py`` (issue 29, finding 6).
+"""Every input format is read within the bounds of ``autofix/limits.py`` (issue 29, findings 6 and 17).
 
 A script nested past ``MAX_SHELL_DEPTH`` or larger than ``MAX_SHELL_BYTES``, wherever it stands (a script
 file, a ``bash -c`` word, a Dockerfile's RUN, a Kubernetes ``sh -c`` script, a compose command string), and a
 Dockerfile past ``MAX_DOCKERFILE_LINES`` or ``MAX_DOCKERFILE_BYTES``, is an error at the place the bound is
 crossed: exit 2, the file untouched (before, 40 000 nested ``{`` took 92 s, a ``bash -c`` word of them more than
-two minutes, and a 64 MiB script segfaulted). The bench (``bench/bench_limits.py``) times these shapes; nothing here
+two minutes, and a 64 MiB script segfaulted). A file's unknown options get close spellings up to
+``MAX_SUGGESTED_SPELLINGS`` of them, and a YAML file that is no SGLang config gets none (before, 99 000 unknown
+keys took 43 s, most of it in difflib). The bench (``bench/bench_limits.py``) times these shapes; nothing here
 asserts a time.
 """
 
 from __future__ import annotations
 
+import difflib
 import resource
 import subprocess
 import sys
@@ -18,7 +21,8 @@ import pytest
 from typer.testing import CliRunner
 
 from autofix.commands import app
-from autofix.limits import MAX_DOCKERFILE_BYTES, MAX_DOCKERFILE_LINES, MAX_SHELL_BYTES, MAX_SHELL_DEPTH
+from autofix.limits import (MAX_DOCKERFILE_BYTES, MAX_DOCKERFILE_LINES, MAX_SHELL_BYTES, MAX_SHELL_DEPTH,
+                            MAX_SUGGESTED_SPELLINGS)
 
 LAUNCH = "python3 -m sglang.launch_server --tp 8"
 DEPTH = (f"cannot read the shell script: a shell script nested more than {MAX_SHELL_DEPTH} levels deep "
@@ -114,3 +118,50 @@ def test_a_dockerfile_at_its_bounds_is_read(project):
         (project / "Dockerfile").write_text(text)
         r = run("Dockerfile")
         assert (r.exit_code, r.output) == (0, "All checks passed!\n")
+
+
+# Close spellings: within a bound per file, and none for a file that is no config.
+
+@pytest.fixture
+def asked(monkeypatch) -> list[str]:
+    """The words difflib is asked close matches for, in order."""
+    words: list[str] = []
+    real = difflib.get_close_matches
+
+    def counted(word, *args, **kwargs):
+        words.append(word)
+        return real(word, *args, **kwargs)
+
+    monkeypatch.setattr(difflib, "get_close_matches", counted)
+    return words
+
+
+def test_a_file_gets_close_spellings_for_its_first_unknown_options_only(project, asked):
+    over = MAX_SUGGESTED_SPELLINGS + 50
+    known = "".join(f"host: h{i}\n" for i in range(over + 1))  # the file stays a config: most keys are SGLang's
+    (project / "c.yaml").write_text("tp-size: 8\n" + known + "".join(f"xk{i:05d}: 1\n" for i in range(over))
+                                    + "tp-sise: 8\n")
+    r = run("c.yaml")
+    assert r.exit_code == 1
+    assert len(asked) == MAX_SUGGESTED_SPELLINGS == len(set(asked))
+    assert asked[0] == "--xk00000" and "--tp-sise" not in asked
+    assert r.stdout.count("ARG001 unknown key") == over + 1
+    assert "did you mean" not in r.stdout  # --tp-sise, past the bound, is reported as unknown only
+
+
+def test_a_repeated_unknown_option_is_compared_once(project, asked):
+    (project / "c.yaml").write_text("tp-size: 8\ntp-sise: 8\n")
+    (project / "run.sh").write_text(f"{LAUNCH} --tp-sise 2 --tp-sise 4 --model-path m\n")
+    r = run("run.sh", "c.yaml")
+    assert r.exit_code == 1 and r.stdout.count("did you mean --tp-size?") == 2
+    assert r.stdout.count("did you mean tp-size?") == 1
+    assert asked == ["--tp-sise", "--tp-sise"]  # once in each file
+
+
+def test_a_yaml_file_that_is_no_config_is_not_compared(project, asked):
+    text = "tp-size: 8\n" + "".join(f"xk{i}: 1\n" for i in range(20)) + "tp-sise: 8\n"  # the issue's shape, smaller
+    (project / "w.yaml").write_text(text)
+    r = run("w.yaml")
+    assert (r.exit_code, r.stderr) == (0, "w.yaml: skipped: not an SGLang config (fewer than half of its keys name "
+                                          "SGLang options) and no SGLang launch\nAll checks passed!\n")
+    assert asked == []
