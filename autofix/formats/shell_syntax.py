@@ -174,11 +174,13 @@ def _tree(text: str):
     first byte past ``MAX_SHELL_BYTES`` (tree-sitter keeps a few hundred
     bytes of tree per byte) or node past ``MAX_SHELL_DEPTH`` (see ``_repairs``).
     """
+    if 4 * len(text) > MAX_SHELL_BYTES:  # else within: four bytes a character at most
+        head = text[:MAX_SHELL_BYTES + 1].encode("utf-8")  # past the bound if and only if this is (no copy of it all)
+        if len(head) > MAX_SHELL_BYTES:
+            past = len(head[:MAX_SHELL_BYTES].decode("utf-8", "ignore"))  # the first character not wholly within
+            raise ShellSyntaxError(past, f"a shell script of more than {MAX_SHELL_BYTES:,} bytes; {_STOP}")
     base = _parse_text(text)
     data = base.encode("utf-8")
-    if len(data) - (not text.endswith("\n")) > MAX_SHELL_BYTES:  # ``base`` may end in a newline ``text`` has not
-        past = len(data[:MAX_SHELL_BYTES].decode("utf-8", "ignore"))  # the first character not wholly within
-        raise ShellSyntaxError(past, f"a shell script of more than {MAX_SHELL_BYTES:,} bytes; {_STOP}")
     applied: set[tuple[int, int, str]] = set()  # (start, end, text the parser gets there), offsets of ``text``
     source, at = base, _Offsets(base, (), len(text))
     root = None
