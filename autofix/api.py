@@ -21,7 +21,7 @@ from types import ModuleType
 
 from autofix import engine, fix_edits as placing, merge
 from autofix.arguments import parse_words
-from autofix.edits import Change, Edit, apply_edits, compose, line_col, map_back, offset_of
+from autofix.edits import Change, Edit, apply_edits, compose, line_col, mapper_back, offset_of
 from autofix.errors import CannotEdit, InputError, InternalError
 from autofix.files import NotRead, is_yaml
 from autofix.formats import yaml_config
@@ -32,7 +32,7 @@ from autofix.policy import DEFAULT, Policy
 from autofix.proposals import Proposals
 from autofix.schema import Schema, load, others_of
 from autofix.screen import FileScreen
-from autofix.written import Layers, Written
+from autofix.written import Layers, Spellings, Written
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +80,7 @@ class FixResult:
     remaining: tuple[Diagnostic, ...]
     launches: int
     conflicts: tuple[str, ...] = ()
-    is_config: bool = True  # False: YAML whose keys are mostly not SGLang options
+    is_config: bool = True  # False: YAML whose keys are mostly not SGLang options, as written
     others: tuple[FixResult, ...] = field(default=())  # --config files read by the launches
     errors: tuple[InputError, ...] = field(default=())  # --config files the launches name that SGLang would not read
     changes: tuple[Change, ...] = field(default=())  # the regions of ``source`` that ``output`` rewrites
@@ -111,6 +111,7 @@ def fix_source(
     policy: Policy = DEFAULT,
     fix_edits: bool = False,
     config_policy: Callable[[str], Policy] | None = None,
+    check_non_configs: bool = True,
 ) -> FixResult:
     """Check every launch in ``text`` and apply the fixes at the requested level.
 
@@ -154,6 +155,10 @@ def fix_source(
     ``path`` (a project's ``per-file-ignores`` for it; default: ``policy``).
     ``fix_edits``: also place the edits of each fix on its own
     (``Diagnostic.fix_edits``, for the machine formats).
+    ``check_non_configs=False``: a text that is no SGLang config
+    (``FixResult.is_config`` False: YAML most of whose keys are not SGLang
+    options) is returned unchecked, with no findings (a run reports none of
+    them: its unknown keys' close spellings would be work thrown away).
 
     Raises ``InputError`` for
     unreadable input and ``InternalError`` when an edited text does not read
@@ -166,7 +171,10 @@ def fix_source(
     configs = _Configs(read_config, schema, others_of(schema) if others is None else others, level, path,
                        screen=screen, fix_edits=fix_edits, shared=shared_configs)
     written = _arg_stage(text, fmt, path, schema, others_of(schema) if others is None else others, level,
-                         screen=screen, command=command, fix_edits=fix_edits, merges=configs)
+                         screen=screen, command=command, fix_edits=fix_edits, merges=configs,
+                         non_configs=check_non_configs)
+    if not written.is_config and not check_non_configs:  # a workflow, a Helm values file: nothing is checked
+        return FixResult(path, fmt.NAME, text, text, (), (), len(written.launches), is_config=False)
     current, launches = written.text, written.launches
     lookup = configs.launch
     plain = launches
@@ -235,7 +243,7 @@ def fix_source(
     remaining = _unique([d for d in remaining if d.path == path])
     result = FixResult(path, fmt.NAME, text, output, tuple(sorted(diagnostics, key=order)),
                        tuple(sorted(remaining, key=order)), len(launches), tuple(dict.fromkeys(conflicts)),
-                       getattr(fmt, "looks_like_config", lambda *_: True)(launches, schema), tuple(files),
+                       written.is_config, tuple(files),  # judged as written, whatever the fixes drop
                        tuple(configs.errors.values()), _changes(written.chain, edits), unread)
     return screen.settle(result, level, fmt, schema)
 
@@ -680,6 +688,7 @@ class _ArgStage:
     chain: list[list[Edit]]  # the edits of each pass, oldest first
     # per launch: the codes of the host-stage fixes it exists by (a Dockerfile exec form made JSON), or ()
     born: list[tuple[str, ...]] = field(default_factory=list)
+    is_config: bool = True  # False: YAML most of whose keys are not SGLang options, as written
 
     def locator(self, original: str) -> Callable[[Location], Location]:
         """Map a location in the corrected text back to ``original``."""
@@ -690,10 +699,12 @@ def _locator(original: str, current: str, chain: list[list[Edit]]) -> Callable[[
     if not chain:
         return lambda loc: loc
 
+    backs = [mapper_back(edits) for edits in reversed(chain)]  # once: a pass may place 50 000 findings
+
     def back(loc: Location) -> Location:
         offset = offset_of(current, loc.line, loc.col)
-        for edits in reversed(chain):
-            offset = map_back(edits, offset)
+        for step in backs:
+            offset = step(offset)
         return Location(*line_col(original, offset))
 
     return back
@@ -701,7 +712,7 @@ def _locator(original: str, current: str, chain: list[list[Edit]]) -> Callable[[
 
 def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tuple[Schema, ...],
                level: Applicability, *, screen: FileScreen | None = None, command: bool = False,
-               fix_edits: bool = False, merges: _Merges | None = None) -> _ArgStage:
+               fix_edits: bool = False, merges: _Merges | None = None, non_configs: bool = True) -> _ArgStage:
     """Check how each launch's settings are written; fix in place and re-read, up to ``MAX_PASSES``.
 
     A pass whose edits would not read back (a layout the adapter cannot
@@ -712,16 +723,21 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
     ``merges``: the launches' other files (``_Merges``): the rules see each
     launch's settings as SGLang merges them, and a fix's ``Set``/``Unset``
     ops are written in the other file, with the fix; without it, a launch
-    is its own text alone.
+    is its own text alone. A text that is no config (``fmt.looks_like_config``
+    as written: ``_ArgStage.is_config``) is checked only with ``non_configs``.
     """
     current, chain = text, []
     diagnostics: list[Diagnostic] = []
     seen: set[tuple] = set()
-    fixed: list[tuple[str, frozenset]] = []  # (code, dests) of every fix applied in earlier passes
+    fixed = _Fixed()  # (code, dests) of every fix applied in earlier passes
     conflicts: list[str] = []
     texts = {text}
     launches = fmt.read(current, path, schema)
+    is_config = getattr(fmt, "looks_like_config", lambda *_: True)(launches, schema)
+    if not is_config and not non_configs:
+        return _ArgStage(text, launches, [], [], [], [], [()] * len(launches), is_config=False)
     suppressed: set[tuple[str, str]] = set()  # the suppressed violations of the text as written
+    spellings = Spellings()  # the file's unknown options' close spellings, within their bound
     if screen is not None:
         screen.read(path, text, fmt, launches)
     born: list[tuple[str, ...]] = [()] * len(launches)
@@ -741,7 +757,7 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
         for index, launch in enumerate(launches):
             layers, launched = views[index]
             found = _screened_args(launch, schema, others, fmt, screen, path, back, command, suppressed, not chain,
-                                   layers)
+                                   layers, spellings)
             chosen = engine.choose_entry_fixes(found, level)
             found_by.append(found)
             chosen_by.append(chosen)
@@ -780,9 +796,9 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
             checked.append((launch, found, [fixed_here[k] or (editable and not chosen[k]) for k in range(len(found))]))
             for k, v in enumerate(found):
                 dests = _dests(launch, v)
-                after = _causes(fixed, dests)
+                after = fixed.causes(dests)
                 if born[index]:  # a launch a host-stage fix made: all it shows appears once that is fixed
-                    after = tuple(dict.fromkeys(born[index] + _causes([f for f in fixed if f[1] & dests], dests)))
+                    after = tuple(dict.fromkeys(born[index] + fixed.touching(dests)))
                 alone = placing.of_fixes(v.fixes, lambda fix: _arg_fix_edits(fix, current, launch, views[index][1],
                                                                              fmt, schema, path, merges)) \
                     if fix_edits and not chain and not after else ()
@@ -814,7 +830,7 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
         fixed.extend(applied)
         checked = []  # ``current`` changed: what remains is checked below
         if current in texts:
-            conflicts.append(f"{path}:1:1: fixes of {', '.join(sorted({c for c, _ in fixed}))} undo each other")
+            conflicts.append(f"{path}:1:1: fixes of {', '.join(sorted(fixed.codes))} undo each other")
             break
         texts.add(current)
     if not checked:  # stopped with fixes still coming: what is there now remains, unfixed
@@ -822,22 +838,22 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
         views = merges.layers(launches, fmt, path) if merges is not None else [(None, launch) for launch in launches]
         checked = [(launch, found, [False] * len(found)) for launch, (layers, _) in zip(launches, views)
                    for found in [_screened_args(launch, schema, others, fmt, screen, path, back, command, suppressed,
-                                                False, layers)]]
+                                                False, layers, spellings)]]
     back = _locator(text, current, chain)
     remaining = [_diagnostic(path, launch, v, level, (), editable, back)
                  for launch, found, editables in checked for v, editable in zip(found, editables)]
-    return _ArgStage(current, launches, diagnostics, remaining, conflicts, chain, born)
+    return _ArgStage(current, launches, diagnostics, remaining, conflicts, chain, born, is_config)
 
 
 def _screened_args(launch: Launch, schema: Schema, others: tuple[Schema, ...], fmt: ModuleType,
                    screen: FileScreen | None, path: str, back: Callable[[Location], Location],
                    command: bool, written: set[tuple[str, str]], as_written: bool,
-                   layers: Layers | None = None) -> list:
+                   layers: Layers | None = None, spellings: Spellings | None = None) -> list:
     """The argparse-stage violations of ``launch`` that ``screen`` keeps (``back`` places them in the original
     text; ``written``, ``as_written``: see ``engine.screened``: a later pass's fixes make no suppressed
     finding). ``layers``: the launch's other file, if any (``Written.layers``); a fix that would write there
-    when it may not (``Layers.editable``) is left out."""
-    found = engine.check_args(_written(launch, schema, others, fmt, layers))
+    when it may not (``Layers.editable``) is left out. ``spellings``: the file's (``Written.spellings``)."""
+    found = engine.check_args(_written(launch, schema, others, fmt, layers, spellings))
     if found and not (layers is not None and layers.editable):
         found = [_within_file(v) for v in found]
     if screen is None or not found:
@@ -846,9 +862,10 @@ def _screened_args(launch: Launch, schema: Schema, others: tuple[Schema, ...], f
 
 
 def _written(launch: Launch, schema: Schema, others: tuple[Schema, ...], fmt: ModuleType,
-             layers: Layers | None = None) -> Written:
-    """What the argparse-stage (and host) rules read of one launch (``layers``: its other file, if any)."""
-    return Written(launch.entries, launch.parsed, schema, others, fmt.SOURCE, launch.host, layers)
+             layers: Layers | None = None, spellings: Spellings | None = None) -> Written:
+    """What the argparse-stage (and host) rules read of one launch (``layers``: its other file, if any;
+    ``spellings``: the file's close spellings, ``Written.spellings``)."""
+    return Written(launch.entries, launch.parsed, schema, others, fmt.SOURCE, launch.host, layers, spellings)
 
 
 def _own_ops(ops) -> tuple[list, list]:
@@ -923,12 +940,34 @@ def _fix_dests(launch: Launch, fix, schema: Schema) -> frozenset:
     return frozenset(out)
 
 
-def _causes(fixed: list[tuple[str, frozenset]], dests: frozenset) -> tuple[str, ...]:
-    """The codes of earlier fixes that touched the same settings (all of them if none did)."""
-    if not fixed:
-        return ()
-    near = [code for code, touched in fixed if touched & dests]
-    return tuple(dict.fromkeys(near or [code for code, _ in fixed]))
+class _Fixed:
+    """The fixes applied in earlier passes, as ``(code, dests)`` (the settings each touched), indexed by dest: a
+    pass after 50 000 fixes asks it for each of its findings."""
+
+    def __init__(self) -> None:
+        self.codes: dict[str, int] = {}  # code -> the index of its first fix
+        self._by_dest: dict[str, dict[str, int]] = {}  # dest -> code -> the index of its first fix touching it
+        self._count = 0
+
+    def extend(self, applied: list[tuple[str, frozenset]]) -> None:
+        for code, touched in applied:
+            self.codes.setdefault(code, self._count)
+            for dest in touched:
+                self._by_dest.setdefault(dest, {}).setdefault(code, self._count)
+            self._count += 1
+
+    def touching(self, dests: frozenset) -> tuple[str, ...]:
+        """The codes of the fixes that touched one of ``dests``, in the order of their first such fix."""
+        first: dict[str, int] = {}
+        for dest in dests:
+            for code, at in self._by_dest.get(dest, {}).items():
+                if at < first.get(code, self._count):
+                    first[code] = at
+        return tuple(sorted(first, key=first.__getitem__))
+
+    def causes(self, dests: frozenset) -> tuple[str, ...]:
+        """The codes of earlier fixes that touched the same settings (all of them if none did), in order."""
+        return self.touching(dests) or tuple(self.codes)
 
 
 def _diagnostic(path: str, launch: Launch, violation, level, after=(), editable=True,

@@ -35,3 +35,33 @@ MAX_YAML_DEPTH = 400
 # ran past a minute); real keys have a few. Checked by project.load before
 # tomllib reads the file.
 MAX_TOML_KEY_PARTS = 64
+
+# Bytes (UTF-8) of one shell script autofix parses: a script file, a `bash -c` word, a Dockerfile's RUN, CMD or
+# ENTRYPOINT script, a manifest's `sh -c` script or a compose command string. tree-sitter-bash keeps ~150-250
+# bytes of parse tree per byte of a dense script (`a` on each line: three nodes per two bytes), and autofix walks
+# the tree a few times (the repairs, the commands, each re-read): ~0.4 s and ~300 MB per MiB at worst. Real
+# launch scripts are a few KB; a larger script is refused at the first byte past the bound (checked by
+# formats/shell_syntax.py before tree-sitter parses it).
+MAX_SHELL_BYTES = 1024 * 1024
+
+# Depth of a shell script's parse tree (tree-sitter-bash's nodes: a `{ ...; }` or `( ... )` is one level, a
+# `$( ... )` two, a `"$( ... )"` three, each `&&` or `||` of a chain one). tree-sitter answers a node's parent or
+# sibling in time growing with its depth, and a command's text holds the text of every command nested in it, so
+# deep nesting costs its depth times the script's size. Real scripts nest a few levels (the deepest seen: ~10);
+# bash itself refuses ~5 000 nested `{` and overflows its stack at ~2 000 nested `"$(`. Checked by
+# formats/shell_syntax.py on the first parse, at the first node past it.
+MAX_SHELL_DEPTH = 1000
+
+# Unknown option spellings of one file that get close spellings ("did you mean"; rule ARG001). difflib compares
+# a spelling with each of SGLang's ~560 options, ~0.3 ms a spelling: a config of 50 000 unknown keys spent 15 s
+# there. A file's first spellings (in the order its launches are checked; each counted once) get them, the others
+# are reported as unknown only. Real files hold a few typos.
+MAX_SUGGESTED_SPELLINGS = 1000
+
+# Bytes (UTF-8) and lines of one Dockerfile, checked by formats/dockerfile_syntax.py before BuildKit's parser reads
+# it. The parser (the `dockerfile` package) spends time growing with the square of an instruction's lines (its
+# continuation lines, its heredoc's body: 200 000 lines took 20 s), and autofix ~30 µs and ~2.5 KB on each
+# instruction (1 MiB of `RUN a` lines: 5 s, 500 MB). At these bounds the worst is ~0.5 s and ~130 MB. Real
+# Dockerfiles are a few KB and a few hundred lines; BuildKit itself refuses a line over 64 KiB.
+MAX_DOCKERFILE_BYTES = 256 * 1024
+MAX_DOCKERFILE_LINES = 10_000

@@ -119,7 +119,7 @@ class FileOptions:
         policy of a ``--config`` file's diagnostics (its own options'), when it may differ."""
         return fix_source(text, fmt, path=path, unsafe=self.unsafe, schema=load(self.target_version),
                           read_config=read_config, shared_configs=shared, facts=self.facts, policy=self.policy,
-                          fix_edits=fix_edits, config_policy=config_policy)
+                          fix_edits=fix_edits, config_policy=config_policy, check_non_configs=False)
 
 
 @dataclass(slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)

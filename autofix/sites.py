@@ -157,10 +157,17 @@ class SiteIndex:
                 df[w] = df.get(w, 0) + 1
         self.idf: dict[str, float] = {w: math.log(n / k) + 1e-9 for w, k in df.items()}
         self.version: str = messages.get("sglang", VERSION)
+        self._at: dict[tuple[str, int], Site] | None = None  # (path, line) -> its site (``at``), made on first use
 
     def at(self, path: str, line: int) -> Site | None:
-        """The site whose statement holds ``path:line`` (relative to ``sglang/srt/``), or None."""
-        return next((s for s in self.sites if s.holds(path, line)), None)
+        """The site whose statement holds ``path:line`` (relative to ``sglang/srt/``), or None (the first such
+        in ``sites``: a look-up, as a pasted log may hold 100 000 frames)."""
+        if self._at is None:
+            self._at = {}
+            for s in self.sites:
+                for k in range(s.first, s.last + 1):
+                    self._at.setdefault((s.path, k), s)
+        return self._at.get((path, line))
 
     def by_message(self, text: str) -> list[Scored]:
         """Every site whose message shares a word with ``text``, best first (then by place): ``str -> [Scored]``.

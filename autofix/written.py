@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from autofix.arguments import Entry, ParsedArgs
+from autofix.limits import MAX_SUGGESTED_SPELLINGS
 from autofix.model import Drop, Revalue, Set, Unset
 from autofix.schema import Option, Schema
 
@@ -106,6 +107,34 @@ class SplitScript:
 Host = NotJson | ShellForm | SplitScript
 
 
+class Spellings:
+    """The close spellings of the unknown options of one file (``close``), each found once, for at most
+    ``limits.MAX_SUGGESTED_SPELLINGS`` spellings (difflib compares a spelling with every option)."""
+
+    __slots__ = ("_found",)
+
+    def __init__(self) -> None:
+        self._found: dict[tuple[str, str], tuple[str, ...]] = {}
+
+    def close(self, schema: Schema, flag: str) -> tuple[str, ...]:
+        """The long options of ``schema`` closest to ``flag`` (at most three, best first; ``difflib``'s
+        ``get_close_matches`` at 0.8); none past the file's first ``MAX_SUGGESTED_SPELLINGS`` spellings."""
+        key = (schema.version, flag)
+        found = self._found.get(key)
+        if found is None:
+            if len(self._found) >= MAX_SUGGESTED_SPELLINGS:
+                return ()
+            found = self._found[key] = close_spellings(schema, flag)
+        return found
+
+
+def close_spellings(schema: Schema, flag: str) -> tuple[str, ...]:
+    """The long options of ``schema`` closest to ``flag``: at most three, best first (``difflib``, 0.8)."""
+    import difflib  # loaded only for a file with an unknown option
+
+    return tuple(difflib.get_close_matches(flag, [f for f in schema.by_flag if f.startswith("--")], n=3, cutoff=0.8))
+
+
 @dataclass(frozen=True, slots=True)
 class Written:
     """One launch's entries, the parse they came from, and the schemas to judge them by.
@@ -119,6 +148,8 @@ class Written:
     words as written (a Dockerfile exec form that is not JSON, ``NotJson``;
     ``ShellForm``, ``SplitScript``).
     ``layers`` is set when another file writes part of the launch (``Layers``).
+    ``spellings`` finds the close spellings of the file's unknown options
+    within its bound (``Spellings``; None: every one, unbounded).
 
     ``entries`` and ``parsed`` are this file's words. What the launch sets is
     ``values``; ``effective`` and ``here`` say which of this file's entries
@@ -134,6 +165,7 @@ class Written:
     source: Literal["config", "command", "recipe"] = "command"
     host: Host | None = None
     layers: Layers | None = None
+    spellings: Spellings | None = None
 
     @property
     def values(self) -> Mapping[str, Any]:
@@ -195,6 +227,13 @@ class Written:
     def keyed(self) -> bool:
         """Whether settings are written as mapping keys (``tp-size: 8``) rather than flags."""
         return self.source in ("config", "recipe")
+
+    def close(self, flag: str) -> tuple[str, ...]:
+        """The known long options closest to the unknown ``flag`` (at most three, best first), within the file's
+        bound (``spellings``)."""
+        if self.spellings is None:
+            return close_spellings(self.schema, flag)
+        return self.spellings.close(self.schema, flag)
 
     def spelling(self, flag: str, elsewhere: bool = False) -> str:
         """``flag`` as this source writes it: ``--tp-size`` on a command line, ``tp-size`` as a key

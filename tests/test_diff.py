@@ -11,7 +11,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autofix.edits import Change, Edit, apply_edits, compose, unified_diff
+from autofix.edits import Change, Edit, apply_edits, compose, mapper_back, unified_diff
 from tests.unified import apply_unified
 
 def regions_hold(before: str, after: str, changes: list[Change]) -> bool:
@@ -45,6 +45,21 @@ def passes(draw):
         chain.append(edits)
         current = apply_edits(current, edits)
     return text, chain, current
+
+
+@given(passes())
+def test_an_offset_after_the_edits_maps_back_to_its_character_or_to_the_edit_that_wrote_it(case):
+    text, chain, _ = case
+    edits = chain[0]
+    origin, pos = [], 0  # for each offset of the text after the edits (its end too): where it comes from
+    for e in sorted(edits):
+        origin.extend(range(pos, e.start))
+        origin.extend([e.start] * len(e.text))
+        pos = e.end
+    origin.extend(range(pos, len(text) + 1))
+    assert len(origin) == len(apply_edits(text, edits)) + 1
+    back = mapper_back(reversed(edits))  # given in any order
+    assert [back(k) for k in range(len(origin))] == origin
 
 
 @given(passes())

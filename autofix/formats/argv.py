@@ -17,6 +17,7 @@ the file's settings in front (``api.fix_source`` reads the file).
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 from collections.abc import Callable
@@ -49,16 +50,10 @@ def _location(text: str, index: int) -> Location:
     return Location(*line_col(text, index))
 
 
-_NOT_IN_A_WORD = str.maketrans("", "", "\\'\"\n")
-
-
-def may_launch(source: str) -> bool:
-    """Whether a command written as ``source`` may launch SGLang (or run a script that does).
-
-    Its words name ``sglang``, in the text with at most quotes, backslashes
-    and continuations in between; a ``$'...'`` escape may spell it too.
-    """
-    return "sglang" in source.translate(_NOT_IN_A_WORD) or "$'" in source
+# Text by which a command may launch SGLang (or run a script that does): ``sglang`` in its words, with at most
+# quotes, backslashes and continuations in between; or a ``$'...'`` escape, which may spell it. A command is read
+# when its text holds a match (``shell_syntax.commands``: no two matches can overlap).
+MAY_LAUNCH = re.compile(r"s[\\'\"\n]*g[\\'\"\n]*l[\\'\"\n]*a[\\'\"\n]*n[\\'\"\n]*g|\$'")
 
 
 def comments(text: str, path: str = "-") -> list[tuple[int, int]]:
@@ -128,7 +123,7 @@ def read(text: str, path: str, schema: Schema, locate: Callable[[int], Location]
     """
     locate = locate or (lambda i: _location(text, i))
     try:
-        commands = shell_syntax.commands(text, may_launch)
+        commands = shell_syntax.commands(text, MAY_LAUNCH)
     except ShellSyntaxError as exc:
         loc = locate(exc.offset)
         raise InputError(path, loc.line, loc.col, f"cannot read the shell script: {exc.message}") from None

@@ -53,8 +53,11 @@ import re
 from dataclasses import dataclass
 
 from autofix.errors import InputError, InternalError
+from autofix.limits import MAX_DOCKERFILE_BYTES, MAX_DOCKERFILE_LINES
 
 __all__ = ["Heredoc", "Instruction", "JsonToken", "comments", "instructions"]
+
+_STOP = "autofix does not read further"
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +199,8 @@ def instructions(text: str, path: str = "-") -> list[Instruction]:
     Raises ``autofix.errors.InputError(path, line, col, message)`` for a
     Dockerfile that Docker refuses to parse: an invalid or repeated
     ``# escape=`` directive, a JSON array holding something other than
-    strings, an unterminated heredoc, a line over 64 KiB. A continuation
+    strings, an unterminated heredoc, a line over 64 KiB; and one past
+    ``limits.MAX_DOCKERFILE_LINES`` or ``MAX_DOCKERFILE_BYTES``. A continuation
     character on the last line is not an error (Docker accepts it).
     Also raises ``InputError`` for a ``# escape=`` directive placed after a
     ``# check=`` directive, which current BuildKit reads but the bundled
@@ -205,6 +209,7 @@ def instructions(text: str, path: str = "-") -> list[Instruction]:
     """
     import dockerfile  # BuildKit's parser; imported here to keep start-up fast
 
+    _check_size(text, path)
     lines = text.split("\n")
     # offsets of the start of every physical line
     starts = [0]
@@ -244,6 +249,28 @@ def instructions(text: str, path: str = "-") -> list[Instruction]:
             continue  # only continuation characters: nothing to point at
         out.append(_instruction(cmd, lines, starts, escape, path))
     return out
+
+
+def _check_size(text: str, path: str) -> None:
+    """Raise ``InputError`` where ``text`` crosses ``MAX_DOCKERFILE_LINES`` (at the first line past) or
+    ``MAX_DOCKERFILE_BYTES`` (the first character past), whichever comes first: BuildKit's parser spends time
+    growing with the square of an instruction's lines. Reads the text with ``str`` methods only."""
+    past = None
+    if text.count("\n") + (not text.endswith("\n")) > MAX_DOCKERFILE_LINES:
+        at = -1
+        for _ in range(MAX_DOCKERFILE_LINES):
+            at = text.find("\n", at + 1)
+        past, why = at + 1, f"{MAX_DOCKERFILE_LINES:,} lines"
+    if 4 * len(text) > MAX_DOCKERFILE_BYTES:  # else within: four bytes a character at most
+        data = text.encode("utf-8", "surrogatepass")
+        if len(data) > MAX_DOCKERFILE_BYTES:
+            cut = len(data[:MAX_DOCKERFILE_BYTES].decode("utf-8", "ignore"))  # the first character not wholly within
+            if past is None or cut < past:
+                past, why = cut, f"{MAX_DOCKERFILE_BYTES:,} bytes"
+    if past is not None:
+        line_start = text.rfind("\n", 0, past) + 1
+        raise InputError(path, text.count("\n", 0, past) + 1, past - line_start + 1,
+                         f"a Dockerfile of more than {why}; {_STOP}")
 
 
 def comments(text: str, found: list[Instruction]) -> list[tuple[int, int]]:

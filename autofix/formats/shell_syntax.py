@@ -66,15 +66,14 @@ grammar reads as one substitution).
 from __future__ import annotations
 
 import bisect
-import itertools
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import tree_sitter
 import tree_sitter_bash
 
 from autofix.formats.shell_words import Piece, ShellWord, word
+from autofix.limits import MAX_SHELL_BYTES, MAX_SHELL_DEPTH
 
 # Characters bash reads as ordinary that tree-sitter-bash reads as blanks, and what the parser sees instead.
 _ORDINARY_BLANKS = str.maketrans({"\r": "\x01", "\v": "\x01", "\f": "\x01"})
@@ -110,7 +109,9 @@ _BEFORE_COMMENT = " \t\n;&|()<>`"  # a `#` after one of these starts a comment (
 _LINE = re.compile(r"[^\n]+")
 _HEREDOC_BLANKS = re.compile(r"[ \t]*")
 
-_PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+_LANGUAGE = tree_sitter.Language(tree_sitter_bash.language())
+_PARSER = tree_sitter.Parser(_LANGUAGE)
+_STOP = "autofix does not read further"
 
 
 class ShellSyntaxError(Exception):
@@ -131,16 +132,20 @@ class Command:
     words: tuple[ShellWord, ...]
 
 
-def commands(text: str, wanted: Callable[[str], bool] | None = None) -> list[Command]:
+def commands(text: str, wanted: re.Pattern[str] | None = None) -> list[Command]:
     """Every simple command of the script ``text``, in document order (an outer command before the ones inside it).
 
     A heredoc's body is data, and so is a command substitution that runs
-    nothing (`` `# note` ``). ``wanted(source)``, when given, says which
-    commands (by their source text) to build words for: the others are left
-    out (a script of 600 000 ``echo`` lines is read in linear time), unless
-    one might be a misplaced reserved word bash refuses. Raises
-    ``ShellSyntaxError`` (its offset into ``text``) for a script bash would
-    not run, or that tree-sitter-bash cannot parse.
+    nothing (`` `# note` ``). ``wanted``, when given, says which commands to
+    build words for: those whose source text holds a match of it (a pattern
+    without lookaround whose matches can neither overlap nor start inside
+    one another, so that one scan of the text finds them all: asking each
+    command's text would cost a nested command's depth times its size);
+    the others are left out (a script of 600 000 ``echo`` lines is read in
+    linear time), unless one might be a misplaced reserved word bash
+    refuses. Raises ``ShellSyntaxError`` (its offset into ``text``) for a
+    script bash would not run, that tree-sitter-bash cannot parse, or past
+    ``limits.MAX_SHELL_BYTES`` or ``limits.MAX_SHELL_DEPTH``.
     """
     root, at = _tree(text)
     return _read_tree(root, text, at, wanted)
@@ -165,13 +170,23 @@ def comments(text: str) -> list[tuple[int, int]]:
 def _tree(text: str):
     """The tree of the script ``text`` once every repair is made (see the module doc), and its ``_Offsets``.
 
-    Raises ``ShellSyntaxError`` when the repairs do not settle.
+    Raises ``ShellSyntaxError`` when the repairs do not settle, or at the
+    first byte past ``MAX_SHELL_BYTES`` (tree-sitter keeps a few hundred
+    bytes of tree per byte) or node past ``MAX_SHELL_DEPTH`` (see ``_repairs``).
     """
+    if 4 * len(text) > MAX_SHELL_BYTES:  # else within: four bytes a character at most
+        head = text[:MAX_SHELL_BYTES + 1].encode("utf-8")  # past the bound if and only if this is (no copy of it all)
+        if len(head) > MAX_SHELL_BYTES:
+            past = len(head[:MAX_SHELL_BYTES].decode("utf-8", "ignore"))  # the first character not wholly within
+            raise ShellSyntaxError(past, f"a shell script of more than {MAX_SHELL_BYTES:,} bytes; {_STOP}")
     base = _parse_text(text)
+    data = base.encode("utf-8")
     applied: set[tuple[int, int, str]] = set()  # (start, end, text the parser gets there), offsets of ``text``
     source, at = base, _Offsets(base, (), len(text))
+    root = None
     for _ in range(_REPAIR_PASSES):
-        root = _PARSER.parse(source.encode("utf-8")).root_node
+        root = None  # the last tree goes before the next is made: one at a time (a few hundred bytes a byte)
+        root = _PARSER.parse(data if source is base else source.encode("utf-8")).root_node
         repairs = set(_repairs(root, text, base, at)) - applied
         if not repairs:  # the tree is read as bash reads the text, or as near as the repairs get
             return root, at
@@ -254,17 +269,39 @@ def _span(node, at: _Offsets) -> tuple[int, int]:
     return at.char(node.start_byte), at.char(node.end_byte)
 
 
+def _walk(root, descend=None):
+    """Every node under ``root`` (itself included) in document order, parents first, with its ancestors:
+    ``(node, above)``, ``above`` the list of the ancestors of ``node`` below ``root``, ``root`` first.
+
+    ``above`` is one list the walk keeps up to date: read it before the
+    next step. The children of a node for which ``descend(node, above)`` is
+    false are left out. A cursor walk, with no recursion and nothing held
+    but the path: tree-sitter answers ``Node.parent`` (and a sibling) by
+    walking down from the root, in time growing with the node's depth, so
+    a walk never asks a node for them.
+    """
+    cursor = root.walk()
+    above: list = []
+    while True:
+        node = cursor.node
+        yield node, above
+        if node.child_count and (descend is None or descend(node, above)) and cursor.goto_first_child():
+            above.append(node)
+            continue
+        while not cursor.goto_next_sibling():
+            if not above:
+                return
+            cursor.goto_parent()
+            above.pop()
+
+
 def _preorder(root, descend=None):
-    """Every node under ``root`` (itself included) in document order, parents first; iterative.
+    """Every node under ``root`` (itself included) in document order, parents first (``_walk``).
 
     The children of a node for which ``descend(node)`` is false are left out.
     """
-    stack = [root]
-    while stack:
-        node = stack.pop()
+    for node, _ in _walk(root, None if descend is None else lambda n, _: descend(n)):
         yield node
-        if node.child_count and (descend is None or descend(node)):
-            stack.extend(reversed(node.children))
 
 
 def _repairs(root, text: str, base: str, at: _Offsets) -> list[tuple[int, int, str]]:
@@ -273,28 +310,38 @@ def _repairs(root, text: str, base: str, at: _Offsets) -> list[tuple[int, int, s
     Each is ``(start, end, fill)`` in offsets of ``text``: ``fill`` is as
     long as ``text[start:end]``, or one blank inserted at ``start == end``.
     ``base`` is the first parse text (bash's blanks, a final newline).
+    Raises ``ShellSyntaxError`` at the first node nested deeper than
+    ``MAX_SHELL_DEPTH``: the walk of the first parse is the first to meet it.
     """
     out: list[tuple[int, int, str]] = []
-    previous = None  # the last leaf before the node being visited
-    for node in _preorder(root):
+    previous = previous_parent = None  # the last leaf before the node being visited, and its parent
+    hidden = 0  # the end of the heredoc bodies hidden so far: a heredoc that starts there is data to bash
+    for node, above in _walk(root):
+        if len(above) >= MAX_SHELL_DEPTH:
+            raise ShellSyntaxError(at.char(node.start_byte), f"a shell script nested more than {MAX_SHELL_DEPTH} "
+                                                             f"levels deep (of bash's grammar); {_STOP}")
         kind = node.type
+        parent = above[-1] if above else None
         if kind == "heredoc_start":
-            out.extend(_heredoc_repairs(node, text, at))
+            if at.char(node.start_byte) >= hidden:
+                repairs, body_end = _heredoc_repairs(node, parent, text, at)
+                out.extend(repairs)
+                hidden = max(hidden, body_end)
         elif kind == "comment":
             start, end = _span(node, at)
             if not _starts_a_word(text, start):
                 out.append((start, start + 1, _HIDDEN))  # `x#y`, `\\ #y`: a `#` inside a word starts no comment
-            elif _opens_backquote(previous):
+            elif _opens_backquote(previous, previous_parent):
                 close = text.find("`", start, end)
                 if close > start:  # `:` (runs nothing): the grammar reads `` ` ` `` as no command word
                     out.append((start, close, ":" * (close - start)))
-        elif kind == "ERROR" and _after_heredoc(node):
+        elif kind == "ERROR" and _after_heredoc(above):
             a, b = _span(node, at)
             if text[a:b] in (";", "&"):  # `cat <<EOF; next`: the grammar takes only `|` `&&` `||` there
                 out.append((a, b, "|"))
-        elif kind == "variable_name" and _in_error(node):
+        elif kind == "variable_name" and parent is not None and parent.type == "ERROR":
             b = at.char(node.end_byte)
-            following = node.next_sibling or node.parent.next_sibling
+            following = node.next_sibling or parent.next_sibling
             if following is not None and at.char(following.start_byte) == b < len(text):
                 out.append((b, b + 1, _HIDDEN))  # `x@y` `--tp%x` as a command word: no name and an operator
         elif kind == "variable_assignment":
@@ -302,15 +349,15 @@ def _repairs(root, text: str, base: str, at: _Offsets) -> list[tuple[int, int, s
             if not _ASSIGNMENT.match(text, a):  # `--k=v`: no shell name, so a word (the parser reads an assignment)
                 m = _BARE_PREFIX.match(text, a, b)
                 out.extend((k, k + 1, _HIDDEN) for k in range(a, m.end()) if text[k] == "=")
-        elif kind in _RESERVED_TOKENS and not node.child_count and not node.is_missing and node.parent is not None \
-                and node.parent.type in ("test_command", "compound_statement", "ERROR"):
+        elif kind in _RESERVED_TOKENS and not node.child_count and not node.is_missing and parent is not None \
+                and parent.type in ("test_command", "compound_statement", "ERROR"):
             a, b = _span(node, at)
             if b < len(base) and base[b] not in " \t\n;&|()<>":  # ``base``: with bash's blanks, a final newline
                 out.append((a, b, _HIDDEN * (b - a)))  # `["python3",` `{\r`: a word that starts with `[`, `{`
-            elif kind == "[" and node.parent.type == "ERROR":
+            elif kind == "[" and parent.type == "ERROR":
                 out.append((a, b, _HIDDEN))  # `[ "$OP" "$L" ]`: to bash the command `[` and its words
         if not node.child_count:
-            previous = node
+            previous, previous_parent = node, parent
     return out
 
 
@@ -332,38 +379,35 @@ def _escaped(text: str, at: int) -> bool:
     return (at - k) % 2 == 1
 
 
-def _after_compound(redirect) -> bool:
-    """Whether a redirection follows a compound command (``{ ...; } >log``, ``fi >log``), not a simple one."""
-    parent = redirect.parent
+def _after_compound(parent) -> bool:
+    """Whether a redirection whose parent is ``parent`` follows a compound command (``{ ...; } >log``,
+    ``fi >log``), not a simple one."""
     if parent is None:
         return False
     return parent.type == "function_definition" or (parent.type == "redirected_statement"
-                                                     and _last_command(parent.children[0]) is None)
+                                                     and _last_command(parent.child(0)) is None)
 
 
-def _in_error(node) -> bool:
-    """Whether ``node`` is a child of an ERROR node."""
-    return node.parent is not None and node.parent.type == "ERROR"
+def _after_heredoc(above: list) -> bool:
+    """Whether a node whose ancestors are ``above`` is on a heredoc's command line, inside its
+    ``heredoc_redirect`` (or a redirection there)."""
+    for parent in reversed(above):
+        if parent.type != "file_redirect":
+            return parent.type == "heredoc_redirect"
+    return False
 
 
-def _after_heredoc(node) -> bool:
-    """Whether ``node`` is on a heredoc's command line, inside its ``heredoc_redirect`` (or a redirection there)."""
-    parent = node.parent
-    while parent is not None and parent.type == "file_redirect":
-        parent = parent.parent
-    return parent is not None and parent.type == "heredoc_redirect"
-
-
-def _opens_backquote(leaf) -> bool:
-    """Whether ``leaf`` is a backquote that opens a command substitution (not one that closes it)."""
+def _opens_backquote(leaf, parent) -> bool:
+    """Whether ``leaf`` (its parent ``parent``) is a backquote that opens a command substitution (not one that
+    closes it)."""
     if leaf is None or leaf.type != "`":
         return False
-    parent = leaf.parent
-    return parent is not None and (parent.type == "ERROR" or leaf.prev_sibling is None)
+    return parent is not None and (parent.type == "ERROR" or parent.child(0) == leaf)
 
 
-def _heredoc_repairs(start, text: str, at: _Offsets) -> list[tuple[int, int, str]]:
-    """Repairs for the heredoc ``start`` opens (a ``heredoc_start`` node, in a ``heredoc_redirect`` or an ERROR).
+def _heredoc_repairs(start, parent, text: str, at: _Offsets) -> tuple[list[tuple[int, int, str]], int]:
+    """Repairs for the heredoc ``start`` opens (a ``heredoc_start`` node, in ``parent``: a ``heredoc_redirect``
+    or an ERROR), and the end of its body when they hide it (else 0).
 
     Its delimiter word ends at an unquoted operator (``<<EOF;``): the
     parser gets a blank before it (tree-sitter-bash reads ``EOF;`` as the
@@ -378,35 +422,39 @@ def _heredoc_repairs(start, text: str, at: _Offsets) -> list[tuple[int, int, str
     a, b = _span(start, at)
     word = text[a:_delimiter_end(text, a)]
     if a + len(word) < b:
-        return [(a + len(word), a + len(word), " ")]
+        return [(a + len(word), a + len(word), " ")], 0
     b = a + len(word)  # the parser may leave a trailing \r out of the word
     out = []
     after = _HEREDOC_BLANKS.match(text, b).end()
     if after < len(text) and text[after] in ";&" and not text.startswith(("&&", "&>", ";;", ";&"), after):
         out.append((after, after + 1, "|"))  # `cat <<EOF; next`: the grammar takes only `|` `&&` `||` there
-    siblings = start.parent.children if start.parent is not None else []
-    k = next(i for i, c in enumerate(siblings) if c == start)
-    dash = k > 0 and siblings[k - 1].type == "<<-"
-    own = list(itertools.takewhile(lambda c: c.type not in ("heredoc_start", "<<", "<<-"), siblings[k + 1:]))
+    before = start.prev_sibling
+    dash = before is not None and before.type == "<<-"
+    own = []  # the nodes after ``start`` up to the next heredoc's: its body and end, if the parser found them
+    node = start.next_sibling
+    while node is not None and node.type not in ("heredoc_start", "<<", "<<-"):
+        own.append(node)
+        node = node.next_sibling
     body = next((c for c in own if c.type in ("heredoc_body", "heredoc_end")), None)
     if body is not None:
         first = text.rfind("\n", 0, at.char(body.start_byte)) + 1
     else:
         first = text.find("\n", b) + 1
         if first == 0:
-            return out
+            return out, 0
     end = _heredoc_end(text, first, _delimiter(word), dash)
     found = next((c for c in own if c.type == "heredoc_end" and not c.is_missing), None)
     parsed = len(text) if found is None else text.rfind("\n", 0, at.char(found.start_byte)) + 1
-    if parsed != end or body is None or start.parent.type != "heredoc_redirect":
+    if parsed != end or body is None or parent is None or parent.type != "heredoc_redirect":
         out.extend((m.start(), m.end(), _HIDDEN * (m.end() - m.start())) for m in _LINE.finditer(text, first, end))
-    elif found is not None:
+        return out, end
+    if found is not None:
         line_end = text.find("\n", end)
         line_end = len(text) if line_end < 0 else line_end
         stop = at.char(found.end_byte)
         if stop < line_end:  # `<<'EOF'\r` ends at `EOF\r`: the parser matched `EOF`, the \r must not be a word
             out.append((stop, line_end, " " * (line_end - stop)))
-    return out
+    return out, 0
 
 
 def _delimiter_end(text: str, start: int) -> int:
@@ -430,16 +478,15 @@ def _delimiter_end(text: str, start: int) -> int:
 
 
 def _heredoc_end(text: str, first: int, delimiter: str, dash: bool) -> int:
-    """Where bash's delimiter line starts, for a heredoc body from ``first`` (the end of the text if none)."""
-    i = first
-    while i < len(text):
-        j = text.find("\n", i)
-        j = len(text) if j < 0 else j
-        line = text[i:j]
-        if (line.lstrip("\t") if dash else line) == delimiter:
-            return i
-        i = j + 1
-    return len(text)
+    """Where bash's delimiter line starts, for a heredoc body from ``first`` (the end of the text if none).
+
+    One regular-expression search (heredocs nested in the ``$(...)`` of a
+    body each search past the ones inside them).
+    """
+    if "\n" in delimiter:  # a quoted line break: no line is the delimiter
+        return len(text)
+    found = re.compile("^" + ("\t*" if dash else "") + re.escape(delimiter) + "$", re.MULTILINE).search(text, first)
+    return len(text) if found is None else found.start()
 
 
 def _delimiter(word: str) -> str:
@@ -463,20 +510,22 @@ def _delimiter(word: str) -> str:
     return "".join(out)
 
 
-def _read_tree(root, text: str, at: _Offsets, wanted: Callable[[str], bool] | None) -> list[Command]:
+def _read_tree(root, text: str, at: _Offsets, wanted: re.Pattern[str] | None) -> list[Command]:
     """The commands of a repaired tree; raises ``ShellSyntaxError`` at its first error."""
     if root.has_error:
         _raise_first_error(root, text, at)
     found: list[Command] = []
-    for node in _preorder(root, lambda n: _runs(n, text, at)):
+    mentions = None if wanted is None else _Mentions(text, wanted)
+    doubled = _Doubled(root)
+    for node, above in _walk(root, lambda n, _: _runs(n, text, at)):
         kind = node.type
         if kind == "command":
-            if wanted is None or _wanted(text, *_span(node, at), wanted):
-                found.extend(_commands_of(node, text, at))
-        elif kind in _CASE_ENDS and (node.parent is None or node.parent.type != "case_item"):
+            if mentions is None or mentions.wanted(*_span(node, at)):
+                found.extend(_commands_of(node, above, text, at, doubled))
+        elif kind in _CASE_ENDS and (not above or above[-1].type != "case_item"):
             start = at.char(node.start_byte)
             raise ShellSyntaxError(start, f"syntax error near unexpected token `{kind}'")
-        elif kind in _REDIRECTS and _after_compound(node):
+        elif kind in _REDIRECTS and _after_compound(above[-1] if above else None):
             target = _target(node)
             extra = [c for c in node.children[target + 1:] if c.is_named] if target is not None else []
             if extra and extra[0].type not in _HEREDOC_DATA:  # a compound command takes no words after it
@@ -490,11 +539,44 @@ def _read_tree(root, text: str, at: _Offsets, wanted: Callable[[str], bool] | No
     return found
 
 
-def _wanted(text: str, start: int, end: int, wanted: Callable[[str], bool]) -> bool:
-    """Whether to build the words of the command at ``text[start:end]``: ``wanted`` says so, or it may hold a
-    reserved word that closes a construct (``fi``), which bash refuses where a command starts."""
-    segment = text[start:end]
-    return wanted(segment) or any(w in _CLOSERS for w in segment.split())
+# A whole word of the text (no blank on either side) that is a reserved word closing a construct.
+_CLOSER_WORD = re.compile(r"(?<!\S)(?:then|else|elif|fi|done|do|esac|\}|in|\]\])(?!\S)")
+
+
+class _Mentions:
+    """Which commands to build the words of: those whose text holds a match of ``wanted``, or a whole word
+    that is a reserved word closing a construct (``fi``), which bash refuses where a command starts.
+
+    Each is found by one scan of the text, and a command's span is looked
+    up in them: the text of a command holds that of every command nested in
+    it, so reading each command's own text would cost its nesting times its
+    size. Words are split where ``str.split`` splits them (its blanks are
+    ``\\s``'s).
+    """
+
+    def __init__(self, text: str, wanted: re.Pattern[str]) -> None:
+        self.text = text
+        self.matches = [(m.start(), m.end()) for m in wanted.finditer(text)]
+        self.closers = [(m.start(), m.end()) for m in _CLOSER_WORD.finditer(text)]
+
+    def wanted(self, start: int, end: int) -> bool:
+        """Whether to build the words of the command at ``text[start:end]``."""
+        return _within(self.matches, start, end) or _within(self.closers, start, end) or self._edge(start, end)
+
+    def _edge(self, start: int, end: int) -> bool:
+        """Whether the first or the last word of ``text[start:end]`` (cut by the span: no whole word of the
+        text, perhaps) is a reserved word that closes a construct (none is longer than four characters)."""
+        head = self.text[start:min(end, start + 5)]
+        if head[:1].strip() and head.split(None, 1)[0] in _CLOSERS:
+            return True
+        tail = self.text[max(start, end - 5):end]
+        return bool(tail[-1:].strip()) and tail.rsplit(None, 1)[-1] in _CLOSERS
+
+
+def _within(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether one of ``spans`` (in order, none overlapping) lies within ``start``..``end``."""
+    i = bisect.bisect_left(spans, (start,))
+    return i < len(spans) and spans[i][1] <= end
 
 
 def _runs(node, text: str, at: _Offsets) -> bool:
@@ -509,33 +591,58 @@ def _runs(node, text: str, at: _Offsets) -> bool:
     return node.type not in ("command_substitution", "``") or _runs_a_command(node, text, at)
 
 
-def _check_backquotes(node, at: _Offsets) -> None:
+_DOUBLED: list = []  # the query for `` `` `` tokens, made on first use
+
+
+class _Doubled:
+    """Where the parser read a closing backquote, blanks and an opening one as one `` `` `` token (meant for
+    empty backquotes): their start bytes, found by one query over the tree when first asked."""
+
+    def __init__(self, root) -> None:
+        self.root = root
+        self.starts: list[int] | None = None
+
+    def first_in(self, node) -> int | None:
+        """The start byte of the first such token inside ``node``, or None."""
+        if self.starts is None:
+            if not _DOUBLED:
+                _DOUBLED.append(tree_sitter.Query(_LANGUAGE, '"``" @doubled'))
+            found = tree_sitter.QueryCursor(_DOUBLED[0]).captures(self.root).get("doubled", [])
+            self.starts = sorted(n.start_byte for n in found)
+        i = bisect.bisect_left(self.starts, node.start_byte)
+        return self.starts[i] if i < len(self.starts) and self.starts[i] < node.end_byte else None
+
+
+def _check_backquotes(node, at: _Offsets, doubled: _Doubled) -> None:
     """Raise ``ShellSyntaxError`` for `` `a` `b` `` (or `` `a``b` ``) in a backquoted substitution ``node``.
 
     The parser reads the closing backquote, the blanks and the next opening
     one as one token (meant for empty backquotes): one substitution where
     bash has two, and words that are not bash's.
     """
-    if node.type != "command_substitution" or not node.child_count or node.children[0].type != "`":
+    if node.type != "command_substitution" or not node.child_count or node.child(0).type != "`":
         return
-    for n in _preorder(node):
-        if n.type == "``":
-            raise ShellSyntaxError(at.char(n.start_byte), "autofix cannot read two backquoted commands with "
-                                   "nothing but blanks between them (`a` `b`): write them as $(a) $(b)")
+    found = doubled.first_in(node)
+    if found is not None:
+        raise ShellSyntaxError(at.char(found), "autofix cannot read two backquoted commands with nothing but "
+                                               "blanks between them (`a` `b`): write them as $(a) $(b)")
 
 
 def _raise_first_error(root, text: str, at: _Offsets) -> None:
     """Raise ``ShellSyntaxError`` for the first ERROR or MISSING node (a heredoc without its end is none)."""
-    for node in _preorder(root, lambda n: n.has_error and not _heredoc_words(n)):  # none below a node without one
-        if _heredoc_words(node) or _only_assignments(node):
+    def descend(node, above) -> bool:  # none below a node without one
+        return node.has_error and not _heredoc_words(node, above[-1] if above else None)
+
+    for node, above in _walk(root, descend):
+        parent = above[-1] if above else None
+        if _heredoc_words(node, parent) or _only_assignments(node, above):
             continue
         if node.is_missing and node.type != "heredoc_end":
             where = at.char(node.start_byte)
-            parent = node.parent
             if text[where:].strip() or node.type not in _CLOSING or parent is None or not parent.child_count:
                 raise ShellSyntaxError(where, "unexpected end of file" if not text[where:].strip()
                                        else f"syntax error: expected `{node.type}'")
-            opener = _span(parent.children[0], at)  # at the end of the file: point at what is not closed
+            opener = _span(parent.child(0), at)  # at the end of the file: point at what is not closed
             raise ShellSyntaxError(opener[0], f"unexpected end of file: no `{node.type}' closes this "
                                               f"`{text[slice(*opener)]}'")
         if node.type == "ERROR":
@@ -557,7 +664,7 @@ def _error_message(text: str, at: int, end: int) -> str:
     return f"syntax error near {token.group() if token else text[at:at + 1]!r}"
 
 
-def _commands_of(node, text: str, at: _Offsets) -> list[Command]:
+def _commands_of(node, above: list, text: str, at: _Offsets, doubled: _Doubled) -> list[Command]:
     """The simple command(s) a ``command`` node holds, their words rebuilt from its children and the text between them.
 
     Bash's word boundaries: an unquoted blank, a redirection or an env-var
@@ -567,6 +674,7 @@ def _commands_of(node, text: str, at: _Offsets) -> list[Command]:
     span a blank with one). An unquoted line break it left inside ends the
     command there: what follows is the next command. Raises
     ``ShellSyntaxError`` for a reserved word that cannot start a command.
+    ``above``: the ancestors of ``node`` (``_walk``).
     """
     start, end = _span(node, at)
     found: list[Command] = []
@@ -595,9 +703,9 @@ def _commands_of(node, text: str, at: _Offsets) -> list[Command]:
         bounds[1] = b
         pieces.extend(new)
 
-    prefixed = node.child_count > 0 and node.children[0].type != "command_name"
+    prefixed = node.child_count > 0 and node.child(0).type != "command_name"
     pos = start
-    for child in _items(node, text, at):
+    for child in _items(node, above, text, at):
         if isinstance(child, int):  # a redirection or an env-var assignment ends here
             close()
             pos = child
@@ -617,14 +725,14 @@ def _commands_of(node, text: str, at: _Offsets) -> list[Command]:
             if not bare:
                 if text.startswith('"', a):
                     _drop_translation_mark(pieces, a, text)
-                extend(_unit_pieces(unit, text, at), a, b)
+                extend(_unit_pieces(unit, text, at, doubled), a, b)
             pos = b
     finish(prefixed)
     found[-1] = Command(found[-1].start, end, found[-1].words)
     return found
 
 
-def _items(node, text: str, at: _Offsets):
+def _items(node, above: list, text: str, at: _Offsets):
     """A command's word nodes, in order, and for each redirection or env-var assignment the offset it ends at.
 
     A redirection takes one word (its target); tree-sitter-bash also gives
@@ -632,9 +740,9 @@ def _items(node, text: str, at: _Offsets):
     the command's name when it comes first (``>log p``): those are the
     command's words. So are the words after a heredoc's delimiter on its
     line. The redirections after the command (``redirected_statement``) are
-    read with it.
+    read with it. ``above``: the ancestors of ``node``.
     """
-    nodes = list(node.children) + _trailing_redirects(node)
+    nodes = list(node.children) + _trailing_redirects(node, above)
     stack = list(reversed(nodes))
     while stack:
         n = stack.pop()
@@ -643,7 +751,7 @@ def _items(node, text: str, at: _Offsets):
             target = _target(n)
             yield at.char(parts[target].end_byte) if target is not None else at.char(n.end_byte)
             rest = parts[target + 1:] if target is not None else []
-            rest = [w for c in rest for w in (c.children if _heredoc_words(c) else [c])]
+            rest = [w for c in rest for w in (c.children if _heredoc_words(c, n) else [c])]
             stack.extend(reversed([c for c in rest if c.is_named and c.type not in _HEREDOC_DATA]))
         elif n.type in _NOT_WORDS and not _a_word_after_all(n, text, at):
             yield at.char(n.end_byte)
@@ -651,44 +759,52 @@ def _items(node, text: str, at: _Offsets):
             yield n
 
 
-def _trailing_redirects(command) -> list:
+def _trailing_redirects(command, above: list) -> list:
     """The redirections the parser put after ``command`` (a ``redirected_statement``'s), which bash gives it.
 
     The parser may hang them on a list, pipeline or ``!`` ending in the
     command (``a && p >log --tp 8``): they are the last command's.
+    ``above``: the ancestors of ``command``.
     """
-    n = command
-    while n.parent is not None and n.parent.type in _ENDS_WITH_A_COMMAND and n.parent.children[-1] == n:
-        n = n.parent
-    parent = n.parent
-    if parent is None or parent.type != "redirected_statement" or parent.children[0] != n:
+    n, i = command, len(above)
+    while i and above[i - 1].type in _ENDS_WITH_A_COMMAND and _last_child(above[i - 1]) == n:
+        i -= 1
+        n = above[i]
+    parent = above[i - 1] if i else None
+    if parent is None or parent.type != "redirected_statement" or parent.child(0) != n:
         return []
     return [c for c in parent.children[1:] if c.type in _REDIRECTS]
+
+
+def _last_child(node):
+    """The last child of ``node`` (``Node.children`` would make a list of them all)."""
+    return node.child(node.child_count - 1)
 
 
 def _last_command(node):
     """The simple command a list, pipeline or ``!`` ends with (itself, if ``node`` is one), or None."""
     while node.type in _ENDS_WITH_A_COMMAND and node.child_count:
-        node = node.children[-1]
+        node = _last_child(node)
     return node if node.type == "command" else None
 
 
-def _only_assignments(missing) -> bool:
-    """Whether ``missing`` is the command name the parser wants in ``a=b >log c=d`` (bash needs none there)."""
-    name = missing.parent
-    command = name.parent if name is not None else None
-    return (missing.is_missing and name is not None and name.type == "command_name" and command is not None
-            and any(c.type in _NOT_WORDS for c in command.children)
+def _only_assignments(missing, above: list) -> bool:
+    """Whether ``missing`` (its ancestors ``above``) is the command name the parser wants in ``a=b >log c=d``
+    (bash needs none there)."""
+    if not missing.is_missing or len(above) < 2:
+        return False
+    name, command = above[-1], above[-2]
+    return (name.type == "command_name" and any(c.type in _NOT_WORDS for c in command.children)
             and all(c.type in _NOT_WORDS or c == name for c in command.children))
 
 
-def _heredoc_words(node) -> bool:
-    """Whether ``node`` is the ERROR the grammar makes of words after a heredoc's delimiter (``cat <<EOF f``).
+def _heredoc_words(node, parent) -> bool:
+    """Whether ``node`` (its parent ``parent``) is the ERROR the grammar makes of words after a heredoc's
+    delimiter (``cat <<EOF f``).
 
     Bash takes them as the command's words; the grammar allows none there
     and wraps them in an ERROR, reading the rest (body, delimiter) right.
     """
-    parent = node.parent
     return (node.type == "ERROR" and parent is not None and parent.type == "heredoc_redirect"
             and all(c.type in _WORD_NODES for c in node.children))
 
@@ -751,7 +867,7 @@ def _unquoted(text: str, start: int, end: int):
             yield Piece(m.start(), m.end(), "")
 
 
-def _unit_pieces(node, text: str, at: _Offsets) -> list[Piece]:
+def _unit_pieces(node, text: str, at: _Offsets, doubled: _Doubled) -> list[Piece]:
     """The pieces of one part of a word (unquoted text, a quoted string, an expansion)."""
     a, b = _span(node, at)
     kind = node.type
@@ -759,12 +875,12 @@ def _unit_pieces(node, text: str, at: _Offsets) -> list[Piece]:
         inner = node if kind == "string" else next((c for c in node.children if c.type == "string"), None)
         if inner is None:
             return [Piece(a, b, "", "expansion")]
-        return _string_pieces(inner, *_span(inner, at), text, at)
+        return _string_pieces(inner, *_span(inner, at), text, at, doubled)
     if kind == "raw_string":
         return [Piece(a + 1, b - 1, "'")]
     if kind == "ansi_c_string":
         return [Piece(a + 2, b - 1, "$'")]
-    _check_backquotes(node, at)
+    _check_backquotes(node, at, doubled)
     if kind in ("command_substitution", "``") and not _runs_a_command(node, text, at):
         return [Piece(a, b, "", "nothing")]
     return [Piece(a, b, "", "expansion")]  # an expansion, or a node this reader does not know: unknown
@@ -792,12 +908,19 @@ def _runs_a_command(node, text: str, at: _Offsets) -> bool:
     """
     a = at.char(node.start_byte)
     if text.startswith("`", a):
-        source = text[a:at.char(node.end_byte)]
-        return any(line.strip(" \t") and not line.strip(" \t").startswith("#") for line in source[1:-1].split("\n"))
+        pos, stop = a + 1, at.char(node.end_byte) - 1
+        while pos <= stop:  # line by line, to the first that runs something (not past it: substitutions nest)
+            end = text.find("\n", pos, stop)
+            end = stop if end < 0 else end
+            line = text[pos:end].strip(" \t")
+            if line and not line.startswith("#"):
+                return True
+            pos = end + 1
+        return False
     return any(c.is_named and c.type != "comment" for c in node.children)
 
 
-def _string_pieces(node, start: int, end: int, text: str, at: _Offsets) -> list[Piece]:
+def _string_pieces(node, start: int, end: int, text: str, at: _Offsets, doubled: _Doubled) -> list[Piece]:
     """A double-quoted string's pieces: its text (uncovered text too) and its expansions."""
     out: list[Piece] = []
     pos = start + 1
@@ -808,7 +931,7 @@ def _string_pieces(node, start: int, end: int, text: str, at: _Offsets) -> list[
             continue
         if a > pos:
             out.append(Piece(pos, a, '"'))
-        _check_backquotes(c, at)
+        _check_backquotes(c, at, doubled)
         if c.type in ("string_content", "$"):
             out.append(Piece(a, b, '"'))
         elif c.type in ("command_substitution", "``") and not _runs_a_command(c, text, at):

@@ -8,14 +8,12 @@ allowed; ``--config`` keys become ``--<key>`` words verbatim
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 
 from autofix.arguments import Entry
 from autofix.model import UNKNOWN, Drop, Fix, Respell, Violation
 from autofix.rules.base import arg_rule
 from autofix.rules.other_engines import VLLM
-from autofix.schema import Schema
 from autofix.written import Written
 
 
@@ -27,10 +25,6 @@ def normalized(flag: str) -> str:
 def known_elsewhere(w: Written, flag: str) -> bool:
     """Whether another shipped SGLang version knows ``flag`` exactly (then ``VER001`` reports it)."""
     return any(flag in other.by_flag for other in w.others)
-
-
-def _close(schema: Schema, flag: str) -> list[str]:
-    return difflib.get_close_matches(flag, [f for f in schema.by_flag if f.startswith("--")], n=3, cutoff=0.8)
 
 
 @arg_rule("ARG001", "unknown-option", sglang_source="server_args.py:prepare_server_args (argparse)")
@@ -85,7 +79,7 @@ def unknown_option(w: Written) -> Iterator[Violation]:
         if other is not None:
             yield _vllm(w, e, meant, other)
             continue
-        close = _close(w.schema, meant)
+        close = w.close(meant)
         if len(close) == 1:
             yield Violation(f"unknown {what}; did you mean {w.spelling(close[0])}?", (), (
                 Fix.unsafe(Respell(e.index, close[0]), title=f"Write {w.spelling(close[0])}"),), entry=e.index)

@@ -8,6 +8,7 @@ The table is generated from SGLang's own argparse parser by
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from dataclasses import dataclass
@@ -111,6 +112,7 @@ class Schema:
             self.by_dest.setdefault(o.dest, o)
         self.defaults: dict[str, Any] = {dest: o.default for dest, o in self.by_dest.items()}
         self._long_flags = tuple(f for f in self.by_flag if f.startswith("--"))
+        self._sorted_flags: list[str] = []  # the long flags in sorted order (made on first use)
         self._prefixes: dict[str, tuple[str, ...]] = {}  # abbreviation -> the long flags it starts
         self._exact: dict[str, Match] = {}  # flag -> its exact match
 
@@ -120,6 +122,20 @@ class Schema:
     def default(self, dest: str) -> Any:
         """SGLang's argparse default for ``dest``; raises ``KeyError`` for an unknown dest."""
         return self.by_dest[dest].default
+
+    def _starting(self, prefix: str) -> tuple[str, ...]:
+        """The long flags that start with ``prefix``, in the table's order (argparse's): found by bisection, as a
+        file may hold 100 000 distinct unknown keys (a scan of every flag for each was seconds)."""
+        flags = self._sorted_flags
+        if not flags:
+            flags.extend(sorted(self._long_flags))
+        i = j = bisect.bisect_left(flags, prefix)
+        while j < len(flags) and flags[j].startswith(prefix):
+            j += 1
+        if j - i < 2:
+            return tuple(flags[i:j])
+        wanted = set(flags[i:j])
+        return tuple(f for f in self._long_flags if f in wanted)
 
     def match(self, word: str) -> Match:
         """Resolve ``word`` (which starts with ``-``) as argparse would (Python 3.11).
@@ -141,8 +157,8 @@ class Schema:
                 return Match("exact", self.by_flag[written], written, explicit)
         if word.startswith("--"):
             hits = self._prefixes.get(written)
-            if hits is None:  # a scan of every flag: once per abbreviation (a script may repeat one 10 000 times)
-                hits = self._prefixes[written] = tuple(f for f in self._long_flags if f.startswith(written))
+            if hits is None:  # once per abbreviation (a script may repeat one 10 000 times)
+                hits = self._prefixes[written] = self._starting(written)
             if len(hits) == 1:
                 return Match("prefix", self.by_flag[hits[0]], written, explicit)
             if len(hits) > 1:

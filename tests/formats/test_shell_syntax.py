@@ -16,6 +16,7 @@ import pytest
 from autofix.api import fix_source
 from autofix.errors import InputError
 from autofix.formats import argv, manifest, shell_syntax, shell_words
+from autofix.limits import MAX_SHELL_BYTES, MAX_SHELL_DEPTH
 from autofix.model import UNKNOWN
 from autofix.schema import load
 
@@ -231,5 +232,60 @@ def test_two_backquoted_commands_with_only_blanks_between_are_refused():
 
 
 def test_deep_nesting_is_no_recursion_error():
-    text = f"{LAUNCH} --model-path m --port " + "$(echo " * 5000 + "x" + ")" * 5000 + " --tp 2\n"
+    n = MAX_SHELL_DEPTH // 2 - 2  # each `$(echo ` is two levels of the parse tree, the launch's word four
+    text = f"{LAUNCH} --model-path m --port " + "$(echo " * n + "x" + ")" * n + " --tp 2\n"
     assert launches(text) == [{"model_path": "m", "port": UNKNOWN, "tp_size": 2}]
+
+
+# 4. The bounds (``limits.MAX_SHELL_DEPTH``, ``MAX_SHELL_BYTES``): an error where the script crosses one.
+
+
+def braces(n: int) -> str:
+    """``n`` nested ``{ ...; }`` around ``true``: ``n + 4`` levels of the parse tree."""
+    return "{ " * n + "true; " + "}; " * n + "\n"
+
+
+def test_nesting_up_to_the_bound_is_read():
+    assert words(f"{LAUNCH} --tp 8\n" + braces(MAX_SHELL_DEPTH - 4))[-1] == ["true"]
+
+
+@pytest.mark.parametrize("text, col", [
+    (braces(MAX_SHELL_DEPTH - 3), 2 * (MAX_SHELL_DEPTH - 3) + 1),  # at `true`, the first node past the bound
+    (braces(40_000), 2 * (MAX_SHELL_DEPTH - 2) + 1),  # at the `{` past it; the issue's script (92 s before)
+    ("echo " + '"$(echo ' * 20_000 + "x" + ')"' * 20_000 + "\n", None),
+    (" && ".join(["a"] * 20_000) + "\n", None),
+], ids=["one-past", "40k-braces", "20k-quoted-substitutions", "20k-and-chain"])
+def test_nesting_past_the_bound_is_an_error_where_it_is_crossed(text, col):
+    error = refusal(f"{LAUNCH} --tp 8\n" + text)
+    assert error.line == 2 and error.message == (f"cannot read the shell script: a shell script nested more than "
+                                                 f"{MAX_SHELL_DEPTH} levels deep (of bash's grammar); autofix does "
+                                                 "not read further")
+    assert col is None or error.col == col
+
+
+def test_nesting_past_the_bound_in_a_script_word_is_placed_in_the_host_text():
+    text = f"bash -c '{LAUNCH} --tp 8\n{braces(MAX_SHELL_DEPTH)}'\n"
+    error = refusal(text)
+    assert (error.line, error.col) == (2, 2 * (MAX_SHELL_DEPTH - 2) + 1)
+    assert "nested more than" in error.message
+
+
+HEAD = f"{LAUNCH} --tp 8\n"
+
+
+@pytest.mark.parametrize("tail", ["", "\u00e9"], ids=["ascii", "two-byte-character"])
+def test_a_script_up_to_the_byte_bound_is_read(tail):
+    text = HEAD + "#" * (MAX_SHELL_BYTES - len(HEAD) - len(tail.encode())) + tail
+    assert len(text.encode()) == MAX_SHELL_BYTES and launches(text) == [{"tp_size": 8}]
+
+
+@pytest.mark.parametrize("tail, col", [
+    ("\nx\n", MAX_SHELL_BYTES - len(HEAD) + 1),  # the line break after the comment is the first byte past
+    ("\u00e9\n", MAX_SHELL_BYTES - len(HEAD)),  # the bound cuts the two bytes of `é`: at the `é`
+], ids=["ascii", "cut-character"])
+def test_a_script_past_the_byte_bound_is_an_error_at_the_first_byte_past(tail, col):
+    text = HEAD + "#" * (MAX_SHELL_BYTES - len(HEAD) - (tail[0] != "\n")) + tail
+    error = refusal(text)
+    assert error.message == (f"cannot read the shell script: a shell script of more than {MAX_SHELL_BYTES:,} bytes; "
+                             "autofix does not read further")
+    assert (error.line, error.col) == (2, col)
