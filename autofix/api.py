@@ -37,7 +37,8 @@ from autofix.written import Layers, Spellings, Written
 
 @dataclass(frozen=True, slots=True)
 class Unread:
-    """A ``--config`` file a launch names that autofix did not read on purpose, for a note (a warning).
+    """A ``--config`` file a launch names that autofix did not read, for a note (a warning): on purpose (outside the
+    project, excluded, in a container) or because it cannot (there, but a FIFO, a directory, no permission).
 
     ``path`` and ``location`` are the launch's ``--config`` word; ``file`` is the file's path on this host
     (as ``read_config`` was given it), None for one inside a container; ``message`` names it and says why.
@@ -62,14 +63,14 @@ class FixResult:
     ``others`` holds the ``--config`` files the text's shell launches read
     (see ``fix_source``): one result per file, with the diagnostics located
     in it (``launches`` is 0). ``errors`` holds the ``--config`` files they
-    read that SGLang refuses to read (invalid YAML, not a mapping): one
-    ``InputError`` per file, naming it and the position. ``changes`` are
+    read that SGLang refuses to read (invalid YAML, not a mapping, not UTF-8
+    text): one ``InputError`` per file, naming it and the position. ``changes`` are
     the regions of ``source`` the fixes rewrote, sorted and disjoint
     (``edits.Change``): every character outside them is kept, and the
     diff is computed from them alone. ``unread`` holds the ``--config``
-    files of its launches that autofix did not read on purpose (``Unread``:
-    outside the project or excluded, which ``read_config`` says by raising
-    ``files.NotRead``, or inside a container), one per file.
+    files of its launches that autofix did not read (``Unread``: outside the
+    project, excluded or there but unreadable, which ``read_config`` says by
+    raising ``files.NotRead``, or inside a container), one per file.
     """
 
     path: str
@@ -132,10 +133,11 @@ def fix_source(
     expansion, not ``.yaml``/``.yml``, missing or unreadable) every setting
     the command line does not write is UNKNOWN, and the rules that read one
     stay silent; a file that is there but does not read as a config SGLang
-    accepts (invalid YAML, not a mapping) is unknown too, and is in
+    accepts (invalid YAML, not a mapping; not UTF-8 text, which
+    ``read_config`` says by raising ``InputError``) is unknown too, and is in
     ``FixResult.errors``. So is, with a note in ``FixResult.unread``, a file
-    ``read_config`` refuses to read (it raises ``files.NotRead``: outside the
-    project, excluded) and the file of a launch run in a container
+    ``read_config`` does not read (it raises ``files.NotRead``: outside the
+    project, excluded, a FIFO) and the file of a launch run in a container
     (``Launch.elsewhere``: ``docker run IMAGE ...``), which ``read_config``
     is never asked for: FILE is the container's. A file is known by its
     real path (``os.path.realpath``: a symlink and its target are one file,
@@ -471,7 +473,8 @@ _UNSET = object()
 
 
 class _Configs(_Merges):
-    """The ``--config`` files the launches of one text read, each read and checked once.
+    """The ``--config`` files the launches of one text read, each read and checked once (``read``: ``fix_source``'s
+    ``read_config``).
 
     A file is known by its real path (a symlink and its target are one
     file) and named by the first path a launch reached it by: ``files``,
@@ -502,8 +505,11 @@ class _Configs(_Merges):
         if path not in self.files:
             try:
                 text = self.read(path) if self.read is not None else None
-            except NotRead as exc:  # outside the project, excluded: unknown, with a note (``_unread``)
+            except NotRead as exc:  # outside the project, excluded, a FIFO: unknown, with a note (``_unread``)
                 self.unread[path] = exc
+                text = None
+            except InputError as exc:  # there, but not UTF-8 text: SGLang refuses it at start-up too
+                self.errors[path] = _refused(exc, self.script)
                 text = None
             config = None
             if text is not None:
@@ -513,8 +519,7 @@ class _Configs(_Merges):
                                                       self.level, screen=self.screen, fix_edits=self.fix_edits,
                                                       merges=readers))
                 except InputError as exc:  # there, but SGLang refuses it at start-up: unknown, and an error
-                    self.errors[path] = InputError(exc.path, exc.line, exc.col, f"{exc.message} (the --config "
-                                                   f"file of {self.script}: SGLang refuses to start)")
+                    self.errors[path] = _refused(exc, self.script)
             self.files[path] = config
         return self.files[path]
 
@@ -572,6 +577,12 @@ class _Configs(_Merges):
                 return script(loc)
             return replace(config.written.locator(config.source)(loc), path=loc.path)
         return back
+
+
+def _refused(exc: InputError, script: str) -> InputError:
+    """``exc``, about a ``--config`` file of ``script`` that SGLang refuses to read, as the error it is."""
+    return InputError(exc.path, exc.line, exc.col,
+                      f"{exc.message} (the --config file of {script}: SGLang refuses to start)")
 
 
 def _opened(text: str, fmt: ModuleType, path: str, schema: Schema, written: _ArgStage,

@@ -74,9 +74,15 @@ class ReadError(InputError):
         self.data = b""  # stdin only: what was read before the size limit was crossed
 
 
+class Missing(ReadError):
+    """There is no file at the path (``ENOENT``, ``ENOTDIR``: a missing directory on the way, a symlink to
+    nothing)."""
+
+
 class NotRead(ReadError):
-    """A file this run may not read (``Scope``): outside the project, or a ``--config`` file the project's
-    configuration excludes. Nothing of it was read; the message says why, ``hint`` how to have it read."""
+    """A file this run does not read: one it may not (``Scope``: outside the project, or a ``--config`` file the
+    project's configuration excludes), or a ``--config`` file it cannot (``FileSet.read_config``). Nothing of
+    it was read; the message says why, ``hint`` how to have it read."""
 
     def __init__(self, path: str, message: str, hint: str = "") -> None:
         super().__init__(path, message)
@@ -95,15 +101,69 @@ class Outside(Exception):
 def decode(data: bytes, path: str) -> str:
     """UTF-8 text, BOM kept as ``\\ufeff`` and newlines untouched, so encoding it gives ``data`` back.
 
-    Raises ``InputError`` at the first byte that is not UTF-8.
+    Raises ``InputError`` at the first byte that is not UTF-8, and for text in UTF-16 or UTF-32 that is valid
+    UTF-8 all the same (no byte order mark, ASCII: ``t\\0p\\0``; ``unicode_form``) at its first zero byte,
+    which no reader of UTF-8 takes (YAML refuses the character, bash the file as binary).
     """
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        head = data[: exc.start]
-        line = head.count(b"\n") + 1
-        col = exc.start - (head.rfind(b"\n") + 1) + 1
-        raise InputError(path, line, col, f"not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
+        raise _not_utf8(data, exc.start, path) from None
+    if b"\0" in data[:4] and unicode_form(data) is not None:  # (four bytes looked at: a text's cost is its decode)
+        raise _not_utf8(data, data.index(0), path)
+    return text
+
+
+def _not_utf8(data: bytes, at: int, path: str) -> InputError:
+    """The ``InputError`` for ``data``, not UTF-8 text from byte ``at`` on, naming the UTF-16 or UTF-32 form it
+    is in when its first bytes tell (``unicode_form``), at its first zero byte when that comes first (the
+    mark, or the first character, of a UTF-32BE text)."""
+    form = unicode_form(data)
+    if form is not None:
+        zero = data.find(0)
+        at = zero if 0 <= zero < at else at
+    head = data[:at]
+    line = head.count(b"\n") + 1
+    col = at - (head.rfind(b"\n") + 1) + 1
+    why = f"byte 0x{data[at]:02x}" + ("" if form is None else f": {form[1]}")
+    return InputError(path, line, col, f"not UTF-8 text ({why})")
+
+
+# The UTF-16 and UTF-32 forms a text's first bytes name (YAML 1.2, 5.2 "Character Encodings"; RFC 4627's table
+# for JSON is the same): a byte order mark (UTF-32LE's starts with UTF-16LE's: it is looked for first), else the
+# zero bytes around a first character that is ASCII.
+_MARKS = ((b"\xff\xfe\0\0", "utf-32", "a UTF-32LE byte order mark"),
+          (b"\0\0\xfe\xff", "utf-32", "a UTF-32BE byte order mark"),
+          (b"\xff\xfe", "utf-16", "a UTF-16LE byte order mark"),
+          (b"\xfe\xff", "utf-16", "a UTF-16BE byte order mark"))
+
+
+def unicode_form(data: bytes) -> tuple[str, str] | None:
+    """(the Python codec, what to call it) of the UTF-16 or UTF-32 form ``data`` is written in, by its first
+    bytes (``_MARKS``, then the zero bytes: YAML 1.2's detection); None for any other text (UTF-8, or none).
+    The codec of a marked text reads the mark as one and drops it."""
+    for mark, codec, name in _MARKS:
+        if data.startswith(mark):
+            return codec, name
+    head = data[:4]
+    if len(head) == 4 and head[:3] == b"\0\0\0" and head[3]:
+        return "utf-32-be", "UTF-32BE without a byte order mark"
+    if len(head) == 4 and head[0] and head[1:] == b"\0\0\0":
+        return "utf-32-le", "UTF-32LE without a byte order mark"
+    if len(head) >= 2 and not head[0] and head[1]:
+        return "utf-16-be", "UTF-16BE without a byte order mark"
+    if len(head) >= 2 and head[0] and not head[1]:
+        return "utf-16-le", "UTF-16LE without a byte order mark"
+    return None
+
+
+def as_meant(data: bytes) -> str:
+    """The text a file that is not UTF-8 text (``decode`` refused it) most likely holds, to tell what it is
+    meant as (an SGLang config, a launch), never to check it: read in the UTF-16 or UTF-32 form its first
+    bytes name (``unicode_form``), else as UTF-8 (its mark dropped); each byte that does not decode is
+    U+FFFD (Latin-1 text keeps its ASCII words)."""
+    form = unicode_form(data)
+    return data.decode(form[0] if form is not None else "utf-8-sig", "replace")
 
 
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
@@ -115,6 +175,9 @@ def _not_regular(mode: int) -> str | None:
     if stat.S_ISREG(mode):
         return None
     return next((what for test, what in _KINDS if test(mode)), "not a regular file")
+
+
+_CANNOT = "cannot read: "  # (``read_bytes``'s message for an ``OSError``)
 
 
 def _too_large(size: int) -> str:
@@ -200,7 +263,8 @@ def read_bytes(path: str, *, follow: bool = True,
     except OSError as exc:
         if not follow and exc.errno == errno.ELOOP:
             raise _Symlink from None
-        raise ReadError(path, f"cannot read: {_strerror(exc)}") from None
+        gone = exc.errno in (errno.ENOENT, errno.ENOTDIR)
+        raise (Missing if gone else ReadError)(path, f"{_CANNOT}{_strerror(exc)}") from None
     try:
         st = os.fstat(fd)
         kind = _not_regular(st.st_mode)  # replaced between the look and the open
@@ -218,7 +282,7 @@ def read_bytes(path: str, *, follow: bool = True,
         if len(data) > st.st_size:  # it grew while read: the rest, up to one byte past the limit
             data += _read_up_to(fd, MAX_BYTES - st.st_size)
     except OSError as exc:
-        raise ReadError(path, f"cannot read: {_strerror(exc)}") from None
+        raise ReadError(path, f"{_CANNOT}{_strerror(exc)}") from None
     finally:
         os.close(fd)
     if len(data) > MAX_BYTES:  # grew while it was read
@@ -231,7 +295,7 @@ def _read_as(real: str, path: str, inside: Callable[[str], bool] | None) -> tupl
     try:
         return read_bytes(real, inside=inside)
     except ReadError as exc:
-        raise ReadError(path, exc.message) from None
+        raise type(exc)(path, exc.message) from None
 
 
 def _read_up_to(fd: int, size: int) -> bytes:
@@ -446,12 +510,14 @@ class FileSet:
                           "the walk listed it): not read; name it on the command line to check it") from None
 
     def read_config(self, path: str) -> str | None:
-        """The text of a ``--config`` file, or None when it is not a readable UTF-8 regular file.
+        """The text of a ``--config`` file, or None when there is none at ``path`` (it may be on the launch host).
 
         Raises ``NotRead`` for a file out of ``scope`` (by its real path, unless named on the command line; and
         by the real path of the file opened, so a symlink swapped in on its way after that look leads nowhere),
         or one ``excluded`` leaves out (judged as a walk judges a file found at ``path``, or named when it is
-        one named on the command line).
+        one named on the command line), and for one that is there but cannot be read (not a regular file: a
+        FIFO is never waited on; no permission; too large): nothing is known of what it holds. Raises
+        ``InputError`` for a file that is not UTF-8 text (``decode``), which SGLang's reader refuses too.
         """
         real = None
         if self.scope is not None:
@@ -465,11 +531,15 @@ class FileSet:
             if real is None:
                 return self.read(path)
             data, snap = _read_as(real, path, self.scope.holds)  # the file judged, even if a symlink changes
-            text = decode(data, path)
         except Outside:
             raise NotRead(path, f"is {self.scope.outside()}", "name it on the command line to read it") from None
-        except InputError:
+        except Missing:
             return None
+        except ReadError as exc:  # (``read`` raises ``InputError`` for the text: it is the caller's)
+            why = exc.message
+            raise NotRead(path, f"cannot be read ({why.removeprefix(_CANNOT)})" if why.startswith(_CANNOT)
+                          else f"is {why}") from None
+        text = decode(data, path)
         if self.writes:
             self.snapshots[real] = snap
         return text

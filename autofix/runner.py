@@ -704,7 +704,9 @@ def _walked(path: str, text: str | None, exc: InputError, disk: files.FileSet) -
 
     - ``"error"`` (exit 2, in the document) when SGLang would read it as it is: it mentions an SGLang launch
       (a script, a Dockerfile, a manifest), or it is YAML whose keys are mostly SGLang options; a file that
-      is not UTF-8 is judged on its bytes. A CI gate must not pass it, as when it is named;
+      is not UTF-8 text is judged on the text it most likely holds (``files.as_meant``: in the UTF-16 or
+      UTF-32 form its first bytes name, else its ASCII words), so no encoding hides a config or a launch.
+      A CI gate must not pass it, as when it is named;
     - ``"note"`` (a warning on stderr) when nothing is known of what it holds (``files.ReadError``: not a
       regular file, no permission, too large), or it is a template that launches SGLang (``{{ }}``, a Helm
       chart's), which is not what runs until it is rendered;
@@ -716,7 +718,7 @@ def _walked(path: str, text: str | None, exc: InputError, disk: files.FileSet) -
         return "note"
     if text is None:
         try:
-            text = disk.read_bytes(path, named=False).decode("utf-8", "replace")
+            text = files.as_meant(disk.read_bytes(path, named=False))
         except files.ReadError:  # gone since, or leads elsewhere now
             return "note"
         if files.is_yaml(path) and looks_like_config_text(text, load()):
