@@ -428,7 +428,7 @@ class _One:
     def __call__(self, path: str, named: bool, ready: parallel.Ready | None = None) -> None:
         """Check ``path`` and report it; ``ready``: a worker's answer for it (``-j``), used if still current."""
         if named and path != "-":  # (a walk names what it finds itself) next to the file a symlink leads to
-            self.left.beside(path, self.disk.real(path))
+            self.left.beside(path, self.disk.real(path) if os.path.islink(path) else None)
         result = self._adopt(ready) if ready is not None else None
         if result is None:
             result = self._check(path, named)
