@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_yaml_limits import _limit  # noqa: E402  (the address-space cap of each run)
 
 MB = 1024 * 1024
 LAUNCH = "python3 -m sglang.launch_server --model-path m --tp 8\n"
@@ -114,13 +117,6 @@ SHAPES: dict[str, tuple[str, callable, tuple[str, ...]]] = {
     "explain-64MB": ("e.txt", lambda: _traceback(64 * MB - 100), ("explain", "-")),
     "explain-line-64MB": ("e.txt", lambda: "ValueError: " + "x" * (64 * MB - 100), ("explain", "-")),
 }
-
-
-def _limit(mem_gb: float):
-    def set_limit() -> None:
-        cap = int(mem_gb * 1024 * MB)
-        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-    return set_limit
 
 
 def main(argv: list[str] | None = None) -> int:

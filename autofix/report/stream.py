@@ -57,14 +57,7 @@ class ReportStream:
     def _call(self, method: str, *args):
         if self._stream is None:
             raise OutputError(f"cannot write to {self._name}: it is closed")
-        try:
-            return getattr(self._stream, method)(*args)
-        except BrokenPipeError:
-            raise ReaderLeft(f"cannot write to {self._name}: its reader left") from None
-        except UnicodeEncodeError:
-            raise
-        except (OSError, ValueError) as exc:  # ENOSPC, EIO; ValueError: "I/O operation on closed file"
-            raise OutputError(f"cannot write to {self._name}: {getattr(exc, 'strerror', None) or exc}") from None
+        return _call(self._stream, self._name, method, *args)
 
     def write(self, text):
         if self._binary:
@@ -142,14 +135,7 @@ class ProcessStream:
         return self._guard is not None
 
     def _call(self, method: str, *args):
-        try:
-            return getattr(self.raw, method)(*args)
-        except BrokenPipeError:
-            raise ReaderLeft(f"cannot write to {self._name}: its reader left") from None
-        except UnicodeError:
-            raise
-        except (OSError, ValueError) as exc:  # ENOSPC, EIO; ValueError: "I/O operation on closed file"
-            raise OutputError(f"cannot write to {self._name}: {getattr(exc, 'strerror', None) or exc}") from None
+        return _call(self.raw, self._name, method, *args)
 
     def write(self, text) -> int:
         if self._guard is None or not isinstance(text, str):  # bytes: raw says they are not for a text stream
@@ -183,3 +169,17 @@ def install(actions: bool) -> None:
         stream = getattr(sys, name)
         if stream is not None and not isinstance(stream, ProcessStream):
             setattr(sys, name, ProcessStream(stream, name, guard=actions))
+
+
+def _call(stream, name: str, method: str, *args):
+    """``stream.method(*args)``, a failure to write said as autofix says it: a reader that left
+    (``ReaderLeft``), any other failure an ``OutputError`` naming the stream (``name``); an encoding error
+    is left to the caller."""
+    try:
+        return getattr(stream, method)(*args)
+    except BrokenPipeError:
+        raise ReaderLeft(f"cannot write to {name}: its reader left") from None
+    except UnicodeError:
+        raise
+    except (OSError, ValueError) as exc:  # ENOSPC, EIO; ValueError: "I/O operation on closed file"
+        raise OutputError(f"cannot write to {name}: {getattr(exc, 'strerror', None) or exc}") from None
