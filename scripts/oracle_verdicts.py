@@ -24,10 +24,17 @@ launch (``--model-path /model``) is checked on the oracle model its
 oracle batch.
 
 Output: ``{"fixtures/<dir>/<file>": [{"ok": bool, "where": str | null}, ...]}``,
-one entry per launch in file order. Usage::
+one entry per launch in file order.
+
+With ``--rule-cases``, the same for the rule cases (``tests/rules/cases*.py``,
+each on its own GPU and model config): ``tests/rules/oracle-verdicts.json``,
+``{"<case id>": {"ok": bool, "where": str | null}}``, where the offline
+tests read SGLang's verdict, and which line it raised at, without the oracle
+(tests/rules/test_rules.py). Usage::
 
     python scripts/oracle_verdicts.py            # rewrite fixtures/oracle-verdicts.json
     python scripts/oracle_verdicts.py --check    # exit 1 if the recorded verdicts differ
+    python scripts/oracle_verdicts.py --rule-cases [--check]   # tests/rules/oracle-verdicts.json
 
 ``ORACLE_PYTHON`` / ``ORACLE_CHECK`` override where the oracle lives.
 """
@@ -47,6 +54,7 @@ sys.path.insert(0, str(ROOT))
 from tests.oracle.oracle import CHECK_PY, PYTHON, run_batch  # noqa: E402  (one oracle runner for all)
 FIXTURES = ROOT / "fixtures"
 VERDICTS = FIXTURES / "oracle-verdicts.json"
+RULE_VERDICTS = ROOT / "tests" / "rules" / "oracle-verdicts.json"
 
 # Which fixture directory holds which kind of file.
 KINDS = {"yaml_config": "yaml", "argv": "shell", "manifest": "manifest", "dockerfile": "dockerfile",
@@ -225,6 +233,19 @@ def collect(files: list[Path] | None = None) -> dict[str, list[dict]]:
     return {rel(p): found.get(rel(p), []) for p in files}
 
 
+def rule_case_verdicts() -> dict[str, dict]:
+    """``{case id: {"ok", "where"}}``: SGLang's verdict on every rule case, one oracle batch per simulated GPU."""
+    from tests.rules.cases import ALL_CASES
+
+    out = {}
+    for gpu in sorted({c.gpu for c in ALL_CASES}):
+        cases = [{"id": c.id, "argv": list(c.argv), **({"model": c.model} if c.model else {})}
+                 for c in ALL_CASES if c.gpu == gpu]
+        for answer in run_batch(cases, gpu=gpu):
+            out[answer["id"]] = {"ok": bool(answer["ok"]), "where": None if answer["ok"] else answer.get("where")}
+    return dict(sorted(out.items()))
+
+
 def dump(data: dict) -> str:
     return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
@@ -232,17 +253,24 @@ def dump(data: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare with the recorded verdicts instead of writing")
+    parser.add_argument("--rule-cases", action="store_true",
+                        help=f"the rule cases' verdicts ({rel(RULE_VERDICTS)}) instead of the fixtures'")
     args = parser.parse_args(argv)
-    data = collect()
+    path = RULE_VERDICTS if args.rule_cases else VERDICTS
+    data = rule_case_verdicts() if args.rule_cases else collect()
     if args.check:
-        recorded = json.loads(VERDICTS.read_text()) if VERDICTS.exists() else {}
+        recorded = json.loads(path.read_text()) if path.exists() else {}
         if recorded != data:
             for name in sorted(set(recorded) | set(data)):
                 if recorded.get(name) != data.get(name):
                     print(f"{name}: recorded {recorded.get(name)}, oracle says {data.get(name)}", file=sys.stderr)
             return 1
         return 0
-    VERDICTS.write_text(dump(data))
+    path.write_text(dump(data))
+    if args.rule_cases:
+        refused = sum(1 for v in data.values() if not v["ok"])
+        print(f"wrote {rel(path)}: {len(data)} cases, {refused} refused", file=sys.stderr)
+        return 0
     refused = sum(1 for v in data.values() for launch in v if launch["ok"] is False)
     skipped = sum(1 for v in data.values() for launch in v if launch["ok"] is None)
     total = sum(len(v) for v in data.values())

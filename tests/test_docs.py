@@ -40,19 +40,26 @@ def test_docstring_has_every_heading(rule):
     assert rule.sglang_source in doc
 
 
-@pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
-def test_example_fires_and_use_instead_is_clean(rule):
-    bad, good, fmt = examples(rule)  # with the oracle's facts: some rules need the GPU or the model config
-    # an example written for another GPU says so first: "## Example (`--gpu mi300x`)"; one for a model the oracle
-    # has none of (Kimi-K3), "## Example (no model config)": the oracle's node, no model facts
-    # and one for another of the oracle's models names it: "## Example (`--gpu b200`, a Llama model)"
+def example_facts(rule) -> Facts:
+    """The facts the rule's example is written for: the oracle's, unless its heading names others.
+
+    An example written for another GPU says so first: "## Example (`--gpu mi300x`)"; one for a model the oracle
+    has none of (Kimi-K3), "## Example (no model config)": the oracle's node, no model facts; and one for another
+    of the oracle's models names it: "## Example (`--gpu b200`, a Llama model)".
+    """
     doc = inspect.cleandoc(rule.doc)
+    if "## Example (no model config)" in doc:
+        return Facts.for_gpu("h200", 8, **ORACLE_ENV)
     heading = re.search(r"## Example \((?:`--gpu (\w+)`)?(?:, )?(?:an? ([\w.-]+) model)?\)", doc)
     gpu, model = (heading.group(1), heading.group(2)) if heading else (None, None)
     model = model.lower() if model and model.lower() in MODELS else None
-    facts = oracle_facts(gpu or "h200", model) if gpu or model else FACTS
-    if "## Example (no model config)" in doc:
-        facts = Facts.for_gpu("h200", 8, **ORACLE_ENV)
+    return oracle_facts(gpu or "h200", model) if gpu or model else FACTS
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
+def test_example_fires_and_use_instead_is_clean(rule):
+    bad, good, fmt = examples(rule)
+    facts = example_facts(rule)  # with the oracle's facts: some rules need the GPU or the model config
     assert rule.code in [d.code for d in fix_source(bad, fmt, facts=facts).diagnostics]
     assert fix_source(good, fmt, facts=facts).diagnostics == ()
 

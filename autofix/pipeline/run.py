@@ -20,7 +20,7 @@ that before), is taken to name a model.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from heapq import heapify, heappop, heappush
@@ -322,15 +322,21 @@ def _check(rule: SettingsRule, view: ResolvingView, items: tuple[Item, ...], fix
         return _SILENT  # it reads something nobody knows: report nothing it cannot back
     if v is None:
         return None
-    built: list[Fix] = []
-    for builder in rule.fixes if fixes else ():
+    built = tuple(fix for fix, clears in _built(rule, view, items) if clears) if fixes else ()
+    return Violation(v.message, v.args, built, rule.code, rule.name, v.entry, rule.refuses)
+
+
+def _built(rule: SettingsRule, view: ResolvingView, items: tuple[Item, ...]) -> Iterator[tuple[Fix, bool]]:
+    """Each fix ``rule``'s builders make on ``view`` (where it fired), best first, with whether it clears the rule
+    (``_clears``): the pipeline keeps only those that do (``trace.unclearing`` names the others, for the tests).
+    A builder that reads an unknown makes none."""
+    for builder in rule.fixes:
         try:
             fix = builder(view)
         except _UNDECIDED:
             continue
-        if fix is not None and _clears(fix, rule, view, items):
-            built.append(fix)
-    return Violation(v.message, v.args, tuple(built), rule.code, rule.name, v.entry, rule.refuses)
+        if fix is not None:
+            yield fix, _clears(fix, rule, view, items)
 
 
 def _clears(fix: Fix, rule: SettingsRule, view: ResolvingView, items: tuple[Item, ...]) -> bool:

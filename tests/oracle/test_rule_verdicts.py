@@ -1,4 +1,8 @@
-"""The rule cases' recorded SGLang verdicts still hold, and every fixed case is accepted."""
+"""The rule cases' recorded SGLang verdicts still hold, and every fixed case is accepted.
+
+Recorded twice: in each case (``sglang``), and in tests/rules/oracle-verdicts.json, which the offline tests read
+(``python scripts/oracle_verdicts.py --rule-cases`` writes it).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import pytest
 
 from tests.oracle.oracle import requires_oracle, verdict
 from tests.rules.cases import ALL_CASES
+from tests.rules.test_rules import RECORDED
 
 pytestmark = [pytest.mark.oracle, requires_oracle]
 
@@ -24,3 +29,8 @@ def test_input_verdict(case, answers):
 def test_fixed_output_is_accepted(case, answers):
     answer = answers[case.id + ":fixed"]
     assert answer["ok"] == case.fixed_ok, answer.get("message")
+
+
+@pytest.mark.parametrize("case", ALL_CASES, ids=[c.id for c in ALL_CASES])
+def test_recorded_verdict(case, answers):
+    assert verdict(RECORDED[case.id]) == verdict(answers[case.id])

@@ -147,11 +147,20 @@ def _seeds() -> dict[str, tuple[dict[str, Any], ...]]:
 SEEDS = _seeds()
 
 
+def as_drawn(seed: dict[str, Any], model_path: str | None) -> dict[str, Any]:
+    """A rule case's config (a seed) as ``configs`` draws it as it is: the drawn ``model_path`` (None: none) first,
+    then the case's other settings."""
+    return {**({"model_path": model_path} if model_path is not None else {}),
+            **{d: v for d, v in seed.items() if d != "model_path"}}
+
+
 @st.composite
-def configs(draw, dests: tuple[str, ...] = RULE_DESTS, *, model: bool = True) -> dict[str, Any]:
+def configs(draw, dests: tuple[str, ...] = RULE_DESTS, *, model: bool = True,
+            codes: tuple[str, ...] | None = None) -> dict[str, Any]:
     """An ordered ``dest -> value`` dict over ``dests`` (and maybe ``model_path`` first), at most ``MAX_DESTS``.
 
-    A third of the draws start from a case of a rule (the rule drawn first):
+    A third of the draws start from a case of a rule (the rule drawn first, of
+    ``codes`` if given, else of every rule with a seed):
     half of them the case as it is, half with each of its settings kept
     with odds 3:1, its values kept or redrawn, and one more dest of a rule's
     reads maybe added; a third focus on one rule's
@@ -163,11 +172,11 @@ def configs(draw, dests: tuple[str, ...] = RULE_DESTS, *, model: bool = True) ->
     mode = draw(st.integers(0, 2))
     seeds = [c for configs in SEEDS.values() for c in configs if all(d in dests or d == "model_path" for d in c)]
     if mode == 0 and seeds:
-        code = draw(st.sampled_from(sorted(SEEDS)))
+        code = draw(st.sampled_from(sorted(SEEDS) if codes is None else codes))
         mine = [c for c in SEEDS[code] if c in seeds] or seeds
         seed = draw(st.sampled_from(mine))
         if draw(st.booleans()):
-            return {**out, **{d: v for d, v in seed.items() if d != "model_path"}}  # the case itself
+            return as_drawn(seed, out.get("model_path"))  # the case itself
         for dest, value in seed.items():
             if dest == "model_path" or draw(st.integers(0, 3)) == 0:
                 continue
