@@ -474,14 +474,21 @@ def test_runner_run_keeps_the_bounds_without_a_project_configuration(project, ou
 def swap(monkeypatch):
     """``swap(directory, to, before)``: right before the next ``os.open`` of a path ending with ``before`` (in this
     process, or a ``-j`` worker forked from it), ``directory`` becomes a symlink to ``to`` (the directory itself
-    moved to ``NAME.orig``), once."""
+    moved to ``NAME.orig``), once: the process that makes ``NAME.swapped`` first swaps it (``mkdir`` is atomic),
+    so two workers never both swap (the second's rename failed, or moved the first's symlink, and its open
+    raised what no run meets: a harness race, seen once in a full suite)."""
     def arm(directory: Path, to: Path, before: str) -> None:
         real_open = os.open
 
         def os_open(path, flags, *args, **kwargs):
-            if os.fsdecode(path).endswith(before) and not os.path.islink(directory):
-                os.rename(directory, directory.with_name(directory.name + ".orig"))
-                os.symlink(to, directory)
+            if os.fsdecode(path).endswith(before):
+                try:
+                    os.mkdir(directory.with_name(directory.name + ".swapped"))
+                except FileExistsError:
+                    pass  # swapped, or being swapped, by this or another process
+                else:
+                    os.rename(directory, directory.with_name(directory.name + ".orig"))
+                    os.symlink(to, directory)
             return real_open(path, flags, *args, **kwargs)
 
         monkeypatch.setattr(os, "open", os_open)
