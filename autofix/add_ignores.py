@@ -68,8 +68,8 @@ def add_ignores(paths: list[str], *, options: Callable, err: ReportStream,
             opts = options(path)
             schema = load(opts.target_version)
 
-            def check(t: str, policy=opts.policy):
-                return fix_source(t, fmt, path=path, schema=schema, facts=opts.facts, policy=policy)
+            def check(t: str, policy=opts.policy, fmt=fmt, path=path, schema=schema, facts=opts.facts):
+                return fix_source(t, fmt, path=path, schema=schema, facts=facts, policy=policy)
 
             # the unused suppressions removed: the file's own rules judge them, only SUP001's fix is applied
             first = check(text, replace(opts.policy, unfixable=others))

@@ -19,7 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from types import ModuleType
 
-from autofix import engine, fix_edits as placing, merge
+from autofix import engine, merge
+from autofix import fix_edits as placing
 from autofix.arguments import parse_words
 from autofix.edits import Change, Edit, apply_edits, compose, line_col, mapper_back, offset_of
 from autofix.errors import CannotEdit, InputError, InternalError
@@ -810,7 +811,7 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
                 after = fixed.causes(dests)
                 if born[index]:  # a launch a host-stage fix made: all it shows appears once that is fixed
                     after = tuple(dict.fromkeys(born[index] + fixed.touching(dests)))
-                alone = placing.of_fixes(v.fixes, lambda fix: _arg_fix_edits(fix, current, launch, views[index][1],
+                alone = placing.of_fixes(v.fixes, lambda fix: _arg_fix_edits(fix, current, launch, views[index][1],  # noqa: B023 - called now
                                                                              fmt, schema, path, merges)) \
                     if fix_edits and not chain and not after else ()
                 d = _diagnostic(path, launch, v, level, after, fixed_here[k] or (editable and not chosen[k]), back,

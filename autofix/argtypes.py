@@ -18,10 +18,10 @@ from SGLang's own parser). SGLang 0.5.23's parser uses nine, and each is modelle
   (``decode``, ``prefill``), each an object of the keys that phase takes. The one that differs between the
   releases autofix has tables of (0.5.19 takes other keys and any backend): ``BY_RELEASE``.
 
-``convert(type_name, text, release)`` returns the value or raises ``ValueError`` (or ``TypeError``);
-``message`` and ``refusal`` say why, in autofix's words (the refusal is SGLang's, the sentence ours). A converter another release names and this module
-does not know keeps the text (``KNOWN`` lists the ones modelled; ``tests/test_argtypes.py`` checks that no
-shipped table names another).
+``convert(type_name, text, release)`` returns the value or raises ``ValueError`` (or ``TypeError``); ``message``
+and ``refusal`` say why, in autofix's words (the refusal is SGLang's, the sentence ours). A converter another
+release names and this module does not know keeps the text (``KNOWN`` lists the ones modelled;
+``tests/test_argtypes.py`` checks that no shipped table names another).
 """
 
 from __future__ import annotations

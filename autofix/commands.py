@@ -253,7 +253,8 @@ def explain(
     if not given.strip():
         raise typer.BadParameter("nothing to explain: give a rule code or name, or paste SGLang's error",
                                  param_hint="TEXT")
-    from autofix.explain import explain as match, render
+    from autofix.explain import explain as match
+    from autofix.explain import render
 
     found = match(given)
     out = _stdout()

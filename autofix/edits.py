@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import bisect
+import difflib
 import functools
 import re
-import difflib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 

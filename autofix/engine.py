@@ -13,10 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from autofix import rules as _rules
 from autofix.model import Applicability, Fix, Op, Set, Unset, Violation, applied
 from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.pipeline.run import Item, resolve
-from autofix import rules as _rules
 from autofix.rules import WRITTEN
 from autofix.rules.base import HostRule, WrittenRule
 from autofix.schema import Schema

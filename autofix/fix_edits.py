@@ -34,7 +34,8 @@ def placed(edits: Sequence[Edit], original: str, chain: Sequence[Sequence[Edit]]
     return tuple(out)
 
 
-def of_fixes(fixes: Sequence[Fix], render: Callable[[Fix], tuple[TextEdit, ...] | None]) -> tuple[tuple[TextEdit, ...] | None, ...]:
+def of_fixes(fixes: Sequence[Fix],
+             render: Callable[[Fix], tuple[TextEdit, ...] | None]) -> tuple[tuple[TextEdit, ...] | None, ...]:
     """Each fix's placed edits (``render``), None for one its file cannot take (``CannotEdit``) or that changes
     nothing."""
     out = []

@@ -463,7 +463,7 @@ def _checked(config: Config, data: Mapping[str, Any]) -> dict[str, Any]:
         key = BY_NAME.get(name)
         if key is None:
             raise config.error((name,), _unknown(name), value=False)
-        out[name] = _value(key, raw, lambda at, msg, on_key: config.error((name, *at), msg, value=not on_key))
+        out[name] = _value(key, raw, lambda at, msg, on_key: config.error((name, *at), msg, value=not on_key))  # noqa: B023
     gpu, per_node = out.get("gpu"), out.get("gpus-per-node")
     if gpu is not None and per_node is not None and parse_gpu(gpu)[1] not in (None, per_node):
         raise config.error(("gpus-per-node",), f"'gpus-per-node' is {per_node}, but gpu = {gpu!r} says "

@@ -40,16 +40,17 @@ from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from autofix import files, parallel, report
 from autofix.api import FixResult, config_files, fix_source
-from autofix.model import Location
-from autofix.policy import DEFAULT as DEFAULT_POLICY, Policy
-from autofix.report.escapes import visible
-from autofix.report.stream import ReportStream
 from autofix.edits import unified_diff
 from autofix.errors import ConfigError, InputError, InternalError, OutputError, WriteError
 from autofix.formats import DOCKERFILE, LAUNCH, by_name, detect
 from autofix.formats.yaml_config import NotAConfig, looks_like_config_text
 from autofix.inputs import Inputs
+from autofix.model import Location
 from autofix.pipeline.facts import NO_FACTS, Facts
+from autofix.policy import DEFAULT as DEFAULT_POLICY
+from autofix.policy import Policy
+from autofix.report.escapes import visible
+from autofix.report.stream import ReportStream
 from autofix.schema import DEFAULT_VERSION, load
 
 if TYPE_CHECKING:  # the records are made only for a machine format or an error: not on a clean run's start-up

@@ -14,7 +14,7 @@ for before/after figures measured together. ``--file`` checks that file instead 
 script writes. The commands run in a temp dir, so neither finds a settings file
 (a ``pyproject.toml`` with ``[tool.autofix]``, a ``.yamllint``) up the tree. Every autofix command must exit 0 (the file is clean); yamllint's exit status is not
 checked (it may warn about a missing ``---``).
-"""
+"""  # noqa: E501
 
 from __future__ import annotations
 

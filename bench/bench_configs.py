@@ -356,7 +356,7 @@ def autofix_once(paths: list[str]):
 def synthetic_rules(n: int) -> tuple:
     """``n`` settings rules over every step of the schema, each reading one or two settings, none firing."""
     from autofix.model import Violation
-    from autofix.pipeline.items import SettingsRule, Position
+    from autofix.pipeline.items import Position, SettingsRule
 
     schema = load()
     steps = [s for s in schema.steps]
@@ -499,7 +499,8 @@ def main(argv: list[str] | None = None) -> int:
         sizes = [os.path.getsize(p) for p in paths]
         print(f"autofix bench: {args.n} clean configs (seed {args.seed}, digest {digest}), "
               f"{statistics.mean(sizes):.0f} bytes/file mean, in {tmp}")
-        print(f"autofix at {autofix_commit()}; python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; "
+        print(f"autofix at {autofix_commit()}; python {platform.python_version()} on {platform.machine()}, "
+              f"{os.cpu_count()} cpus; "
               f"PyYAML {yaml.__version__} (libyaml: {yaml.__with_libyaml__}); "
               f"load average {os.getloadavg()[0]:.2f} (numbers are noisy when it is not ~0)")
 

@@ -8,7 +8,7 @@ engine and rules are imported as a layer of their own, before the check that wou
 ``site``) is timed the same way for reference. Bytecode is cached in a temp dir, as in ``bench_cold.py``.
 
     .venv/bin/python bench/cold_profile.py --runs 7
-"""
+"""  # noqa: E501
 
 from __future__ import annotations
 

@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "property")]
 
-from tests.oracle.fidelity import GPUS, Oracle, Tally, draw_configs, judge, report, seeds, shrink  # noqa: E402
 from tests.oracle import families  # noqa: E402
+from tests.oracle.fidelity import GPUS, Oracle, Tally, draw_configs, judge, report, seeds, shrink  # noqa: E402
 from tests.oracle.oracle import available  # noqa: E402
 
 

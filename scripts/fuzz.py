@@ -51,7 +51,7 @@ def main() -> int:
                       suppress_health_check=list(HealthCheck))
             @given(strategy, st.booleans())
             def prop(case, unsafe):
-                count[0] += 1
+                count[0] += 1  # noqa: B023 - the loop's counter, run within this iteration
                 check(case, unsafe)  # noqa: B023 - the loop's check, run within this iteration
 
             try:

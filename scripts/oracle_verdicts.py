@@ -52,6 +52,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tests.oracle.oracle import CHECK_PY, PYTHON, run_batch  # noqa: E402  (one oracle runner for all)
+
 FIXTURES = ROOT / "fixtures"
 VERDICTS = FIXTURES / "oracle-verdicts.json"
 RULE_VERDICTS = ROOT / "tests" / "rules" / "oracle-verdicts.json"

@@ -73,13 +73,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from realworld import RECIPES, case_for, first_line, gpu_of  # noqa: E402
+
 from autofix.api import fix_source  # noqa: E402
 from autofix.formats import detect  # noqa: E402
 from autofix.model import Applicability, Drop, Respell, Revalue, Rewrite, Set, Unset  # noqa: E402
 from autofix.rules import BY_CODE  # noqa: E402
 from autofix.rules.base import ArgsRule  # noqa: E402
 from autofix.schema import load as load_schema  # noqa: E402
-from realworld import RECIPES, case_for, first_line, gpu_of  # noqa: E402
 from tests.oracle.oracle import run_batch  # noqa: E402
 
 MISSING = object()
@@ -271,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
             cases[gpu].append({"id": f"{rid}:original", "argv": base["argv"], "fields": "all"})
             cases[gpu].append({"id": f"{rid}:fixed", "argv": fix_case["argv"], "fields": "all"})
             per = []
-            for i, d in enumerate(ds):
+            for d in ds:
                 keys, dests, why = claims(d, role, fixed, entries, schema)
                 per.append((d, keys & diff, dests, why))
             owners = collections.Counter(k for _, ks, _, _ in per for k in ks)

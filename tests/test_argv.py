@@ -119,13 +119,15 @@ def test_unset_on_the_last_continued_line_drops_the_continuation():
 
 
 def test_a_variable_inside_a_list_keeps_the_list_non_empty():
-    text = "python3 -m sglang.launch_server --model-path m --tp 4 --moe-runner-backend experimental_sgl_marlin --lora-paths sql=$ADAPTERS/sql\n"
+    text = ("python3 -m sglang.launch_server --model-path m --tp 4 --moe-runner-backend experimental_sgl_marlin "
+            "--lora-paths sql=$ADAPTERS/sql\n")
     result = fix_source(text, shell)
     assert [d.code for d in result.diagnostics] == ["RUN020", "RUN021"]
 
 
 def test_unset_of_the_last_two_continued_lines():
-    text = "python3 -m sglang.launch_server \\\n  --tp 2 \\\n  --init-expert-location '{\"layer\": 0}' \\\n  --enable-eplb\nwait\n"
+    text = ("python3 -m sglang.launch_server \\\n  --tp 2 \\\n  --init-expert-location '{\"layer\": 0}' \\\n"
+            "  --enable-eplb\nwait\n")
     assert edited(text, Unset("init_expert_location"), Unset("enable_eplb")) == \
         "python3 -m sglang.launch_server \\\n  --tp 2\nwait\n"
 

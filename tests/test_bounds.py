@@ -22,8 +22,13 @@ from typer.testing import CliRunner
 
 from autofix import runner
 from autofix.commands import app
-from autofix.limits import (MAX_DOCKERFILE_BYTES, MAX_DOCKERFILE_LINES, MAX_SHELL_BYTES, MAX_SHELL_DEPTH,
-                            MAX_SUGGESTED_SPELLINGS)
+from autofix.limits import (
+    MAX_DOCKERFILE_BYTES,
+    MAX_DOCKERFILE_LINES,
+    MAX_SHELL_BYTES,
+    MAX_SHELL_DEPTH,
+    MAX_SUGGESTED_SPELLINGS,
+)
 
 LAUNCH = "python3 -m sglang.launch_server --tp 8"
 DEPTH = (f"cannot read the shell script: a shell script nested more than {MAX_SHELL_DEPTH} levels deep "

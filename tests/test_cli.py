@@ -168,8 +168,10 @@ def test_directory_walk_checks_configs_and_launch_scripts_and_skips_the_rest(tmp
     lines = [line.replace(str(tmp_path) + "/", "") for line in r.stdout.splitlines() if ": EP" in line]
     # scripts first (a --config file is then seen through the launches that read it), then YAML
     assert lines == [
-        "b/serve.sh:1:16: error: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend, but --moe-a2a-backend resolves to none",
-        "a/config.yaml:3:1: error: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend, but --moe-a2a-backend resolves to none",
+        "b/serve.sh:1:16: error: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend, "
+        "but --moe-a2a-backend resolves to none",
+        "a/config.yaml:3:1: error: EP003 [*] --ep-dispatch-algorithm static needs an a2a backend, "
+        "but --moe-a2a-backend resolves to none",
     ]
 
 

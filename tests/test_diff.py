@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from autofix.edits import Change, Edit, apply_edits, compose, mapper_back, unified_diff
 from tests.unified import apply_unified
 
+
 def regions_hold(before: str, after: str, changes: list[Change]) -> bool:
     """Whether ``after`` is ``before`` with each change's region replaced, and nothing else."""
     out, pos = [], 0

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from autofix import engine
-from autofix.pipeline.facts import Facts
-from autofix.pipeline.items import Derivation
-from tests.rules.cases import FACTS
-from tests.rules.casekit import MODELS, ORACLE_ENV, oracle_facts
 from autofix.api import fix_source
 from autofix.docs import headings, pipeline_steps, render_all
 from autofix.formats import argv, dockerfile, yaml_config
+from autofix.pipeline.facts import Facts
+from autofix.pipeline.items import Derivation
 from autofix.rules import RULES
+from tests.rules.casekit import MODELS, ORACLE_ENV, oracle_facts
+from tests.rules.cases import FACTS
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_BLOCK = re.compile(r"```(yaml|shell|dockerfile)\n(.*?)```", re.S)

@@ -12,8 +12,8 @@ drift from SGLang's without a test failing.
 from __future__ import annotations
 
 import ast
-import re
 import dataclasses
+import re
 import subprocess
 import sys
 from functools import cache

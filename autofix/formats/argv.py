@@ -227,7 +227,8 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
                 edits.append(Edit(a, b, _inline(text[a:b], s.written, _text(op.value))))
             else:
                 a, b = ctx.spans[s.value_indexes[0]]
-                edits.append(Edit(a, b, _same_quotes(text[a:b], str(op.value) if not isinstance(op.value, bool) else _quote(op.value))))
+                word = str(op.value) if not isinstance(op.value, bool) else _quote(op.value)
+                edits.append(Edit(a, b, _same_quotes(text[a:b], word)))
             continue
         added.append(option.flag if option.nargs == 0 else " ".join((option.flag, *_value_words(op.value))))
     deletions = [_drop_dangling_continuation(text, ctx, d) for d in merge_deletions(deletions)]

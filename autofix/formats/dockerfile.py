@@ -542,7 +542,7 @@ def edit(text: str, launch: Launch, ops, schema: Schema) -> list[Edit]:
     """Settings edits for one launch (see ``embedded.edit``)."""
     if isinstance(launch.ctx, (_NotJson, _Rewrite)):
         raise CannotEdit("Docker does not run this command as written: SGLang never reads its settings")
-    return _guard(launch, lambda l: embedded.edit(text, l, ops, schema))
+    return _guard(launch, lambda at: embedded.edit(text, at, ops, schema))
 
 
 def edit_entries(text: str, launch: Launch, ops, schema: Schema) -> list[Edit]:
@@ -555,7 +555,7 @@ def edit_entries(text: str, launch: Launch, ops, schema: Schema) -> list[Edit]:
         if ctx.edit is None or [type(op) for op in ops] != [Requote] or ops[0].words != ctx.words:
             raise CannotEdit("Docker does not run this command as written: only writing it as JSON applies")
         return [ctx.edit]
-    return _guard(launch, lambda l: embedded.edit_entries(text, l, ops, schema))
+    return _guard(launch, lambda at: embedded.edit_entries(text, at, ops, schema))
 
 
 def _shell_launches(text: str, ins: Instruction, path: str, schema: Schema, locate) -> list[Launch]:

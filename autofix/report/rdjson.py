@@ -25,8 +25,17 @@ from collections.abc import Sequence
 from autofix.edits import Edit, apply_edits, offset_of
 from autofix.model import Location
 from autofix.report.records import Record, RenderContext
-from autofix.report.shared import (INFORMATION_URI, TOOL, byte_column, display_path, dumps, full_message, level,
-                                   line_starts, shown_end)
+from autofix.report.shared import (
+    INFORMATION_URI,
+    TOOL,
+    byte_column,
+    display_path,
+    dumps,
+    full_message,
+    level,
+    line_starts,
+    shown_end,
+)
 
 
 def render(records: Sequence[Record], ctx: RenderContext) -> str:

@@ -28,8 +28,18 @@ from collections.abc import Sequence
 
 from autofix.model import Applicability, Location
 from autofix.report.records import FixRecord, Record, RenderContext, RuleInfo
-from autofix.report.shared import (INFORMATION_URI, SRCROOT, TOOL, artifact, dumps, full_message, identities,
-                                   level, root_uri, shown_end)
+from autofix.report.shared import (
+    INFORMATION_URI,
+    SRCROOT,
+    TOOL,
+    artifact,
+    dumps,
+    full_message,
+    identities,
+    level,
+    root_uri,
+    shown_end,
+)
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 MAX_RESULTS = 25_000  # GitHub rejects a run with more

@@ -7,7 +7,6 @@ from autofix.model import Applicability, Diagnostic
 from autofix.report.escapes import visible
 from autofix.report.tally import Tally
 
-
 _SEVERITY_COLOR = {"error": "red", "warning": "yellow"}
 _DIFF_COLOR = {"+": "green", "-": "red", "@": "cyan"}
 

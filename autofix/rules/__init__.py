@@ -17,8 +17,17 @@ import importlib
 from autofix.errors import UnknownRule
 from autofix.pipeline.items import Derivation, SettingsRule
 from autofix.pipeline.run import order
-from autofix.rules import (config_file, deprecated, dockerfile, lora_paths, options, repeats, suppression, values,
-                           versions)
+from autofix.rules import (
+    config_file,
+    deprecated,
+    dockerfile,
+    lora_paths,
+    options,
+    repeats,
+    suppression,
+    values,
+    versions,
+)
 from autofix.rules.base import CommentRule, WrittenRule
 from autofix.schema import load
 

@@ -117,7 +117,7 @@ def lora_paths_invalid_json(w: Written) -> Iterator[Violation]:
     ## SGLang source
     `sglang/srt/arg_groups/argparse_actions.py:16 (json.loads)` (`LoRAPathAction`, 0.5.23)
     """
-    for e, item, text in _json_words(w):
+    for e, _item, text in _json_words(w):
         try:
             json.loads(text)
         except ValueError as exc:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import bisect
 import json
+import os
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-import os
-from collections.abc import Iterator, Sequence
 from typing import Any
 
 DEFAULT_VERSION = "0.5.23"

@@ -367,7 +367,8 @@ def test_sglang_launches(newline):
 PIECES = [
     "FROM x", "RUN a \\", "RUN a \\  ", "  # c", "", "   ", "  b", "CMD [\"a\", \\", "  \"b\"]",
     "CMD [\"a\"]", "cmd [ \"a\" , \"b\" ]", "RUN --mount=type=cache,target=/r \\", "ENTRYPOINT x [", "\\",
-    "RUN <<EOF", "EOF", "ONBUILD RUN <<EOF", "\u00a0RUN x", "RUN\u00a0x", "ENV A=1 \\", "# escape=`", "RUN a `", "CMD [\"a\\\\\"]",
+    "RUN <<EOF", "EOF", "ONBUILD RUN <<EOF", "\u00a0RUN x", "RUN\u00a0x", "ENV A=1 \\", "# escape=`", "RUN a `",
+    "CMD [\"a\\\\\"]",
 ]
 
 

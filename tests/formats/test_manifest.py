@@ -185,7 +185,8 @@ def test_a_script_shared_through_an_alias_is_read_only():
     - command: ["sh", "-c", *run]
 """
     result = fix_source(text, manifest, path="m.yaml")
-    assert [(d.code, d.location.line, d.location.col) for d in result.diagnostics] == [("ARG001", 3, text.index("--enable_metrics") - text.index("    - command") + 1)]
+    col = text.index("--enable_metrics") - text.index("    - command") + 1
+    assert [(d.code, d.location.line, d.location.col) for d in result.diagnostics] == [("ARG001", 3, col)]
     assert result.output == text
     assert all("the string is shared through a YAML alias (&run)" in c for c in result.conflicts)
 
@@ -213,7 +214,7 @@ def test_a_bash_lc_word_inside_an_sh_c_script():
       args:
         - |
           bash -lc "python3 -m sglang.launch_server --model-path \\"$M\\" --tp 2 --moe-a2a-backend none --ep-dispatch-algorithm static"
-"""
+"""  # noqa: E501
     assert explicit(text) == [{"model_path": UNKNOWN, "tp_size": 2, "moe_a2a_backend": "none",
                                "ep_dispatch_algorithm": "static"}]
     codes, out = fixed(text)

@@ -54,7 +54,8 @@ def test_a_one_megabyte_word_is_read_whole(text):
 
 
 @pytest.mark.parametrize("text", [
-    f'apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - name: s\n      command: [sh, -c, "{LAUNCH} --model-path {BIG} --tp 2"]\n',
+    f'apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - name: s\n'
+    f'      command: [sh, -c, "{LAUNCH} --model-path {BIG} --tp 2"]\n',
     f"services:\n  s:\n    command: {LAUNCH} --model-path {BIG} --tp 2\n",
 ], ids=["k8s-sh-c", "compose-string"])
 def test_a_one_megabyte_word_in_a_manifest_is_read_whole(text):

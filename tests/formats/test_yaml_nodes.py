@@ -164,7 +164,7 @@ def test_merge_keys_read_as_safe_load_reads_them(text):
 def test_reading_leaves_the_node_graph_as_written(text):
     doc = yaml_nodes.compose(text, "x.yaml")
     doc.construct(doc.root)
-    for key, value in doc.root.value:
+    for _key, value in doc.root.value:
         if isinstance(value, yaml.MappingNode):
             doc.effective(value)
     assert yaml.serialize(doc.root) == yaml.serialize(yaml.compose(text, Loader=yaml_nodes.Loader))

@@ -9,10 +9,9 @@ from __future__ import annotations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from tests.fuzz.strategies import inputs, mutated_fixture
 from tests import write_faults
+from tests.fuzz.strategies import inputs, mutated_fixture
 from tests.fuzz.target import check_input, check_write_fault
-
 
 # a run is a few milliseconds: four times the profile's budget (600 derandomized examples in CI)
 MORE = settings(max_examples=4 * settings.default.max_examples)

@@ -42,13 +42,12 @@ from typing import Any
 from autofix import engine
 from autofix.arguments import Word, parse_words
 from autofix.model import UNKNOWN, Applicability, Location
+from autofix.pipeline.facts import Facts  # noqa: F401  (annotations)
 from autofix.pipeline.items import SettingsRule
 from autofix.pipeline.run import resolve
 from autofix.pipeline.trace import reads
 from autofix.rules import SETTINGS
 from autofix.schema import load
-
-from autofix.pipeline.facts import Facts  # noqa: F401  (annotations)
 from tests.oracle import families
 from tests.oracle.oracle import CHECK_PY, PYTHON
 from tests.rules.casekit import oracle_facts, with_draft
@@ -243,7 +242,7 @@ class Oracle:
         self.proc.stdin.close()
         self.proc.wait(timeout=60)
 
-    def __enter__(self) -> "Oracle":
+    def __enter__(self) -> Oracle:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -6,7 +6,7 @@ test_rule_verdicts.py reads too: one oracle process per node for both). Each mes
 candidates when SGLang raises the same words at several sites (one message, two checks); only a check whose
 message has no words (a bare ``assert``) may be unrecognised. The index must also be the one the installed
 SGLang gives (``scripts/gen_messages.py --check``).
-"""
+"""  # noqa: E501
 
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ from autofix.pipeline.items import SettingsRule
 from autofix.rules import SETTINGS
 from autofix.sites import load
 from tests.oracle.oracle import PYTHON, requires_oracle
-from tests.test_positions import sglang_root
-from tests.rules.cases import ALL_CASES
 from tests.rules.casekit import raised_at
+from tests.rules.cases import ALL_CASES
+from tests.test_positions import sglang_root
 
 pytestmark = [pytest.mark.oracle, requires_oracle]
 ROOT = Path(__file__).resolve().parents[2]

@@ -23,7 +23,6 @@ import yaml
 from strategies import SCHEMA
 
 from autofix import argtypes
-
 from autofix.schema import Option
 
 # SGLang's value converters: Python's own, and SGLang's (human_readable_int, json_list_type, ...) as

@@ -21,10 +21,9 @@ from hypothesis import strategies as st
 
 from autofix import engine
 from autofix.api import FixResult, fix_source
-from autofix.formats import argv, yaml_config
-from autofix.model import Applicability, Unset
 from autofix.arguments import Word, parse_words
-from autofix.model import Location
+from autofix.formats import argv, yaml_config
+from autofix.model import Applicability, Location, Unset
 from autofix.pipeline.items import SettingsRule
 from autofix.pipeline.trace import reads
 from autofix.rules import SETTINGS, deprecated

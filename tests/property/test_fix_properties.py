@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from strategies import MODELS, SCHEMA, SEEDS, as_drawn, cases, configs, edge_cases, fix, read_explicit, spellings
 
 from autofix import engine
-from tests.rules.cases import FACTS
 from autofix.pipeline.items import SettingsRule
 from autofix.rules import RULES
 from autofix.rules.base import ArgsRule
+from tests.rules.cases import FACTS
 
 EACH_FORMAT = pytest.mark.parametrize("fmt", ("yaml", "shell"))
 _ARG_CODES = {r.code for r in RULES if isinstance(r, ArgsRule)}

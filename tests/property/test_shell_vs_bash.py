@@ -68,7 +68,8 @@ PLACES = [
     "{L}", "true && {L}", "false || {L}", "{L} | cat", "{ {L}; }", "( {L} )", "if true; then {L}; fi",
     "if true\nthen\n  {L}\nfi", 'case "$1" in big) {L} ;; *) echo no ;; esac', "case x in\n  x)\n    {L}\n    ;;\nesac",
     "{L} & wait", "{L}; echo ok", "echo $({L})", "f() { {L}; }; f; true", "for i in 1; do {L}; done",
-    "while true; do {L}; break; done", "! {L}", "{L} # trailing comment", "{L} >out.log"  # not stderr: it tells an inner bash -c refusal,
+    # {L} >out.log sends stdout away, not stderr: stderr tells an inner bash -c refusal
+    "while true; do {L}; break; done", "! {L}", "{L} # trailing comment", "{L} >out.log"
 ]
 # Statements that hold launch text bash does not run ({P}: a launch program and its marker).
 DATA = [

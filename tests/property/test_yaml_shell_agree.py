@@ -12,9 +12,10 @@ from collections import Counter
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import YAML_DESTS, comparable, configs, fix, read_explicit, shell_texts, yaml_texts
+
 from autofix.pipeline.items import Derivation, SettingsRule
 from autofix.rules import RULES
-from strategies import YAML_DESTS, comparable, configs, fix, read_explicit, shell_texts, yaml_texts
 
 
 @pytest.mark.parametrize("unsafe", (False, True), ids=("safe", "unsafe"))

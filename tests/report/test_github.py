@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from autofix.model import Location
 from autofix.report import github, workflow_commands

@@ -7,8 +7,12 @@ from tests.rules.casekit import case
 
 E = ["--speculative-algorithm", "EAGLE"]
 S3 = ["--speculative-num-steps", "3"]
-T = lambda k: ["--speculative-eagle-topk", str(k)]
-D = lambda n: ["--speculative-num-draft-tokens", str(n)]
+def T(k):
+    return ["--speculative-eagle-topk", str(k)]
+
+
+def D(n):
+    return ["--speculative-num-draft-tokens", str(n)]
 N = ["--speculative-algorithm", "NGRAM"]
 CORPUS = ["--speculative-ngram-external-corpus-path", "/data/corpus.jsonl"]
 AUX = ["--enable-return-aux-hidden-states"]

@@ -1,4 +1,4 @@
-"""``handle_moe_kernel_config`` (``arg_groups/moe_hook.py:71``, 0.5.23): the runner, by quantization, and what each runner supports."""
+"""``handle_moe_kernel_config`` (``arg_groups/moe_hook.py:71``, 0.5.23): the runner, by quantization, and what each runner supports."""  # noqa: E501
 
 from __future__ import annotations
 

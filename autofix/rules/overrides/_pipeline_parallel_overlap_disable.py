@@ -1,4 +1,4 @@
-"""``_pipeline_parallel_overlap_disable`` (``arg_groups/overrides.py:1624``, 0.5.23): pipeline parallelism turns the overlap scheduler off."""
+"""``_pipeline_parallel_overlap_disable`` (``arg_groups/overrides.py:1624``, 0.5.23): pipeline parallelism turns the overlap scheduler off."""  # noqa: E501
 
 from __future__ import annotations
 

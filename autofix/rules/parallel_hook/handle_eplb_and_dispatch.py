@@ -1,4 +1,4 @@
-"""``handle_eplb_and_dispatch`` (``arg_groups/parallel_hook.py``, 0.5.23): the EP dispatch default and what EPLB and static/lp dispatch need."""
+"""``handle_eplb_and_dispatch`` (``arg_groups/parallel_hook.py``, 0.5.23): the EP dispatch default and what EPLB and static/lp dispatch need."""  # noqa: E501
 
 from __future__ import annotations
 

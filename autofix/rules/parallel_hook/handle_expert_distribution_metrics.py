@@ -1,4 +1,4 @@
-"""``handle_expert_distribution_metrics`` (``arg_groups/parallel_hook.py:794``, 0.5.23): the recorder defaults a balancedness report needs (EP005)."""
+"""``handle_expert_distribution_metrics`` (``arg_groups/parallel_hook.py:794``, 0.5.23): the recorder defaults a balancedness report needs (EP005)."""  # noqa: E501
 
 from __future__ import annotations
 

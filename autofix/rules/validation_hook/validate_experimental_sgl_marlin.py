@@ -4,7 +4,7 @@ The step runs ``validate_experimental_sgl_marlin_server_args`` of
 ``sglang/srt/lora/marlin_lora_temp/policy.py`` (from
 ``validation_hook.py:575``) when the resolved MoE runner is
 ``experimental_sgl_marlin``: the start-up policy of that runner.
-"""
+"""  # noqa: E501
 
 from __future__ import annotations
 

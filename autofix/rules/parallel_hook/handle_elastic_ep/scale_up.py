@@ -5,8 +5,12 @@ from __future__ import annotations
 from autofix.model import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.parallel_hook.handle_elastic_ep.elastic import STEP, _mooncake_backend, _no_initial_size, _scaling_active
-
+from autofix.rules.parallel_hook.handle_elastic_ep.elastic import (
+    STEP,
+    _mooncake_backend,
+    _no_initial_size,
+    _scaling_active,
+)
 
 # Runtime scale-up (`--max-ep-size` above `--tp-size`): parallel_hook.py:583-744.
 

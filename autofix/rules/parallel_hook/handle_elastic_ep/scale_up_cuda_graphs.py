@@ -8,7 +8,6 @@ from autofix.pipeline.view import ResolvingView
 from autofix.rules.cuda_graph_hook import DECODE, PREFILL
 from autofix.rules.parallel_hook.handle_elastic_ep.elastic import STEP, _scaling_active
 
-
 # CUDA graphs under scale-up (parallel_hook.py:691-719): the backends each phase runs by this step
 # (declared from handle_cuda_graph_config on, see autofix.rules.cuda_graph_hook).
 
@@ -326,7 +325,7 @@ def elastic_graph_recapture_embedding(view: ResolvingView) -> Violation | None:
 
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:707` (`handle_elastic_ep`, 0.5.23)
-    """
+    """  # noqa: E501
     return _full_graph_check(view, "EEP036")
 
 
@@ -376,7 +375,7 @@ def elastic_graph_recapture_dllm(view: ResolvingView) -> Violation | None:
 
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:710` (`handle_elastic_ep`, 0.5.23)
-    """
+    """  # noqa: E501
     return _full_graph_check(view, "EEP037")
 
 
@@ -426,7 +425,7 @@ def elastic_graph_recapture_encoder_only(view: ResolvingView) -> Violation | Non
 
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:713` (`handle_elastic_ep`, 0.5.23)
-    """
+    """  # noqa: E501
     return _full_graph_check(view, "EEP038")
 
 
@@ -476,7 +475,7 @@ def elastic_graph_recapture_forward_hooks(view: ResolvingView) -> Violation | No
 
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:716` (`handle_elastic_ep`, 0.5.23)
-    """
+    """  # noqa: E501
     return _full_graph_check(view, "EEP039")
 
 
@@ -530,7 +529,7 @@ def elastic_graph_recapture_pdmux(view: ResolvingView) -> Violation | None:
 
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:719` (`handle_elastic_ep`, 0.5.23)
-    """
+    """  # noqa: E501
     return _full_graph_check(view, "EEP040")
 
 

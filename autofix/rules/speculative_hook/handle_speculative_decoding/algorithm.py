@@ -6,10 +6,14 @@ from __future__ import annotations
 from autofix.model import Fix, Set, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.speculative_hook.handle_speculative_decoding.common import (
-    BUILTIN, STEP, algorithm, device, draft_is_gemma4,
-)
 from autofix.rules.fixes import remove
+from autofix.rules.speculative_hook.handle_speculative_decoding.common import (
+    BUILTIN,
+    STEP,
+    algorithm,
+    device,
+    draft_is_gemma4,
+)
 
 RUNNER_DEFAULT_CALL = 136  # speculative_hook.py: run_post_process_pass(_speculative_moe_runner_default)
 FROM_STRING_CALL = 242  # speculative_hook.py: SpeculativeAlgorithm.from_string(cfg.speculative_algorithm)

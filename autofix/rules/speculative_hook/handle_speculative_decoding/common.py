@@ -11,8 +11,8 @@ from __future__ import annotations
 from autofix.model import Fix, Set
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.attention_hook.handle_deterministic_inference import deterministic_backend
-from autofix.rules.parallel_hook.handle_data_parallelism import attn_dp_enabled
 from autofix.rules.fixes import remove
+from autofix.rules.parallel_hook.handle_data_parallelism import attn_dp_enabled
 
 STEP = "handle_speculative_decoding"
 # speculative_hook.py: the line of the hook that dispatches to the algorithm's handler

@@ -6,11 +6,19 @@ from __future__ import annotations
 from autofix.model import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.speculative_hook.handle_speculative_decoding.common import (
-    DISPATCH, EAGLE_FAMILY, MTP_IN_CHECKPOINT, PAGE_TREE_BACKENDS, STEP, algorithm, attention_backend,
-    attention_backends, device, dp_attention,
-)
 from autofix.rules.fixes import remove
+from autofix.rules.speculative_hook.handle_speculative_decoding.common import (
+    DISPATCH,
+    EAGLE_FAMILY,
+    MTP_IN_CHECKPOINT,
+    PAGE_TREE_BACKENDS,
+    STEP,
+    algorithm,
+    attention_backend,
+    attention_backends,
+    device,
+    dp_attention,
+)
 
 MIXED_CHUNK = ("EAGLE", "EAGLE3", "DFLASH", "DSPARK")  # SpeculativeAlgorithm.supports_mixed_chunk
 TREE_LLAMA_GROK = ("LlamaForCausalLM", "Grok1ForCausalLM", "Grok1VForCausalLM")  # auto params (5, 4, 8)

@@ -10,9 +10,17 @@ from autofix.model import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.fixes import remove
-from autofix.rules.validation_hook.check_server_args.lora import (CALL, LORA, RUNNER_CALL, RUNNER_V2_MODES, STEP,
-                                                                  drop_modes, lora_runner, runner,
-                                                                  v2_mode)
+from autofix.rules.validation_hook.check_server_args.lora import (
+    CALL,
+    LORA,
+    RUNNER_CALL,
+    RUNNER_V2_MODES,
+    STEP,
+    drop_modes,
+    lora_runner,
+    runner,
+    v2_mode,
+)
 
 # ---------------------------------------------------------------------------------------------- LoRA MoE runners
 

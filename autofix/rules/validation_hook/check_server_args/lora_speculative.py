@@ -50,7 +50,7 @@ def lora_speculative_algorithm(view: ResolvingView) -> Violation | None:
     ## SGLang source
     `sglang/srt/arg_groups/lora_hook.py:260` (`check_lora_speculative_compatibility`, run at
     `arg_groups/lora_hook.py:73` in `check_lora_server_args`, run at `arg_groups/validation_hook.py:222`)
-    """
+    """  # noqa: E501
     if not view["enable_lora"]:
         return None
     algorithm = view["speculative_algorithm"]
