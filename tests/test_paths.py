@@ -18,6 +18,7 @@ import io
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -475,8 +476,9 @@ def swap(monkeypatch):
     """``swap(directory, to, before)``: right before the next ``os.open`` of a path ending with ``before`` (in this
     process, or a ``-j`` worker forked from it), ``directory`` becomes a symlink to ``to`` (the directory itself
     moved to ``NAME.orig``), once: the process that makes ``NAME.swapped`` first swaps it (``mkdir`` is atomic),
-    so two workers never both swap (the second's rename failed, or moved the first's symlink, and its open
-    raised what no run meets: a harness race, seen once in a full suite)."""
+    and any other waits for the symlink before its open. Two ``-j`` workers both swapping raced in the harness
+    (the second's rename failed, or moved the first's symlink, and its open raised what no run meets: a flake
+    seen once in a full suite)."""
     def arm(directory: Path, to: Path, before: str) -> None:
         real_open = os.open
 
@@ -484,8 +486,10 @@ def swap(monkeypatch):
             if os.fsdecode(path).endswith(before):
                 try:
                     os.mkdir(directory.with_name(directory.name + ".swapped"))
-                except FileExistsError:
-                    pass  # swapped, or being swapped, by this or another process
+                except FileExistsError:  # swapped, or being swapped, by this or another process: opened after it
+                    deadline = time.monotonic() + 30
+                    while not os.path.islink(directory) and time.monotonic() < deadline:
+                        time.sleep(0.001)
                 else:
                     os.rename(directory, directory.with_name(directory.name + ".orig"))
                     os.symlink(to, directory)
