@@ -179,22 +179,28 @@ def test_a_path_swapped_while_a_worker_checked_it_is_not_written_through(tmp_pat
     assert rep.exit_code == 2 and "2.yaml:1:1: error: not written: it was replaced" in err.getvalue()
 
 
-def test_a_kill_during_an_in_place_write_leaves_no_zeros_and_a_named_backup(tmp_path):
-    # case 3: posix_fallocate grew the file before pwrite; a kill in between left a trailing NUL (invalid
-    # YAML) and a .autofix-backup that the next run never mentioned
-    p, q = tmp_path / "cfg.yaml", tmp_path / "l.yaml"
-    p.write_text(BAD)
-    os.link(p, q)
+def _killed_writing_in_place(p: Path) -> None:
+    """Read ``p`` (a file with a hard link: written in place) and fix it to ``GOOD`` in a forked child that dies,
+    as a SIGKILL would, right as the new text is about to be written (its ``pwrite``)."""
     disk = files.FileSet()
     disk.read(str(p))
     pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child: SIGKILL as the new text is about to be written
+    if pid == 0:  # pragma: no cover - the child
         try:
             os.pwrite = lambda *args: os._exit(137)
             disk.write(str(p), GOOD)
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
+
+
+def test_a_kill_during_an_in_place_write_leaves_no_zeros_and_a_named_backup(tmp_path):
+    # case 3: posix_fallocate grew the file before pwrite; a kill in between left a trailing NUL (invalid
+    # YAML) and a .autofix-backup that the next run never mentioned
+    p, q = tmp_path / "cfg.yaml", tmp_path / "l.yaml"
+    p.write_text(BAD)
+    os.link(p, q)
+    _killed_writing_in_place(p)
     data = p.read_bytes()
     assert b"\0" not in data and data in (BAD.encode(), BAD.encode() + b"\n", GOOD.encode())
     backups = [x.name for x in tmp_path.iterdir() if x.name.endswith(".autofix-backup")]
@@ -257,16 +263,7 @@ def test_a_backup_next_to_a_hard_link_in_another_directory_keeps_write_off_the_f
     p.write_text(BAD)
     q.parent.mkdir()
     os.link(p, q)
-    disk = files.FileSet()
-    disk.read(str(p))
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child: SIGKILL as the new text is about to be written in place
-        try:
-            os.pwrite = lambda *args: os._exit(137)
-            disk.write(str(p), GOOD)
-        finally:
-            os._exit(0)
-    os.waitpid(pid, 0)
+    _killed_writing_in_place(p)
     assert (project / ".cfg.yaml.autofix-backup").exists()
     data = p.read_bytes()
     r = run("sub/l.yaml", "--write")
