@@ -2,8 +2,8 @@
 
 Library use::
 
-    from autofix.api import fix_source
-    from autofix.formats import yaml_config
+    from autofix.core.api import fix_source
+    from autofix.adapters import yaml_config
     result = fix_source(text, yaml_config, path="config.yaml")
     result.diagnostics, result.output
 """

@@ -1,3 +1,3 @@
-from autofix.cli import main
+from autofix.cli.main import main
 
 main()

@@ -11,7 +11,7 @@ preconditions fail (the generated files must be clean, valid configs).
    temp dir, deterministically from ``--seed``, and asserts that autofix finds
    nothing in them and that every key is an SGLang option.
 2. Times, in this process:
-   (a) ``autofix.runner.run(paths, Mode.DIFF, ...)`` over all files, the work
+   (a) ``autofix.cli.runner.run(paths, Mode.DIFF, ...)`` over all files, the work
        behind ``autofix FILE...`` -- best of 3 after one warm-up;
    (b) the floor: read each file and ``yaml.load(text, Loader=yaml.CSafeLoader)``
        (SGLang's own loader) -- best of 3 after one warm-up;
@@ -60,8 +60,8 @@ from typing import Any
 
 import yaml
 
-from autofix.formats import yaml_config
-from autofix.runner import Mode, run
+from autofix.adapters import yaml_config
+from autofix.cli.runner import Mode, run
 from autofix.schema import load
 
 REPEATS = 3
@@ -355,7 +355,7 @@ def autofix_once(paths: list[str]):
 
 def synthetic_rules(n: int) -> tuple:
     """``n`` settings rules over every step of the schema, each reading one or two settings, none firing."""
-    from autofix.model import Violation
+    from autofix.common.diagnostics import Violation
     from autofix.pipeline.items import Position, SettingsRule
 
     schema = load()

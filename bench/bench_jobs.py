@@ -5,7 +5,7 @@ Usage::
     python bench/bench_jobs.py [--n 2000] [--jobs 2] [--repeats 5] [--sizes 50,100,200,400]
 
 Each run is a fresh process, as a user's is (``python -c`` calling ``autofix.cli.main`` with
-``autofix.parallel.PARALLEL_FROM`` set to 1, so that small runs can be timed with workers too). The files are
+``autofix.cli.workers.PARALLEL_FROM`` set to 1, so that small runs can be timed with workers too). The files are
 ``bench_configs.py``'s clean configs (seed 0). Before timing, the script checks that ``-j 1`` and ``-j N`` print
 the same bytes and exit with the same code. Printed: the best wall time of each over ``--repeats`` rounds, the
 speed-up, and the median CPU time (user + system, workers included: what the workers cost over one process);
@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_configs  # noqa: E402
 
-RUN = "import sys; from autofix import parallel; parallel.PARALLEL_FROM = 1; from autofix.cli import main; " \
+RUN = "import sys; from autofix.cli import workers; workers.PARALLEL_FROM = 1; from autofix.cli.main import main; " \
       "sys.argv = ['autofix', *sys.argv[1:]]; main()"
 
 

@@ -18,7 +18,7 @@ is one word of ``--size`` characters (``x``), followed by ``--tp 2``:
 For each, the best of ``--repeats`` runs of ``api.fix_source`` (read, check,
 re-read: what ``autofix FILE`` does without the process start) is printed,
 with the number of launches read (1 expected). Then the cold import of
-``autofix.formats.argv`` (median of 9 ``python -X importtime`` runs).
+``autofix.adapters.argv`` (median of 9 ``python -X importtime`` runs).
 
 Target: linear in ``--size``, well under 2 s per form for 1 MB.
 """
@@ -32,8 +32,8 @@ import subprocess
 import sys
 import time
 
-from autofix.api import fix_source
-from autofix.formats import by_name
+from autofix.adapters import by_name
+from autofix.core.api import fix_source
 from autofix.schema import load
 
 FORMS = ("plain", "quoted", "bash-c", "k8s", "compose", "many-commands", "many-launches", "many-flags")
@@ -77,12 +77,12 @@ def time_form(form: str, size: int, repeats: int) -> tuple[float, int]:
 
 
 def import_time(runs: int = 9) -> float:
-    """Median cumulative microseconds of ``import autofix.formats.argv`` in a fresh interpreter."""
+    """Median cumulative microseconds of ``import autofix.adapters.argv`` in a fresh interpreter."""
     samples = []
     for _ in range(runs):
-        err = subprocess.run([sys.executable, "-X", "importtime", "-c", "import autofix.formats.argv"],
+        err = subprocess.run([sys.executable, "-X", "importtime", "-c", "import autofix.adapters.argv"],
                              capture_output=True, text=True, check=True, env=os.environ).stderr
-        line = next(ln for ln in err.splitlines() if ln.rstrip().endswith("| autofix.formats.argv"))
+        line = next(ln for ln in err.splitlines() if ln.rstrip().endswith("| autofix.adapters.argv"))
         samples.append(int(line.split("|")[1]))
     return statistics.median(samples)
 
@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     for form in args.forms.split(","):
         seconds, launches = time_form(form, args.size, args.repeats)
         print(f"  {form:8s} {seconds:8.3f} s  ({launches} launch{'es' if launches != 1 else ''} read)")
-    print(f"import autofix.formats.argv: {import_time() / 1000:.1f} ms (median of 9, cumulative)")
+    print(f"import autofix.adapters.argv: {import_time() / 1000:.1f} ms (median of 9, cumulative)")
     return 0
 
 

@@ -12,7 +12,7 @@ wrote to stderr (the error, or the summary). Each run is killed after
 old autofix that blows up on a shape is reported as such rather than
 taking the machine down.
 
-The shapes (see ``SHAPES``): what the YAML limits (``autofix/limits.py``)
+The shapes (see ``SHAPES``): what the YAML limits (``autofix/common/limits.py``)
 must refuse fast (alias bombs in each YAML format, a recursive alias, 100 000
 levels of nesting, 3.5 M keys, an 8 M-item list), what they must read
 (400 levels, ~100 k values in a config, a big manifest), and large inputs

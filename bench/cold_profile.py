@@ -24,7 +24,7 @@ from bench_cold import CLEAN
 
 CHILD = r"""
 import gc, json, sys, time
-gc.disable()  # as autofix.cli does around the imports of a command line of paths
+gc.disable()  # as autofix.cli.main does around the imports of a command line of paths
 clock = time.process_time
 t = {"start": clock()}
 import dataclasses
@@ -39,7 +39,7 @@ def timed(*a, **k):
 dataclasses._process_class = timed
 import yaml
 t["yaml"] = clock()
-import autofix.cli
+import autofix.cli.main
 t["cli"] = clock()
 made[0] = 0.0
 import autofix.schema
@@ -55,9 +55,9 @@ autofix.schema._load = autofix.schema.cache(load)
 """
 
 CHILD += r"""
-import autofix.checking
+import autofix.cli.checking
 t["checking"] = clock()
-import autofix.runner, autofix.engine  # what the check imports on first use: the runner, the engine, the rules
+import autofix.cli.runner, autofix.core.engine  # what the check imports on first use: the runner, the engine, the rules
 gc.freeze()
 gc.enable()
 t["engine"] = clock()
@@ -65,7 +65,7 @@ dataclasses._process_class = _process
 checking_dataclasses = made[0]
 sys.argv = ["autofix", sys.argv[1]]
 try:
-    autofix.cli._run(sys.argv[1:])
+    autofix.cli.main._run(sys.argv[1:])
 except SystemExit as exit:
     assert exit.code == 0, exit.code
 assert "typer" not in sys.modules and "click" not in sys.modules
@@ -101,8 +101,8 @@ def main() -> None:
                 base.append(json.loads(pas.stdout))
     print(f"load average {os.getloadavg()[0]:.2f}; minimum of {args.runs} processes, CPU ms")
     print(f"{'interpreter and site (python -c pass)':<40} {min(base):7.1f}")
-    labels = {"yaml": "import yaml (PyYAML)", "cli": "import autofix.cli",
-              "checking": "import autofix.checking", "engine": "import the runner, engine and rules",
+    labels = {"yaml": "import yaml (PyYAML)", "cli": "import autofix.cli.main",
+              "checking": "import autofix.cli.checking", "engine": "import the runner, engine and rules",
               "run": "the check (config, read, rules, report)"}
     for key, label in labels.items():
         print(f"{label:<40} {min(r[key] for r in rows):7.1f}")

@@ -37,7 +37,7 @@ from bench_configs import generate, generate_fixable  # noqa: E402
 
 RUNNER = """
 import io, sys
-from autofix.runner import Mode, run
+from autofix.cli.runner import Mode, run
 paths = open(sys.argv[2]).read().splitlines()
 for _ in range(int(sys.argv[1])):
     rep = run(paths, Mode.DIFF, unsafe=False, out=io.StringIO(), err=io.StringIO())

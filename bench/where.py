@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_configs import generate, generate_fixable  # noqa: E402
 
-from autofix.runner import Mode, run  # noqa: E402
+from autofix.cli.runner import Mode, run  # noqa: E402
 
 # (prefix of a path under autofix/, the part it is counted in), first match wins
 PARTS = (

@@ -5,7 +5,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's autofix, not an installed one
 
-from autofix.docs import pipeline_steps, render_all  # noqa: E402
+from autofix.explain.rule_docs import pipeline_steps, render_all  # noqa: E402
 from autofix.rules import RULES  # noqa: E402
 
 if __name__ == "__main__":

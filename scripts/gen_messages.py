@@ -16,7 +16,7 @@ multi-line ``assert`` fails at its condition's first line: the line of the
 compiled ``RAISE_VARARGS``), and the message's words: the literal parts of
 the message (string constants, f-string and ``%``/``.format`` templates with
 their placeholders, string concatenations, a message assigned to a name
-earlier in the function), tokenised by ``autofix.sites.words``; the words
+earlier in the function), tokenised by ``autofix.explain.sites.words``; the words
 only some of its messages have (a branch of ``a if c else b``, the items a
 list collects for a ``"\\n".join``) are ``optional``. Only the
 word set is kept, never the message: the index says which words a message
@@ -40,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from autofix.sites import PLACEHOLDER, VERSION, words  # noqa: E402
+from autofix.explain.sites import PLACEHOLDER, VERSION, words  # noqa: E402
 
 DEFAULT_SGLANG = Path("/tmp/oracle-venv/lib/python3.11/site-packages/sglang")
 SCHEMA = ROOT / "autofix" / "schema"

@@ -60,7 +60,7 @@ RULE_VERDICTS = ROOT / "tests" / "rules" / "oracle-verdicts.json"
 # Which fixture directory holds which kind of file.
 KINDS = {"yaml_config": "yaml", "argv": "shell", "manifest": "manifest", "dockerfile": "dockerfile",
          "srt_slurm": "srt-slurm"}
-# Kinds whose launches autofix's own adapter reads (``autofix.formats.by_name``).
+# Kinds whose launches autofix's own adapter reads (``autofix.adapters.by_name``).
 ADAPTED = ("manifest", "dockerfile", "srt-slurm")
 # --served-model-name -> oracle model, for srt-slurm's fixed ``--model-path /model`` (as check.py infers from a path).
 SERVED_MODELS = (("deepseek", "deepseek-v3"), ("qwen3", "qwen3-moe"), ("llama", "llama"))
@@ -153,7 +153,7 @@ def shell_launches(path: Path) -> list[list[str]]:
 
 def _not_run(host) -> str:
     """Why a command its file does not run as written reaches no SGLang (``written.Host``)."""
-    from autofix.written import NotJson, ShellForm
+    from autofix.common.written import NotJson, ShellForm
 
     if isinstance(host, NotJson):
         return f"Docker runs this {host.keyword} as a shell command (not JSON)"
@@ -165,7 +165,7 @@ def _not_run(host) -> str:
 def adapter_launches(path: Path) -> list[dict]:
     """Per launch autofix's adapter reads in ``path``: ``{"argv": words}``, or ``{"skip": reason}``
     when a word holds an expansion (its value is only known where the container runs)."""
-    from autofix.formats import by_name
+    from autofix.adapters import by_name
     from autofix.schema import load
 
     adapter = by_name(kind_of(path))

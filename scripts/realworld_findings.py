@@ -75,9 +75,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from realworld import RECIPES, case_for, first_line, gpu_of  # noqa: E402
 
-from autofix.api import fix_source  # noqa: E402
-from autofix.formats import detect  # noqa: E402
-from autofix.model import Applicability, Drop, Respell, Revalue, Rewrite, Set, Unset  # noqa: E402
+from autofix.adapters import detect  # noqa: E402
+from autofix.common.diagnostics import Applicability, Drop, Respell, Revalue, Rewrite, Set, Unset  # noqa: E402
+from autofix.core.api import fix_source  # noqa: E402
 from autofix.rules import BY_CODE  # noqa: E402
 from autofix.rules.base import ArgsRule  # noqa: E402
 from autofix.schema import load as load_schema  # noqa: E402

@@ -105,7 +105,7 @@ def run_python(code: str, *args: str, cwd: Path) -> subprocess.CompletedProcess:
     """``autofix ARGS`` run by ``autofix.cli.main`` after ``code`` (which replaces something to fail), in Actions."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
     env.update(PYTHONPATH=str(ROOT), GITHUB_ACTIONS="true")
-    script = f"import sys\n{code}\nfrom autofix.cli import main\nsys.argv = ['autofix', *{list(args)!r}]\nmain()\n"
+    script = f"import sys\n{code}\nfrom autofix.cli.main import main\nsys.argv = ['autofix', *{list(args)!r}]\nmain()\n"
     return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=cwd, timeout=60,
                           env=env)
 
@@ -142,8 +142,8 @@ def test_usage_and_other_commands_in_actions(tmp_path, args):
 def test_the_last_resort_error_in_actions(tmp_path, verbose):
     """A failure outside any one file: one error line (with --verbose, the traceback too), guarded."""
     (tmp_path / "c.yaml").write_text(BAD)
-    code = (f"import autofix.checking\ndef boom(*a, **k):\n    raise ValueError({f'##[error]x{chr(10)}{FAKE}'!r})\n"
-            "autofix.checking.prepare = boom")
+    code = (f"import autofix.cli.checking\ndef boom(*a, **k):\n    raise ValueError({f'##[error]x{chr(10)}{FAKE}'!r})\n"
+            "autofix.cli.checking.prepare = boom")
     r = run_python(code, "c.yaml", "--check", *(["--verbose"] if verbose else []), cwd=tmp_path)
     assert r.returncode == 2, r.stderr
     assert commands(r) == []

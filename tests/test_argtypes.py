@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from autofix import argtypes
-from autofix.commands import app
+from autofix.cli.commands import app
+from autofix.common import argtypes
 from autofix.schema import load, versions
 
 GRAPH_CONFIG = "sglang.srt.model_executor.cuda_graph_config.parse_cuda_graph_config_arg"

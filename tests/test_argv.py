@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from autofix.api import fix_source
-from autofix.edits import apply_edits
-from autofix.errors import CannotEdit
-from autofix.formats import argv as shell
-from autofix.model import UNKNOWN, Set, Unset
+from autofix.adapters import argv as shell
+from autofix.common.diagnostics import UNKNOWN, Set, Unset
+from autofix.common.edits import apply_edits
+from autofix.common.errors import CannotEdit
+from autofix.core.api import fix_source
 from autofix.schema import load
 
 SCHEMA = load()

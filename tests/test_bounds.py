@@ -1,4 +1,4 @@
-"""Every input format is read within the bounds of ``autofix/limits.py`` (issue 29, findings 6 and 17).
+"""Every input format is read within the bounds of ``autofix/common/limits.py`` (issue 29, findings 6 and 17).
 
 A script nested past ``MAX_SHELL_DEPTH`` or larger than ``MAX_SHELL_BYTES``, wherever it stands (a script
 file, a ``bash -c`` word, a Dockerfile's RUN, a Kubernetes ``sh -c`` script, a compose command string), and a
@@ -20,9 +20,9 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from autofix import runner
-from autofix.commands import app
-from autofix.limits import (
+from autofix.cli import runner
+from autofix.cli.commands import app
+from autofix.common.limits import (
     MAX_DOCKERFILE_BYTES,
     MAX_DOCKERFILE_LINES,
     MAX_SHELL_BYTES,

@@ -1,4 +1,4 @@
-"""``autofix PATH...`` runs without typer (``autofix.cli``) and must say exactly what the typer ``check``
+"""``autofix PATH...`` runs without typer (``autofix.cli.main``) and must say exactly what the typer ``check``
 command says: the same defaults, the same stdout, stderr and exit code."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from autofix import cli
-from autofix.checking import Request
-from autofix.commands import app, check
+from autofix.cli import main as cli
+from autofix.cli.checking import Request
+from autofix.cli.commands import app, check
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,7 +56,7 @@ def test_a_shell_completion_request_goes_to_click(monkeypatch):
 # was loaded, on its last stderr line
 _CHILD = """
 import sys
-from autofix import cli
+from autofix.cli import main as cli
 if sys.argv[1] == "typer":
     cli._paths_only = lambda args: False
 sys.argv = ["autofix", *sys.argv[2:]]

@@ -7,7 +7,7 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from autofix.commands import app
+from autofix.cli.commands import app
 from autofix.pipeline.facts import GPUS, NO_FACTS, Facts, HardwareError, hardware, parse_gpu
 
 # RUN003 reads the platform: on CUDA, MXFP8 MoE does not run on triton (SGLang runs flashinfer_trtllm and

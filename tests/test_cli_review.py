@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from autofix.commands import app
+from autofix.cli.commands import app
 
 BAD = "tp-size: 8\nmoe-a2a-backend: none  # single node\nep-dispatch-algorithm: static\n"
 GOOD = BAD.replace("static", "dynamic")
@@ -339,7 +339,7 @@ class _Terminal:
 @pytest.mark.parametrize("files, progress, drawn", [(60, True, True), (10, True, False), (60, False, False)],
                          ids=["long-run", "short-run", "not-asked"])
 def test_progress_bar_on_a_terminal_for_long_runs(files, progress, drawn):
-    from autofix.runner import PROGRESS_FROM, Output, _progress
+    from autofix.cli.runner import PROGRESS_FROM, Output, _progress
 
     assert PROGRESS_FROM <= 60
     items = [(f"c{i}.yaml", False) for i in range(files)]
@@ -352,7 +352,7 @@ def test_progress_bar_on_a_terminal_for_long_runs(files, progress, drawn):
     (True, False, "full", True), (True, True, "full", False), (True, True, "json", True), (False, False, "json", False),
 ], ids=["report-to-a-pipe", "report-on-the-terminal", "machine-format", "no-terminal"])
 def test_progress_is_asked_for_only_where_it_does_not_mix_with_the_report(stderr_tty, stdout_tty, fmt, progress):
-    from autofix.checking import Request, prepare
+    from autofix.cli.checking import Request, prepare
 
     class Stream(_Terminal):
         def __init__(self, tty):

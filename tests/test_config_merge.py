@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from autofix import files
-from autofix.api import fix_source
-from autofix.commands import app
-from autofix.formats import argv as shell
+from autofix.adapters import argv as shell
+from autofix.cli.commands import app
+from autofix.core.api import fix_source
+from autofix.disk import files
 
 LAUNCH = "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 "
 
@@ -425,7 +425,7 @@ def test_shared_config_removal_is_not_applied(tmp_path):
 
 
 def test_config_files_lists_each_launchs_config(tmp_path):
-    from autofix.api import config_files
+    from autofix.core.api import config_files
 
     text = PY3 + "--config c.yaml\n" + PY3 + "--config=sub/d.yml\n" + PY3 + "--config $CFG\n" + PY3 + "--tp 2\n"
     assert config_files(text, shell, path=str(tmp_path / "a.sh")) == [str(tmp_path / "c.yaml"),

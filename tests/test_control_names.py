@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from autofix import runner
-from autofix.edits import diff_name
-from autofix.explain import Explanation, Frame, render
-from autofix.report.escapes import visible
+from autofix.cli import runner
+from autofix.common.edits import diff_name
+from autofix.common.escapes import visible
+from autofix.explain.lookup import Explanation, Frame, render
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD = "tp-size: 8\nmoe-a2a-backend: none\nep-dispatch-algorithm: static\n"

@@ -2,7 +2,7 @@
 
 The diffs are applied by an independent reader of the unified format
 (``tests.unified.apply_unified``, written from the format's description,
-sharing no code with ``autofix.edits``), so a test passes only if the diff
+sharing no code with ``autofix.common.edits``), so a test passes only if the diff
 really turns the old text into the new one.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autofix.edits import Change, Edit, apply_edits, compose, mapper_back, unified_diff
+from autofix.common.edits import Change, Edit, apply_edits, compose, mapper_back, unified_diff
 from tests.unified import apply_unified
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from autofix import engine
-from autofix.api import fix_source
-from autofix.docs import headings, pipeline_steps, render_all
-from autofix.formats import argv, dockerfile, yaml_config
+from autofix.adapters import argv, dockerfile, yaml_config
+from autofix.core import engine
+from autofix.core.api import fix_source
+from autofix.explain.rule_docs import headings, pipeline_steps, render_all
 from autofix.pipeline.facts import Facts
 from autofix.pipeline.items import Derivation
 from autofix.rules import RULES

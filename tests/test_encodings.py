@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from autofix import files
-from autofix.commands import app
+from autofix.cli.commands import app
+from autofix.disk import files
 from autofix.report import FORMATS
 from tests.test_walk_errors import unchecked
 

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from autofix.commands import app
-from autofix.explain import explain, message
+from autofix.cli.commands import app
+from autofix.explain.lookup import explain, message
+from autofix.explain.sites import PLACEHOLDER, load, words
 from autofix.pipeline.items import SettingsRule
 from autofix.rules import SETTINGS
-from autofix.sites import PLACEHOLDER, load, words
 
 TRACEBACKS = Path(__file__).parent / "data" / "tracebacks"
 EP003_MESSAGE = ("--ep-dispatch-algorithm static picks a different physical replica per rank, which only holds up when "
@@ -171,7 +171,7 @@ def test_a_traceback_through_a_nested_call_names_the_rule_of_that_path():
 
 
 def test_the_site_at_a_place_is_the_first_whose_statement_holds_it():
-    from autofix.sites import load
+    from autofix.explain.sites import load
 
     index = load()
     places = {(s.path, line) for s in index.sites for line in range(s.first - 1, s.last + 2)}

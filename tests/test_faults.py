@@ -21,13 +21,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import autofix.api
-import autofix.runner
-from autofix import files
-from autofix.commands import app
-from autofix.errors import WriteError
-from autofix.limits import MAX_BYTES
-from autofix.runner import Mode
+import autofix.cli.runner
+import autofix.core.api
+from autofix.cli.commands import app
+from autofix.cli.runner import Mode
+from autofix.common.errors import WriteError
+from autofix.common.limits import MAX_BYTES
+from autofix.disk import files
 from tests import write_faults
 
 BAD = "tp-size: 8\nmoe-a2a-backend: none\nep-dispatch-algorithm: static\n"
@@ -51,7 +51,7 @@ def in_a_process(*args, timeout=30, **kw):
 def test_write_refuses_a_file_that_changed_since_it_was_read(tmp_path, monkeypatch):
     p = tmp_path / "c.yaml"
     p.write_text(BAD)
-    real = autofix.api.fix_source
+    real = autofix.core.api.fix_source
 
     def meanwhile(*args, **kwargs):  # another process appends a line while autofix works
         result = real(*args, **kwargs)
@@ -59,7 +59,7 @@ def test_write_refuses_a_file_that_changed_since_it_was_read(tmp_path, monkeypat
             f.write("port: 30000\n")
         return result
 
-    monkeypatch.setattr(autofix.runner, "fix_source", meanwhile)
+    monkeypatch.setattr(autofix.cli.runner, "fix_source", meanwhile)
     r = run(str(p), "--write")
     assert r.exit_code == 2
     assert p.read_text() == BAD + "port: 30000\n"  # the other process's line is kept, nothing of ours written
@@ -118,7 +118,7 @@ def test_a_line_appended_while_the_backup_is_synced_is_kept_and_the_file_not_wri
 
 def _swap_after_read(monkeypatch, name: str, swap) -> None:
     """Call ``swap()`` once the file ``name`` is read and checked, before its fix is written."""
-    real = autofix.api.fix_source
+    real = autofix.core.api.fix_source
 
     def checked(text, fmt, *, path, **kwargs):
         result = real(text, fmt, path=path, **kwargs)
@@ -126,7 +126,7 @@ def _swap_after_read(monkeypatch, name: str, swap) -> None:
             swap()
         return result
 
-    monkeypatch.setattr(autofix.runner, "fix_source", checked)
+    monkeypatch.setattr(autofix.cli.runner, "fix_source", checked)
 
 
 @pytest.mark.parametrize("how", ["symlink", "directory"])
@@ -157,14 +157,14 @@ def test_a_path_swapped_for_a_symlink_after_it_was_read_is_not_written_through(t
 
 def test_a_path_swapped_while_a_worker_checked_it_is_not_written_through(tmp_path, monkeypatch):
     # case 2 with -j: the real path a worker read is the one the main process's write must still find
-    from autofix import parallel
+    from autofix.cli import workers
 
-    monkeypatch.setattr(parallel, "PARALLEL_FROM", 2)
-    monkeypatch.setattr(parallel, "CHUNK", 1)
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(workers, "CHUNK", 1)
     one, two = tmp_path / "1.yaml", tmp_path / "2.yaml"
     one.write_text(BAD)
     two.write_text(BAD.replace("tp-size: 8", "tp-size: 4"))
-    real = autofix.runner._One._adopt
+    real = autofix.cli.runner._One._adopt
 
     def adopt(self, ready):
         if str(two) in ready.reals:  # read by a worker; 1.yaml is written: now the swap
@@ -172,9 +172,9 @@ def test_a_path_swapped_while_a_worker_checked_it_is_not_written_through(tmp_pat
             os.symlink(one, two)
         return real(self, ready)
 
-    monkeypatch.setattr(autofix.runner._One, "_adopt", adopt)
+    monkeypatch.setattr(autofix.cli.runner._One, "_adopt", adopt)
     out, err = io.StringIO(), io.StringIO()
-    rep = autofix.runner.run([str(one), str(two)], Mode.WRITE, out=out, err=err, jobs=2)
+    rep = autofix.cli.runner.run([str(one), str(two)], Mode.WRITE, out=out, err=err, jobs=2)
     assert one.read_text() == GOOD and (tmp_path / "x.yaml").read_text() == BAD.replace("tp-size: 8", "tp-size: 4")
     assert rep.exit_code == 2 and "2.yaml:1:1: error: not written: it was replaced" in err.getvalue()
 
@@ -312,7 +312,7 @@ def test_a_bind_mounted_file_is_written_in_place_when_it_cannot_be_renamed_over(
     # case 12 (simulated): docker -v and a Kubernetes subPath mount one file: a rename over it fails (EBUSY)
     import errno
 
-    from autofix import writes
+    from autofix.disk import writes
 
     p = tmp_path / "cfg.yaml"
     p.write_text(BAD)
@@ -360,7 +360,8 @@ def test_a_file_another_process_holds_locked_is_not_written(tmp_path):
 def test_sigterm_during_a_write_stops_the_run_once_the_script_and_its_config_are_written(tmp_path, monkeypatch):
     import signal
 
-    from autofix import cli, writes
+    from autofix.cli import main as cli
+    from autofix.disk import writes
 
     monkeypatch.chdir(tmp_path)  # the project: a --config file outside it is not read, nor written
     (tmp_path / "c.yaml").write_text("ep-dispatch-algorithm: static\n")
@@ -378,7 +379,7 @@ def test_sigterm_during_a_write_stops_the_run_once_the_script_and_its_config_are
     before = signal.signal(signal.SIGTERM, cli._terminated)
     try:
         with pytest.raises(SystemExit) as stopped:
-            autofix.runner.run([str(script)], Mode.WRITE, out=io.StringIO(), err=io.StringIO())
+            autofix.cli.runner.run([str(script)], Mode.WRITE, out=io.StringIO(), err=io.StringIO())
     finally:
         signal.signal(signal.SIGTERM, before)
     assert stopped.value.code == 143
@@ -497,7 +498,7 @@ def as_nobody(paths: list[str], mode: Mode) -> tuple[int, str, str]:
     be readable by nobody. The check runs once first as the parent, so what
     it imports is loaded before the child drops its privileges.
     """
-    autofix.runner.run(paths, Mode.DIFF, unsafe=False, out=io.StringIO(), err=io.StringIO())
+    autofix.cli.runner.run(paths, Mode.DIFF, unsafe=False, out=io.StringIO(), err=io.StringIO())
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
@@ -506,7 +507,7 @@ def as_nobody(paths: list[str], mode: Mode) -> tuple[int, str, str]:
             os.setgid(NOBODY)
             os.setuid(NOBODY)
             out, err = io.StringIO(), io.StringIO()
-            rep = autofix.runner.run(paths, mode, unsafe=False, out=out, err=err)
+            rep = autofix.cli.runner.run(paths, mode, unsafe=False, out=out, err=err)
             os.write(w, json.dumps([rep.exit_code, out.getvalue(), err.getvalue()]).encode())
         finally:
             os._exit(0)
@@ -699,7 +700,7 @@ def test_a_kill_between_the_writes_of_a_script_and_its_config_leaves_a_backup_of
     # issue 29 (case 3's class): SIGKILL after cfg.yaml lost dp-size: 8 (moved to the script as --attn-dp-size 8)
     # and before run.sh was written: a launch meaning something else, no trace of it, and the next run's fix
     # (remove --enable-dp-attention) made the loss permanent
-    from autofix import writes
+    from autofix.disk import writes
 
     (project / "cfg.yaml").write_text(DP_CONFIG)
     (project / "run.sh").write_text(DP_SCRIPT)
@@ -715,7 +716,7 @@ def test_a_kill_between_the_writes_of_a_script_and_its_config_leaves_a_backup_of
                 return real(self, data)
 
             writes.Target.replace = replace
-            autofix.runner.run(["run.sh"], Mode.WRITE, out=io.StringIO(), err=io.StringIO())
+            autofix.cli.runner.run(["run.sh"], Mode.WRITE, out=io.StringIO(), err=io.StringIO())
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
@@ -846,7 +847,7 @@ def test_a_file_over_the_size_limit_is_refused_without_reading_it(tmp_path):
 def test_a_file_that_grows_past_the_bound_after_fstat_is_too_large(tmp_path, monkeypatch):
     """``files.read_bytes`` reads on past the size ``fstat`` gave (the file grew), and stops one byte past the
     bound: a file that grew beyond it is refused as too large."""
-    from autofix import files
+    from autofix.disk import files
 
     p = tmp_path / "c.yaml"
     p.write_bytes(b"x" * 5000)
@@ -896,14 +897,14 @@ def test_any_failure_in_one_file_is_exit_2_for_it_and_the_run_goes_on(tmp_path, 
     bad, good = tmp_path / "a.yaml", tmp_path / "b.yaml"
     bad.write_text(BAD)
     good.write_text(BAD)
-    real = autofix.api.fix_source
+    real = autofix.core.api.fix_source
 
     def fails_on_a(text, fmt, *, path, **kwargs):
         if path == str(bad):
             raise exc
         return real(text, fmt, path=path, **kwargs)
 
-    monkeypatch.setattr(autofix.runner, "fix_source", fails_on_a)
+    monkeypatch.setattr(autofix.cli.runner, "fix_source", fails_on_a)
     r = run(str(bad), str(good), "--write")
     assert r.exit_code == 2
     assert f"{bad}:1:1: error: internal error, nothing written: {type(exc).__name__}" in r.stderr
@@ -918,7 +919,7 @@ def test_stdin_write_prints_the_text_even_after_an_internal_error(monkeypatch):
     def boom(*args, **kwargs):
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr(autofix.runner, "fix_source", boom)
+    monkeypatch.setattr(autofix.cli.runner, "fix_source", boom)
     r = run("-", "--write", input=BAD)
     assert r.exit_code == 2 and r.stdout == BAD
 

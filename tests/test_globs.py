@@ -1,4 +1,4 @@
-"""Globs (``autofix.globs``): the same matches as the regex translation they replaced, in polynomial time.
+"""Globs (``autofix.project.globs``): the same matches as the regex translation they replaced, in polynomial time.
 
 Until issue 29 a glob was translated to a Python regex, which backtracks: ``*a*a*a*a*a*a*a*ab`` on a name
 of 60 characters, or thirteen ``**/`` on a path 40 directories deep, ran for minutes. ``_old_regex`` is
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from autofix import globs
+from autofix.project import globs
 
 
 def _old_translate(p: str) -> str:
@@ -151,7 +151,7 @@ PATHOLOGICAL = [
 
 @pytest.mark.parametrize("pattern, path, hit", PATHOLOGICAL, ids=range(len(PATHOLOGICAL)))
 def test_pathological_patterns_finish(pattern, path, hit):
-    code = ("import sys; from autofix import globs; p, path = sys.argv[1:]; "
+    code = ("import sys; from autofix.project import globs; p, path = sys.argv[1:]; "
             "print(globs.matches(globs.compile_glob(p), path, path.rsplit('/', 1)[-1]))")
     done = subprocess.run([sys.executable, "-c", code, pattern, path], capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == str(hit), done.stderr

@@ -6,7 +6,7 @@ must give ``NAME.unsafe.out.<ext>``, or ``NAME.out.<ext>`` when that file is
 absent. ``pytest --update-golden`` rewrites the expected files instead, so a
 change in behaviour shows up as a diff to review.
 
-Files are handled as bytes (decoded the way ``autofix.files`` decodes them),
+Files are handled as bytes (decoded the way ``autofix.disk.files`` decodes them),
 so CRLF, a BOM and a missing final newline are compared exactly.
 """
 
@@ -18,8 +18,8 @@ from types import ModuleType
 
 import pytest
 
-from autofix.api import FixResult, fix_source
-from autofix.formats import argv, dockerfile, manifest, srtslurm, yaml_config
+from autofix.adapters import argv, dockerfile, manifest, srtslurm, yaml_config
+from autofix.core.api import FixResult, fix_source
 from autofix.report import diagnostic_line
 
 ROOT = Path(__file__).resolve().parents[1]

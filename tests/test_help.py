@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from autofix.api import fix_source
-from autofix.formats import argv as shell
+from autofix.adapters import argv as shell
+from autofix.core.api import fix_source
 
 
 @pytest.mark.parametrize("flags", ["--help", "-h", "--he", "--tp 8 --help --bogus", "--model-path m --hel"])

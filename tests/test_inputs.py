@@ -1,4 +1,4 @@
-"""The files of a run, each once, scripts first (``autofix.inputs``): the YAML files walked, not listed.
+"""The files of a run, each once, scripts first (``autofix.cli.inputs``): the YAML files walked, not listed.
 
 ``Inputs`` must give what listing every file gives (``once_each(scripts_first(expand(paths)))``, the way a run
 ordered its files before issue 15), over trees with the ways one file gets two names: symlinks (to a file of
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from autofix import files
-from autofix.inputs import Inputs, RealPaths, once_each, scripts_first
+from autofix.cli.inputs import Inputs, RealPaths, once_each, scripts_first
+from autofix.disk import files
 
 
 def _tree(root: Path) -> None:
@@ -196,7 +196,7 @@ def test_a_deep_file_is_checked_and_fixed(project, deep_tree):
     (``Resolver.excluded`` asked the directories above a named file by recursion too)."""
     from typer.testing import CliRunner
 
-    from autofix.commands import app
+    from autofix.cli.commands import app
 
     bad = "tp-size: 8\nep-dispatch-algorithm: static\n"
     deep = deep_tree(1000, bad)
@@ -217,7 +217,7 @@ def test_a_tree_deeper_than_a_path_can_name_is_noted_not_fatal(project, deep_tre
     name too long") stopped the run."""
     from typer.testing import CliRunner
 
-    from autofix.commands import app
+    from autofix.cli.commands import app
 
     deep_tree(2100, "tp-size: 8\n")
     (project / "top.yaml").write_text("tp-size: 8\nep-dispatch-algorithm: static\n")

@@ -1,7 +1,7 @@
 """``-j/--jobs``: the same bytes, in the same order, and the same exit code as ``-j 1``, whatever N.
 
 The threshold and the chunk size are lowered here, so that a few files go through the workers in several
-chunks (a real run needs ``parallel.PARALLEL_FROM`` files before it starts any).
+chunks (a real run needs ``workers.PARALLEL_FROM`` files before it starts any).
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from autofix import files, parallel, runner
-from autofix.commands import app
+from autofix.cli import runner, workers
+from autofix.cli.commands import app
+from autofix.disk import files
 
 CLEAN = "model-path: meta-llama/Llama-3.1-8B-Instruct\ntp-size: {tp}\nport: 3000{tp}\n"
 NEEDS_FIX = "tp-size: 8\nmoe-a2a-backend: none  # single node\nep-dispatch-algorithm: static\n"
@@ -45,9 +46,9 @@ def _tree(root: Path) -> Path:
 
 @pytest.fixture
 def small_pool(monkeypatch):
-    monkeypatch.setattr(parallel, "PARALLEL_FROM", 2)
-    monkeypatch.setattr(parallel, "CHUNK", 3)
-    monkeypatch.setattr(parallel, "WINDOW", 1)
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(workers, "CHUNK", 3)
+    monkeypatch.setattr(workers, "WINDOW", 1)
 
 
 def _run(paths: list[str], mode: runner.Mode, jobs: int, fmt: str = "full") -> tuple[int, str, str]:
@@ -105,7 +106,7 @@ def test_small_runs_start_no_worker(tmp_path, monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a pool was started")
 
-    monkeypatch.setattr(parallel, "results", refuse)
+    monkeypatch.setattr(workers, "results", refuse)
     (tmp_path / "a.yaml").write_text(NEEDS_FIX)
     assert _run([str(tmp_path / "a.yaml")], runner.Mode.CHECK, 8)[0] == 1
 
@@ -115,8 +116,8 @@ def test_files_are_counted_once_whatever_their_names(tmp_path, monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a pool was started")
 
-    monkeypatch.setattr(parallel, "results", refuse)
-    n = parallel.PARALLEL_FROM - 10
+    monkeypatch.setattr(workers, "results", refuse)
+    n = workers.PARALLEL_FROM - 10
     for i in range(n):
         (tmp_path / f"c{i:03}.yaml").write_text(CLEAN.format(tp=1))
     for i in range(20):
@@ -132,7 +133,7 @@ def test_a_stale_answer_is_checked_again(tmp_path):
     one = runner._One(runner.Report(runner.Mode.CHECK), runner.Mode.CHECK, files.FileSet(), runner._Once(), set(),
                       frozenset(), io.StringIO(), io.StringIO(), runner.Output(), lambda _p: runner.FileOptions(),
                       stdin_filename=None, stdin_format=None, stdin=None)
-    ready = parallel._check(str(path), True, runner.FileOptions())
+    ready = workers._check(str(path), True, runner.FileOptions())
     assert ready is not None and one._adopt(ready) is ready.result
     one.disk.snapshots[str(path.resolve())] = files.Snapshot(0, 0, b"written since")
     assert one._adopt(ready) is None
@@ -149,7 +150,7 @@ def test_cli_option(tmp_path):
 
 
 def test_default_jobs_is_the_cores():
-    assert parallel.default_jobs() >= 1
+    assert workers.default_jobs() >= 1
 
 
 @pytest.mark.parametrize("extra", [[], ["--check", "--output-format", "json"], ["--write"]])
@@ -159,7 +160,7 @@ def test_cli_at_the_real_threshold(tmp_path, monkeypatch, extra):
     for name in ("one", "two"):
         d = tmp_path / name
         d.mkdir()
-        for i in range(parallel.PARALLEL_FROM):
+        for i in range(workers.PARALLEL_FROM):
             (d / f"c{i:03}.yaml").write_text(CLEAN.format(tp=1 + i % 2))
         (d / "c100.yaml").write_text(NEEDS_FIX)
         (d / "c150.yaml").write_text("tp-size: [\n")
@@ -178,9 +179,9 @@ def test_no_more_workers_than_chunks(tmp_path, small_pool, monkeypatch):
 
     real = concurrent.futures.ProcessPoolExecutor
 
-    def counting(workers, **kwargs):
-        started.append(workers)
-        return real(workers, **kwargs)
+    def counting(max_workers, **kwargs):
+        started.append(max_workers)
+        return real(max_workers, **kwargs)
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", counting)
     names = []
@@ -195,14 +196,14 @@ def test_a_killed_worker_leaves_the_rest_to_the_main_process(tmp_path, small_poo
     monkeypatch.chdir(tmp_path)
     _tree(tmp_path / "d")
     one = _run(["d"], runner.Mode.DIFF, 1)
-    check = parallel._check
+    check = workers._check
 
     def dies(path, named, opts):  # in a forked worker: as the kernel's OOM killer would end it
         if path.endswith("c04.yaml"):
             os._exit(1)
         return check(path, named, opts)
 
-    monkeypatch.setattr(parallel, "_check", dies)
+    monkeypatch.setattr(workers, "_check", dies)
     assert _run(["d"], runner.Mode.DIFF, 2) == one
 
 
@@ -238,15 +239,15 @@ def _alive(pids: set[int]) -> set[int]:
     return alive
 
 
-def _kill_and_watch(main: subprocess.Popen, workers: int) -> set[int]:
-    """SIGKILL ``main`` once it has ``workers`` children (or more: spawn's resource tracker); its children
+def _kill_and_watch(main: subprocess.Popen, processes: int) -> set[int]:
+    """SIGKILL ``main`` once it has ``processes`` children (or more: spawn's resource tracker); its children
     still alive after a generous wait."""
     deadline = time.monotonic() + 60
     children: set[int] = set()
-    while len(children) < workers and main.poll() is None and time.monotonic() < deadline:
+    while len(children) < processes and main.poll() is None and time.monotonic() < deadline:
         children = _children(main.pid)
         time.sleep(0.005)
-    assert len(children) >= workers, "the workers never started"
+    assert len(children) >= processes, "the workers never started"
     main.kill()
     assert main.wait() == -signal.SIGKILL  # killed while its workers were running, not ended on its own
     try:
@@ -263,7 +264,7 @@ def _kill_and_watch(main: subprocess.Popen, workers: int) -> set[int]:
 def test_workers_end_when_the_main_process_is_killed(tmp_path):
     """``autofix -j 2`` SIGKILLed while its workers check files: they end too (they waited forever on their
     queue, ~27 MB each)."""
-    for i in range(3 * parallel.PARALLEL_FROM):
+    for i in range(3 * workers.PARALLEL_FROM):
         (tmp_path / f"c{i:04}.yaml").write_text(CLEAN.format(tp=1 + i % 2) + "# padding\n" * 200)
     main = subprocess.Popen([sys.executable, "-m", "autofix", "-j", "2", str(tmp_path)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -277,11 +278,11 @@ def test_without_pdeathsig_a_thread_ends_the_worker(tmp_path, start):
     script = textwrap.dedent(f"""
         import multiprocessing, time
         from concurrent.futures import ProcessPoolExecutor
-        from autofix import parallel
+        from autofix.cli import workers
 
         if __name__ == "__main__":
             pool = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context({start!r}),
-                                       initializer=parallel._watch_parent)
+                                       initializer=workers._watch_parent)
             pool.submit(time.sleep, 600)
             time.sleep(600)
     """)

@@ -24,10 +24,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from autofix import files, parallel, runner
-from autofix.api import fix_source
-from autofix.commands import app
-from autofix.formats import argv, by_name, embedded
+from autofix.adapters import argv, by_name, embedded
+from autofix.cli import runner, workers
+from autofix.cli.commands import app
+from autofix.core.api import fix_source
+from autofix.disk import files
 
 LAUNCH = "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3"
 SECRET = "sk-live-0123456789abcdef"
@@ -160,8 +161,8 @@ def test_in_a_repository_the_project_is_its_root(project, monkeypatch):
 
 
 def test_with_jobs_the_workers_read_no_config_outside(project, outside, monkeypatch):
-    monkeypatch.setattr(parallel, "PARALLEL_FROM", 2)
-    monkeypatch.setattr(parallel, "CHUNK", 2)
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(workers, "CHUNK", 2)
     for i in range(6):
         (project / f"s{i}.sh").write_text(f"{LAUNCH} --config {outside} --tp 8\n")
     for jobs in ("1", "2"):
@@ -211,8 +212,8 @@ def test_a_walk_does_not_write_through_a_symlink_out_of_the_project(project, out
 
 
 def test_a_walk_with_jobs_does_not_read_through_a_symlink_out(project, outside, monkeypatch):
-    monkeypatch.setattr(parallel, "PARALLEL_FROM", 2)
-    monkeypatch.setattr(parallel, "CHUNK", 2)
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(workers, "CHUNK", 2)
     tree = _linked_tree(project, outside)
     for i in range(5):
         (tree / f"c{i}.yaml").write_text("tp-size: 8\nep-dispatch-algorithm: static\n")
@@ -400,8 +401,8 @@ def test_an_excluded_config_named_on_the_command_line_is_read_unless_force_exclu
 
 
 def test_exclusion_applies_to_a_config_read_by_a_worker(project, monkeypatch):
-    monkeypatch.setattr(parallel, "PARALLEL_FROM", 2)
-    monkeypatch.setattr(parallel, "CHUNK", 2)
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(workers, "CHUNK", 2)
     (project / "autofix.toml").write_text('extend-exclude = ["generated"]\n')
     (project / "generated").mkdir()
     (project / "generated" / "c.yaml").write_text(SECRETS)
@@ -430,8 +431,8 @@ def test_per_file_ignores_of_a_config_apply_to_what_is_found_in_it(project):
 
 
 def test_per_file_ignores_of_a_config_apply_in_a_worker(project, monkeypatch):
-    monkeypatch.setattr(parallel, "PARALLEL_FROM", 2)
-    monkeypatch.setattr(parallel, "CHUNK", 2)
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(workers, "CHUNK", 2)
     (project / "autofix.toml").write_text('[per-file-ignores]\n"legacy/*.yaml" = ["EP003"]\n')
     (project / "legacy").mkdir()
     (project / "legacy" / "c.yaml").write_text(VIOLATION)
@@ -444,14 +445,14 @@ def test_per_file_ignores_of_a_config_apply_in_a_worker(project, monkeypatch):
 
 def test_a_worker_that_cannot_be_given_the_bounds_leaves_configs_to_the_main_process(project, outside, monkeypatch):
     """A worker started afresh (not forked) has the scope but not the project's configuration: it reads no
-    ``--config`` file at all. (The worker's globals as ``parallel._init`` sets them, without calling it: it
+    ``--config`` file at all. (The worker's globals as ``workers._init`` sets them, without calling it: it
     would ignore Ctrl-C and tie this process to its parent, as it does a worker's.)"""
     (project / "c.yaml").write_text(VIOLATION)
     (project / "serve.sh").write_text(f"{LAUNCH} --config c.yaml --tp 8\n")
-    monkeypatch.setattr(parallel, "_BOUNDS", parallel.Bounds(files.Scope(["."])))
-    monkeypatch.setattr(parallel, "_CONFIGS", False)
-    assert parallel._check("serve.sh", True, runner.FileOptions()) is None
-    assert parallel._check("c.yaml", True, runner.FileOptions()) is not None
+    monkeypatch.setattr(workers, "_BOUNDS", workers.Bounds(files.Scope(["."])))
+    monkeypatch.setattr(workers, "_CONFIGS", False)
+    assert workers._check("serve.sh", True, runner.FileOptions()) is None
+    assert workers._check("c.yaml", True, runner.FileOptions()) is not None
 
 
 def test_runner_run_keeps_the_bounds_without_a_project_configuration(project, outside):
@@ -565,8 +566,8 @@ def test_a_walk_never_lists_a_directory_swapped_before_it_is_listed(project, out
 def test_a_walk_with_jobs_never_reads_through_a_directory_swapped_before_the_open(project, outside, swap, monkeypatch):
     """The worker that meets the swap reads nothing (and leaves the file to the main process, which does not
     either): its answer would have been taken as it was."""
-    monkeypatch.setattr(parallel, "PARALLEL_FROM", 2)
-    monkeypatch.setattr(parallel, "CHUNK", 2)
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(workers, "CHUNK", 2)
     target = _swappable(project, outside)
     for i in range(5):
         (project / f"c{i}.yaml").write_text(VIOLATION)
@@ -583,8 +584,8 @@ def test_a_config_is_never_read_through_a_directory_swapped_before_the_open(proj
                                                                            opened, mode, jobs):
     """``read_config`` looked at the file's real path, then read it: a directory on the way swapped between the two
     led the read out (as a ``-j`` worker's)."""
-    monkeypatch.setattr(parallel, "PARALLEL_FROM", 2)
-    monkeypatch.setattr(parallel, "CHUNK", 2)
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(workers, "CHUNK", 2)
     target = _swappable(project, outside, "c.yaml")
     for i in range(4):
         (project / f"s{i}.sh").write_text(f"{LAUNCH} --config sub/c.yaml --tp 8 --port {3000 + i}\n")
@@ -705,7 +706,7 @@ def test_a_config_path_resolves_as_the_system_resolves_it(project):
     """``merge.config_path`` leads where the system's own look-up of the path leads (``os.path.realpath`` resolves
     each symlink before the ``..`` after it), whatever the symlinks on the way; and it drops every ``..`` that
     follows a plain directory, so the name stays the short one."""
-    from autofix import merge
+    from autofix.core import merge
 
     for d in ("a/b", "c", "d/e", "deploy"):
         (project / d).mkdir(parents=True)

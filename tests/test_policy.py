@@ -1,4 +1,4 @@
-"""Selectors (``autofix.policy``): what they name, and in time linear in their number.
+"""Selectors (``autofix.core.policy``): what they name, and in time linear in their number.
 
 Until issue 29 each selector was compared with each rule, in ``validate`` and again in ``Policy.build``
 (``_old_build``, kept here as the reference): a 16 MB ``ignore`` list ran past 12 minutes. The index must
@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autofix import policy
-from autofix.policy import ALL, Policy, RuleId, SelectorError
-from autofix.project import rule_ids
+from autofix.core import policy
+from autofix.core.policy import ALL, Policy, RuleId, SelectorError
+from autofix.project.configuration import rule_ids
 
 RULES = rule_ids()
 _PREFIX = re.compile(r"^[A-Z][A-Z0-9]*$")

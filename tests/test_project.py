@@ -1,4 +1,4 @@
-"""Project configuration (``autofix.project``): discovery, every key, errors at their position, globs,
+"""Project configuration (``autofix.project.configuration``): discovery, every key, errors at their position, globs,
 exclusion, and the command line over the file.
 
 Each table row builds a small tree under ``tmp_path`` (``{relative path: text}``; a path ending in ``/`` is
@@ -19,10 +19,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autofix import globs, project, toml_positions
-from autofix.errors import InputError
-from autofix.project import KEYS, ConfigError, OptionError, Resolver
-from autofix.toml_positions import locate, scan
+from autofix.common.errors import InputError
+from autofix.project import configuration, globs, toml_positions
+from autofix.project.configuration import KEYS, ConfigError, OptionError, Resolver
+from autofix.project.toml_positions import locate, scan
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -125,7 +125,7 @@ SECRET_KEY = "SECRETKEY_sk_live_123"
 
 
 @pytest.mark.parametrize("repository", [True, False])
-@pytest.mark.parametrize("name", project.NAMES)
+@pytest.mark.parametrize("name", configuration.NAMES)
 def test_a_discovered_file_that_leads_out_of_the_project_is_not_read(tmp_path, monkeypatch, name, repository):
     """``autofix.toml -> /elsewhere/x.toml``: before, it was read, and its keys named in the error (``unknown key
     'SECRETKEY_...'``). Now it is an error naming it (exit 2), and the file there is never opened. The project of a
@@ -169,7 +169,7 @@ def test_a_configuration_above_the_repository_through_the_command_line(tmp_path,
     repository; and ``proj/autofix.toml -> /tmp/outside.toml`` printed its key names."""
     from typer.testing import CliRunner
 
-    from autofix.commands import app
+    from autofix.cli.commands import app
 
     build(tmp_path, {"autofix.toml": 'ignore = ["ALL"]\n', "proj/.git/": "",
                      "proj/c.yaml": "tp-size: 8\nep-dispatch-algorithm: static\n",
@@ -188,15 +188,15 @@ def test_each_directory_is_looked_at_once(tmp_path, monkeypatch):
     real path, and where its project is: ``realpath``, which looks at each part of a path) once."""
     build(tmp_path, {"autofix.toml": 'select = ["EP"]\n', "a/b/c/": ""})
     looked, loaded, resolved = [], [], []
-    named, load, realpath = project._named, project.load, os.path.realpath
-    monkeypatch.setattr(project, "_named", lambda p: looked.append(p) or named(p))
-    monkeypatch.setattr(project, "load", lambda *a, **k: loaded.append(a[0]) or load(*a, **k))
+    named, load, realpath = configuration._named, configuration.load, os.path.realpath
+    monkeypatch.setattr(configuration, "_named", lambda p: looked.append(p) or named(p))
+    monkeypatch.setattr(configuration, "load", lambda *a, **k: loaded.append(a[0]) or load(*a, **k))
     monkeypatch.setattr(os.path, "realpath", lambda p, **k: resolved.append(p) or realpath(p, **k))
     resolver = Resolver(cwd=str(tmp_path))
     for i in range(200):
         for d in ("", "a/", "a/b/", "a/b/c/"):
             resolver.settings(f"{d}f{i}.yaml")
-    assert len(looked) == len(set(looked)) <= 4 * len(project.NAMES)
+    assert len(looked) == len(set(looked)) <= 4 * len(configuration.NAMES)
     assert loaded == [str(tmp_path / "autofix.toml")]
     assert len(resolved) <= 3  # the file's real path, its project's, the run's
 
@@ -204,8 +204,8 @@ def test_each_directory_is_looked_at_once(tmp_path, monkeypatch):
 def test_a_bad_file_is_read_once_and_fails_every_file_below(tmp_path, monkeypatch):
     build(tmp_path, {"autofix.toml": "selct = []\n"})
     loaded = []
-    load = project.load
-    monkeypatch.setattr(project, "load", lambda *a, **k: loaded.append(a[0]) or load(*a, **k))
+    load = configuration.load
+    monkeypatch.setattr(configuration, "load", lambda *a, **k: loaded.append(a[0]) or load(*a, **k))
     resolver = Resolver(cwd=str(tmp_path))
     for path in ("x.yaml", "a/y.yaml", "a/b/z.yaml"):
         with pytest.raises(ConfigError, match="unknown key 'selct'"):
@@ -395,13 +395,13 @@ def test_key_cases_cover_every_key():
 def test_key(case, tmp_path):
     build(tmp_path, {"autofix.toml": f"# project settings\n{case.toml}\n"})
     if case.error is None:
-        config = project.load(str(tmp_path / "autofix.toml"), shown="autofix.toml")
+        config = configuration.load(str(tmp_path / "autofix.toml"), shown="autofix.toml")
         name = key_name(case)
         assert config.values[name] == case.value
         assert Resolver(cwd=str(tmp_path)).settings("x.yaml").values[name] is not None
         return
     with pytest.raises(ConfigError) as caught:
-        project.load(str(tmp_path / "autofix.toml"), shown="autofix.toml")
+        configuration.load(str(tmp_path / "autofix.toml"), shown="autofix.toml")
     position, message = case.error.split(" ", 1)
     assert str(caught.value).startswith(f"autofix.toml:{position} error: {message}")
 
@@ -823,7 +823,7 @@ def test_run_settings_come_from_cwd(tmp_path):
 
 def test_every_key_is_kebab_case_and_documented():
     doc = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
-    assert project.render_keys() in doc, "docs/configuration.md's key table is out of date: paste render_keys()"
+    assert configuration.render_keys() in doc, "docs/configuration.md's key table is out of date: paste render_keys()"
     for key in KEYS:
         assert key.name == key.name.lower() and "_" not in key.name and key.help.endswith(".")
         if key.default is not None and key.check is not None:

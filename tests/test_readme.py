@@ -8,7 +8,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from autofix.commands import app
+from autofix.cli.commands import app
 from autofix.report import FORMATS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from autofix import files
-from autofix.api import fix_source
-from autofix.formats import detect
+from autofix.adapters import detect
+from autofix.core.api import fix_source
+from autofix.disk import files
 from autofix.schema import load
 
 REALWORLD = Path(os.environ.get("AUTOFIX_REALWORLD", Path(__file__).resolve().parents[1].parent / "shared" / "realworld"))

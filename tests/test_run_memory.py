@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from autofix import files, runner
-from autofix.errors import WriteError
+from autofix.cli import runner
+from autofix.common.errors import WriteError
+from autofix.disk import files
 from tests.test_jobs import CLEAN, NEEDS_FIX, SCRIPT  # the same inputs as the -j tests
 
 OTHER_SCRIPT = "#!/bin/sh\npython3 -m sglang.launch_server --config launched.yaml --tp 8 --port 30001\n"

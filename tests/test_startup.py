@@ -31,7 +31,8 @@ def test_a_clean_config_reads_no_other_release(tmp_path):
     path.write_text("model-path: meta-llama/Llama-3.1-8B-Instruct\ntp-size: 2\n", encoding="utf-8")
     out = _fresh(f"""
 import io
-from autofix import runner, schema
+from autofix import schema
+from autofix.cli import runner
 runner.run([{str(path)!r}], runner.Mode.DIFF, unsafe=False, out=io.StringIO(), err=io.StringIO())
 print(schema._others.cache_info().currsize, schema._load.cache_info().currsize)
 """)
@@ -43,7 +44,8 @@ def test_an_option_of_another_release_still_reads_it(tmp_path):
     path.write_text("model-path: m\ncuda-graph-max-bs: 8\n", encoding="utf-8")
     out = _fresh(f"""
 import io
-from autofix import runner, schema
+from autofix import schema
+from autofix.cli import runner
 o = io.StringIO()
 runner.run([{str(path)!r}], runner.Mode.DIFF, unsafe=False, out=o, err=io.StringIO())
 print("VER001" in o.getvalue(), schema._others.cache_info().currsize)
@@ -53,22 +55,22 @@ print("VER001" in o.getvalue(), schema._others.cache_info().currsize)
 
 def test_a_config_check_imports_only_what_it_needs(tmp_path):
     # a YAML config in a folder without a settings file: no TOML, no writing, no other format's reader, and no
-    # command-line parser (autofix.cli runs a command line of paths itself)
+    # command-line parser (autofix.cli.main runs a command line of paths itself)
     path = tmp_path / "clean.yaml"
     path.write_text("model-path: meta-llama/Llama-3.1-8B-Instruct\ntp-size: 2\n", encoding="utf-8")
-    unwanted = ("typer", "click", "autofix.commands", "traceback", "autofix.report.records", "pkgutil",
+    unwanted = ("typer", "click", "autofix.cli.commands", "traceback", "autofix.report.records", "pkgutil",
                 "tomllib", "tempfile", "hashlib", "importlib.resources", "tree_sitter", "dockerfile",
-                "autofix.formats.argv", "autofix.formats.dockerfile", "autofix.formats.manifest",
-                "autofix.formats.srtslurm", "autofix.toml_positions", "autofix.report.sarif",
+                "autofix.adapters.argv", "autofix.adapters.dockerfile", "autofix.adapters.manifest",
+                "autofix.adapters.srtslurm", "autofix.project.toml_positions", "autofix.report.sarif",
                 "autofix.report.json_format", "autofix.report.github")
     out = subprocess.run([sys.executable, "-c", f"""
 import gc, sys
-from autofix.cli import main
+from autofix.cli.main import main
 sys.argv = ["autofix", {str(path)!r}]
 try:
     main()
 except SystemExit as exit:
     print(exit.code, [m for m in {unwanted!r} if m in sys.modules], gc.isenabled(), gc.get_freeze_count() > 0)
 """], capture_output=True, text=True, check=True, cwd=tmp_path).stdout.strip()
-    # the collector is back on for the files' objects, and leaves out what the imports made (autofix.cli)
+    # the collector is back on for the files' objects, and leaves out what the imports made (autofix.cli.main)
     assert out.splitlines()[-1] == "0 [] True True"

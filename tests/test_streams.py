@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from autofix import runner
-from autofix.commands import app
+from autofix.cli import runner
+from autofix.cli.commands import app
 from autofix.report import MACHINE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,7 +110,7 @@ def closing(fd: int):
 
 
 @pytest.mark.parametrize("args, code", [
-    (["a.yaml"], 1),  # a command line of paths only (autofix.cli runs it without typer)
+    (["a.yaml"], 1),  # a command line of paths only (autofix.cli.main runs it without typer)
     (["a.yaml", "--check"], 1),
     (["a.yaml", "--write"], 0),
     (["explain", "EP003"], 0),
@@ -155,7 +155,7 @@ def test_a_closed_stdout(tmp_path, args):
 @pytest.mark.parametrize("args, input", [
     (["-", "--write"], GOOD),  # the tester's: a clean file, once exit 1 ("a violation was found")
     (["-", "--write"], BAD),
-    (["a.yaml"], None),  # autofix.cli's own path
+    (["a.yaml"], None),  # autofix.cli.main's own path
     (["a.yaml", "--output-format", "json"], None),
     (["rules"], None),
     (["explain", "EP003"], None),

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from autofix.api import fix_source
-from autofix.formats import argv, dockerfile, manifest, yaml_config
-from autofix.policy import Policy, RuleId
+from autofix.adapters import argv, dockerfile, manifest, yaml_config
+from autofix.core.api import fix_source
+from autofix.core.policy import Policy, RuleId
 from autofix.rules import RULES
 
 STATIC = "tp-size: 8\nmoe-a2a-backend: none\nep-dispatch-algorithm: static\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from autofix.commands import app
+from autofix.cli.commands import app
 from autofix.report import FORMATS
 
 SCRIPT = '#!/bin/bash\npython3 -m sglang.launch_server --model-path "m --tp 8\n'  # no closing quote

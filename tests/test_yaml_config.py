@@ -7,12 +7,12 @@ import json
 import pytest
 import yaml
 
-from autofix.api import fix_source
-from autofix.edits import apply_edits
-from autofix.errors import CannotEdit, InputError
-from autofix.formats import yaml_config
-from autofix.limits import MAX_YAML_DEPTH
-from autofix.model import Set, Unset
+from autofix.adapters import yaml_config
+from autofix.common.diagnostics import Set, Unset
+from autofix.common.edits import apply_edits
+from autofix.common.errors import CannotEdit, InputError
+from autofix.common.limits import MAX_YAML_DEPTH
+from autofix.core.api import fix_source
 from autofix.schema import load
 
 SCHEMA = load()
@@ -183,7 +183,7 @@ def test_a_value_shared_through_an_alias_is_not_changed():
     assert any("shared through the YAML anchor &a" in c for c in result.conflicts)
 
 
-# Bounded reading (autofix/limits.py): alias bombs, recursive aliases, nesting, size
+# Bounded reading (autofix/common/limits.py): alias bombs, recursive aliases, nesting, size
 
 
 def _bomb(levels: int = 9, width: int = 10) -> str:

@@ -2,7 +2,7 @@
 
 Written from the unified format's description (hunk headers ``@@ -a,b +c,d @@``,
 `` ``/``-``/``+`` lines, ``\\ No newline at end of file``); it shares no code
-with ``autofix.edits``. Lines end at ``\\n`` only, as for ``patch``.
+with ``autofix.common.edits``. Lines end at ``\\n`` only, as for ``patch``.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ once: what another process could do at that moment. ``run(case, action, at)`` do
   ``directory`` (its directory is moved aside and a symlink to another directory put there): the other
   file is never written; the file read (wherever it is now) is the fixed text if the write says so, else
   the original.
-* ``term`` (SIGTERM sent there, with the handler ``autofix.cli`` installs): the run stops (``SystemExit``),
+* ``term`` (SIGTERM sent there, with the handler ``autofix.cli.main`` installs): the run stops (``SystemExit``),
   the file is the original or the fixed text, nothing left next to it.
 * ``kill`` (SIGKILL: the process ends there, nothing runs after; a forked child): the file is the original
   or the fixed text, either perhaps with newlines after it, and is something else than the original or the
@@ -52,8 +52,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from autofix import files, writes
-from autofix.errors import InputError, WriteError
+from autofix.common.errors import InputError, WriteError
+from autofix.disk import files, writes
 
 KINDS = ("rename", "rename-plain", "links", "busy")
 ACTIONS = ("append", "symlink", "directory", "term", "kill", "look")
@@ -167,7 +167,7 @@ class Scene:
         elif action == "directory":
             os.rename(d / "sub", d / "sub.old")
             os.symlink(d / "other", d / "sub")
-        elif action == "term":  # the handler autofix.cli installs raises SystemExit(143)
+        elif action == "term":  # the handler autofix.cli.main installs raises SystemExit(143)
             os.kill(os.getpid(), signal.SIGTERM)
         elif action == "kill":
             os._exit(137)

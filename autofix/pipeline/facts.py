@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from autofix.model import UNKNOWN
+from autofix.common.diagnostics import UNKNOWN
 
 _NOT_CUDA_ALIKE = {"platform.is_npu": False, "platform.is_xpu": False, "platform.is_cpu": False,
                    "platform.is_musa": False, "platform.is_mps": False, "platform.is_out_of_tree": False}

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from autofix.model import Fix, Violation
+from autofix.common.diagnostics import Fix, Violation
 from autofix.pipeline.view import ResolvingView
 
 

@@ -26,7 +26,7 @@ from functools import cache
 from heapq import heapify, heappop, heappush
 from typing import Any
 
-from autofix.model import UNKNOWN, Fix, Set, Unset, Violation, applied
+from autofix.common.diagnostics import UNKNOWN, Fix, Set, Unset, Violation, applied
 from autofix.pipeline.baseline import UNANSWERED, Baseline, same, walk
 from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.pipeline.items import DeclarationError, Derivation, SettingsRule

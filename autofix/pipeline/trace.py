@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from autofix.model import UNKNOWN, Fix
+from autofix.common.diagnostics import UNKNOWN, Fix
 from autofix.pipeline import run as pipeline_run
 from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.pipeline.items import SettingsRule

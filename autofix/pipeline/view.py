@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from autofix.model import UNKNOWN
+from autofix.common.diagnostics import UNKNOWN
 from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.schema import Schema
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
-from autofix.docs import render_rule
-from autofix.edits import line_col, offset_of
-from autofix.model import Diagnostic, Location
+from autofix.common.diagnostics import Diagnostic, Location
+from autofix.common.edits import line_col, offset_of
+from autofix.explain.rule_docs import render_rule
 from autofix.report.records import FixRecord, Record, RuleInfo
 
 _PLAIN_END = re.compile(r"[\s,\]}]|:(?=\s|$)")

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from autofix.report.escapes import printable, visible, visible_but_breaks
+from autofix.common.escapes import printable, visible, visible_but_breaks
 from autofix.report.records import Record, RenderContext
 from autofix.report.shared import display_path, full_message, level, shown_end
 from autofix.report.workflow_commands import guarded

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from autofix.model import Location
+from autofix.common.diagnostics import Location
 from autofix.report.records import Record, RenderContext
 from autofix.report.shared import display_path, dumps, full_message, identities, shown_end
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from autofix.model import Location
+from autofix.common.diagnostics import Location
 from autofix.report.records import ErrorRecord, FixRecord, Record, RenderContext
 from autofix.report.shared import dumps
 

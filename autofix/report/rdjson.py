@@ -22,8 +22,8 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 
-from autofix.edits import Edit, apply_edits, offset_of
-from autofix.model import Location
+from autofix.common.diagnostics import Location
+from autofix.common.edits import Edit, apply_edits, offset_of
 from autofix.report.records import Record, RenderContext
 from autofix.report.shared import (
     INFORMATION_URI,

@@ -1,6 +1,6 @@
 """What the machine formats read: one ``Record`` per diagnostic, each fix with its own text edits.
 
-A record is built once from a ``Diagnostic`` (``autofix.api``), with the span it points at and, when the run
+A record is built once from a ``Diagnostic`` (``autofix.core.api``), with the span it points at and, when the run
 asks for them, the text edits of each of its fixes *on its own*, against the file as it was read (ruff's JSON
 model: applying one fix's edits to the original file makes that change alone). ``--write`` applies the
 engine's fixpoint instead, where one fix may make or undo another: the unified diff shows that.
@@ -16,7 +16,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from autofix.model import Applicability, Location, TextEdit  # noqa: F401 - TextEdit is part of this interface
+from autofix.common.diagnostics import Applicability, Location, TextEdit  # noqa: F401 - TextEdit is part of this interface
 
 
 @dataclass(frozen=True, slots=True)

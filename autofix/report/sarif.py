@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from autofix.model import Applicability, Location
+from autofix.common.diagnostics import Applicability, Location
 from autofix.report.records import FixRecord, Record, RenderContext, RuleInfo
 from autofix.report.shared import (
     INFORMATION_URI,

@@ -1,7 +1,7 @@
 """What the machine formats share: where a file is relative to the root, a source's lines and byte columns,
 the message a record prints, a stable identity for each finding, and their JSON text.
 
-Lines end at ``\\n`` (as ``autofix.edits.line_col`` counts them: a ``\\r`` before it is part of the line).
+Lines end at ``\\n`` (as ``autofix.common.edits.line_col`` counts them: a ``\\r`` before it is part of the line).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePath
 from urllib.parse import quote
 
-from autofix.model import Location
-from autofix.report.escapes import printable
+from autofix.common.diagnostics import Location
+from autofix.common.escapes import printable
 from autofix.report.records import Record
 
 SRCROOT = "%SRCROOT%"  # the uriBaseId of paths under RenderContext.root (SARIF)

@@ -7,13 +7,13 @@ Everything autofix prints goes through one of the two, so that whatever a file's
 * a byte of a name that is not UTF-8, or a character the stream's encoding cannot hold, is printed as its
   escape (``escapes``), never a failure;
 * a stream that cannot be written stops the command with one ``OutputError`` ("cannot write to stdout: ..."),
-  and a reader that left (a broken pipe, ``autofix . | head``) with ``ReaderLeft``, which ``autofix.cli``
+  and a reader that left (a broken pipe, ``autofix . | head``) with ``ReaderLeft``, which ``autofix.cli.main``
   turns into a quiet exit (never click's exit 1, which would say "violations").
 
 ``ReportStream`` wraps the stream a command reports on: its report lines (``line``) show every control
 character of a name or a message as an escape (``escapes.visible``); text it writes whole (``write``: a
 coloured diagnostic line, the diff, a machine format's document) is autofix's to make safe. ``ProcessStream``
-is what ``autofix.cli`` makes of ``sys.stdout`` and ``sys.stderr`` (``install``), for all that no
+is what ``autofix.cli.main`` makes of ``sys.stdout`` and ``sys.stderr`` (``install``), for all that no
 ``ReportStream`` prints: click's usage errors and help, a traceback of ``--verbose``; it guards whole lines,
 holding a line's start until its end is written. A ``ReportStream`` over it writes to the stream beneath.
 """
@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import sys
 
-from autofix.errors import OutputError, ReaderLeft
-from autofix.report.escapes import ERRORS, printable, visible
+from autofix.common.errors import OutputError, ReaderLeft
+from autofix.common.escapes import ERRORS, printable, visible
 
 
 class ReportStream:
@@ -33,7 +33,7 @@ class ReportStream:
     ``line`` takes one line of the report (a status, a note, an error), shown as ``escapes.visible`` shows it
     (a control character in a name, a line break included, as its escape); ``write`` takes report text as it
     is: a file name that is not UTF-8 is printed as ``caf\\xe9.yaml`` (``escapes.printable``), and a character
-    the stream's encoding cannot hold as its backslash escape (``\\u2026``), never a failure (``autofix.cli``
+    the stream's encoding cannot hold as its backslash escape (``\\u2026``), never a failure (``autofix.cli.main``
     sets the same on ``sys.stdout`` and ``sys.stderr``). ``write_utf8`` takes the text of a file (a diff, the
     fixed text of stdin): UTF-8 whatever the stream's encoding, so it is what the file holds. ``buffer`` is
     the stream's bytes. With ``guard`` (a GitHub Actions log), report text that the runner could read as a

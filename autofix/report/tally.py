@@ -11,10 +11,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from autofix.model import Applicability, Diagnostic
+from autofix.common.diagnostics import Applicability, Diagnostic
 
 if TYPE_CHECKING:
-    from autofix.api import FixResult
+    from autofix.core.api import FixResult
 
 
 @dataclass(slots=True)

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from autofix.model import Applicability, Diagnostic
-from autofix.report.escapes import visible
+from autofix.common.diagnostics import Applicability, Diagnostic
+from autofix.common.escapes import visible
 from autofix.report.tally import Tally
 
 _SEVERITY_COLOR = {"error": "red", "warning": "yellow"}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 
-from autofix.errors import UnknownRule
+from autofix.common.errors import UnknownRule
 from autofix.pipeline.items import Derivation, SettingsRule
 from autofix.pipeline.run import order
 from autofix.rules import (

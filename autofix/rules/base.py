@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from autofix.model import Violation
+from autofix.common.diagnostics import Violation
 
 Find = Callable[..., Iterable[Violation]]
 

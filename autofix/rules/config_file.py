@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from autofix.files import is_yaml
-from autofix.model import Drop, Fix, Respell, Rewrite, Violation
+from autofix.common.diagnostics import Drop, Fix, Respell, Rewrite, Violation
+from autofix.common.written import Written
+from autofix.disk.files import is_yaml
 from autofix.rules.base import arg_rule
-from autofix.written import Written
 
 CONFIG_PARSER = "utils/server_args_config_parser.py"
 

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from autofix.arguments import Entry
-from autofix.model import UNKNOWN, Drop, Fix, Revalue, Rewrite, Set, Unset, Violation
+from autofix.common.arguments import Entry
+from autofix.common.diagnostics import UNKNOWN, Drop, Fix, Revalue, Rewrite, Set, Unset, Violation
+from autofix.common.written import Written
 from autofix.rules.base import arg_rule
 from autofix.schema import Schema
-from autofix.written import Written
 
 Settings = tuple[tuple[str, tuple[Any, ...]], ...]  # (flag, values) pairs, as ``Rewrite.settings``
 VERSIONS = ("0.5.23",)  # the releases whose mappings the tables below hold (checked with the oracle)

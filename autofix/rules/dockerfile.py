@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from autofix.model import Fix, Requote, Violation
+from autofix.common.diagnostics import Fix, Requote, Violation
+from autofix.common.written import NotJson, ShellForm, SplitScript, Written
 from autofix.rules.base import host_rule
-from autofix.written import NotJson, ShellForm, SplitScript, Written
 
 BUILDKIT = "buildkit:frontend/dockerfile/parser/line_parsers.go (parseMaybeJSON)"
 BUILDKIT_JOIN = "buildkit:frontend/dockerfile/dockerfile2llb/convert.go (dispatchCmd, dispatchEntrypoint: withShell)"

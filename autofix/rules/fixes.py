@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from autofix.model import Fix, Unset
+from autofix.common.diagnostics import Fix, Unset
 from autofix.pipeline.view import ResolvingView
 
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from autofix.arguments import Entry
-from autofix.model import Fix, Revalue, Violation
+from autofix.common.arguments import Entry
+from autofix.common.diagnostics import Fix, Revalue, Violation
+from autofix.common.written import Written
 from autofix.rules.base import arg_rule
-from autofix.written import Written
 
 _NAME_KEYS, _PATH_KEYS = ("lora_name", "name"), ("lora_path", "path")
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from autofix.arguments import Entry
-from autofix.model import UNKNOWN, Drop, Fix, Respell, Violation
+from autofix.common.arguments import Entry
+from autofix.common.diagnostics import UNKNOWN, Drop, Fix, Respell, Violation
+from autofix.common.written import Written
 from autofix.rules.base import arg_rule
 from autofix.rules.other_engines import VLLM
-from autofix.written import Written
 
 
 def normalized(flag: str) -> str:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from autofix.model import Drop, Fix, Violation
+from autofix.common.diagnostics import Drop, Fix, Violation
+from autofix.common.written import Written
 from autofix.rules.base import arg_rule
-from autofix.written import Written
 
 
 @arg_rule("ARG007", "repeated-option", sglang_source="server_args.py:prepare_server_args (argparse)",

@@ -1,4 +1,4 @@
-"""The rules of autofix's own suppression comments (``autofix.suppressions``): SUP001, SUP002.
+"""The rules of autofix's own suppression comments (``autofix.common.suppressions``): SUP001, SUP002.
 
 They read the comments of a file, not its launches: after the other rules have run, a comment that
 suppressed nothing is reported, with a safe fix that removes it (as ruff's RUF100 removes an unused
@@ -12,12 +12,12 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from autofix.edits import Edit, apply_edits, compose, line_col, range_after
-from autofix.model import Applicability, Diagnostic, Fix, Location, TextEdit, Violation
+from autofix.common.diagnostics import Applicability, Diagnostic, Fix, Location, TextEdit, Violation
+from autofix.common.edits import Edit, apply_edits, compose, line_col, range_after
+from autofix.common.suppressions import ANNOTATION, Malformed, Suppression, Suppressions
 from autofix.rules.base import CommentRule, comment_rule
-from autofix.suppressions import ANNOTATION, Malformed, Suppression, Suppressions
 
-SOURCE = "autofix/suppressions.py"
+SOURCE = "autofix/common/suppressions.py"
 # a comment, the codes the fix removes from it, the violation
 Found = tuple[Suppression | Malformed, tuple[str, ...], Violation]
 
@@ -49,7 +49,7 @@ def unused_suppression(comments: Suppressions, known: Callable[[str], bool | Non
     Removing the unused codes (the whole comment when none is left) changes no setting: safe.
 
     ## SGLang source
-    None: the comments are autofix's own (`autofix/suppressions.py`).
+    None: the comments are autofix's own (`autofix/common/suppressions.py`).
     """
     for s, stale, twice in comments.unused():
         stale = tuple(c for c in stale if known(c) is not False)
@@ -102,7 +102,7 @@ def malformed_suppression(comments: Suppressions, known: Callable[[str], bool | 
     No fix: only the author knows which codes were meant.
 
     ## SGLang source
-    None: the comments are autofix's own (`autofix/suppressions.py`).
+    None: the comments are autofix's own (`autofix/common/suppressions.py`).
     """
     for m in comments.malformed:
         form = "`autofix.io/ignore: \"CODE: reason\"`" if m.annotation else "`# autofix: ignore[CODE] reason`"

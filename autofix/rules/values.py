@@ -13,11 +13,11 @@ import difflib
 import json
 from collections.abc import Iterator
 
-from autofix import argtypes
-from autofix.arguments import Entry
-from autofix.model import Drop, Fix, Respell, Revalue, Rewrite, Violation
+from autofix.common import argtypes
+from autofix.common.arguments import Entry
+from autofix.common.diagnostics import Drop, Fix, Respell, Revalue, Rewrite, Violation
+from autofix.common.written import Written
 from autofix.rules.base import arg_rule
-from autofix.written import Written
 
 _SHOWN_CHOICES = 12
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from autofix.arguments import Entry
-from autofix.model import Drop, Fix, Respell, Rewrite, Violation
+from autofix.common.arguments import Entry
+from autofix.common.diagnostics import Drop, Fix, Respell, Rewrite, Violation
+from autofix.common.written import Written
 from autofix.rules.base import arg_rule
 from autofix.rules.migrations import MOVED
 from autofix.schema import Option, Schema
-from autofix.written import Written
 
 
 def _known_in(w: Written, flag: str) -> tuple[Schema, Option] | None:

@@ -12,7 +12,7 @@ symlink to a directory outside that holds files of the same names (``swap``): ri
 opens a path in it, as another process could do between a look at a path and its open (issue 29, second
 round).
 
-``check_tree(tree)`` builds it in a fresh directory and runs ``autofix`` over it as ``autofix.cli`` does
+``check_tree(tree)`` builds it in a fresh directory and runs ``autofix`` over it as ``autofix.cli.main`` does
 (``checking.prepare``, then the job), from the project's root or a directory in it: the default mode in a
 random output format, then ``--write``. It raises ``AssertionError`` unless, for every outside file not named
 on the command line (nor in a named directory; a named symlink counts as what it points to): no run prints
@@ -191,7 +191,7 @@ class _Swap:
 
 
 def _run(args: list[str], cwd: Path, **request) -> tuple[int, str, str]:
-    from autofix.checking import Request, prepare
+    from autofix.cli.checking import Request, prepare
 
     out, err = io.StringIO(), io.StringIO()
     here = os.getcwd()

@@ -36,7 +36,7 @@ from pathlib import Path
 from hypothesis import event
 from hypothesis.control import currently_in_test_context
 
-from autofix.runner import Mode, run
+from autofix.cli.runner import Mode, run
 from tests import write_faults
 from tests.unified import apply_unified
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from autofix.api import fix_source
-from autofix.commands import app
-from autofix.formats import argv, dockerfile, yaml_config
-from autofix.formats.dockerfile_syntax import instructions
+from autofix.adapters import argv, dockerfile, yaml_config
+from autofix.adapters.syntax.dockerfile_syntax import instructions
+from autofix.cli.commands import app
+from autofix.core.api import fix_source
 from tests.fuzz.target import check_input
 
 # A stray word (`\'`, the word `'`) after the EPLB flags that RUN022's unsafe fix removes.

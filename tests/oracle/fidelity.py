@@ -39,9 +39,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from autofix import engine
-from autofix.arguments import Word, parse_words
-from autofix.model import UNKNOWN, Applicability, Location
+from autofix.common.arguments import Word, parse_words
+from autofix.common.diagnostics import UNKNOWN, Applicability, Location
+from autofix.core import engine
 from autofix.pipeline.facts import Facts  # noqa: F401  (annotations)
 from autofix.pipeline.items import SettingsRule
 from autofix.pipeline.run import resolve

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from autofix.api import fix_source
-from autofix.formats import argv as shell
-from autofix.formats import yaml_config
+from autofix.adapters import argv as shell
+from autofix.adapters import yaml_config
+from autofix.core.api import fix_source
 from autofix.schema import load
 from tests.oracle.oracle import requires_oracle, run_batch, verdict
 from tests.rules.arg_cases import CASES

@@ -1,4 +1,4 @@
-"""autofix.argtypes against SGLang 0.5.23's own ``type=`` callables, word by word.
+"""autofix.common.argtypes against SGLang 0.5.23's own ``type=`` callables, word by word.
 
 One oracle-venv process imports SGLang's converters (behind the oracle's shims) and applies each to every word
 of a corpus; autofix's must take the same words, give the same values, and refuse the others, in its own words
@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from autofix import argtypes
+from autofix.common import argtypes
 from autofix.schema import load
 from tests.oracle.oracle import CHECK_PY, PYTHON, requires_oracle
 

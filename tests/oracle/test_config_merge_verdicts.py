@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from autofix import files
-from autofix.api import fix_source
-from autofix.formats import argv as shell
+from autofix.adapters import argv as shell
+from autofix.core.api import fix_source
+from autofix.disk import files
 from autofix.schema import load
 from tests.oracle.oracle import requires_oracle, run_batch, verdict
 from tests.test_config_merge import CASES, LAUNCH
@@ -69,7 +69,7 @@ def test_fix_keeps_what_sglang_runs(case, answers):
 def _shared_run(directory) -> None:
     from typer.testing import CliRunner
 
-    from autofix.commands import app
+    from autofix.cli.commands import app
     from tests.test_config_merge import _two_scripts
 
     _two_scripts(directory)

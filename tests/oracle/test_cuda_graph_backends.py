@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from autofix.model import UNKNOWN
+from autofix.common.diagnostics import UNKNOWN
 from autofix.pipeline.run import resolve
 from autofix.rules import SETTINGS
 from autofix.schema import load

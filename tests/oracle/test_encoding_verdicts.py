@@ -15,9 +15,9 @@ import codecs
 
 import pytest
 
-from autofix import files
-from autofix.api import fix_source
-from autofix.formats import argv as shell
+from autofix.adapters import argv as shell
+from autofix.core.api import fix_source
+from autofix.disk import files
 from tests.oracle.oracle import requires_oracle, run_batch, verdict
 from tests.test_encodings import CONFIG
 

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from autofix.explain import explain
+from autofix.explain.lookup import explain
+from autofix.explain.sites import load
 from autofix.pipeline.items import SettingsRule
 from autofix.rules import SETTINGS
-from autofix.sites import load
 from tests.oracle.oracle import PYTHON, requires_oracle
 from tests.rules.casekit import raised_at
 from tests.rules.cases import ALL_CASES

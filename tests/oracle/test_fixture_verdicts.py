@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from autofix import engine
-from autofix.formats import by_name
+from autofix.adapters import by_name
+from autofix.common.written import Written
+from autofix.core import engine
 from autofix.rules import BY_CODE
 from autofix.schema import load, others_of
-from autofix.written import Written
 from tests.oracle.oracle import SKIP_REASON
 
 ROOT = Path(__file__).resolve().parents[2]

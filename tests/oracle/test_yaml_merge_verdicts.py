@@ -8,7 +8,7 @@ the same values, find a refusal exactly where SGLang refuses (an
 
 Recorded differences, on purpose: nesting between 401 and ~490 levels,
 which SGLang's pure-Python loader still reads, is past ``MAX_YAML_DEPTH``
-(autofix/limits.py); a recursive alias is refused by autofix before it is
+(autofix/common/limits.py); a recursive alias is refused by autofix before it is
 followed (SGLang reads it as a list holding itself, and argparse refuses the word).
 """
 
@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from autofix import engine
-from autofix.api import fix_source
-from autofix.errors import InputError
-from autofix.formats import yaml_config
+from autofix.adapters import yaml_config
+from autofix.common.errors import InputError
+from autofix.common.written import Written
+from autofix.core import engine
+from autofix.core.api import fix_source
 from autofix.schema import load, others_of
-from autofix.written import Written
 from tests.oracle.oracle import requires_oracle, run_batch, verdict
 
 pytestmark = [pytest.mark.oracle, requires_oracle]

@@ -26,9 +26,9 @@ from types import ModuleType
 
 import yaml
 
-from autofix.errors import InputError
-from autofix.formats import argv, dockerfile, manifest, srtslurm, yaml_config
-from autofix.formats.embedded import Embedded
+from autofix.adapters import argv, dockerfile, manifest, srtslurm, yaml_config
+from autofix.adapters.embedded import Embedded
+from autofix.common.errors import InputError
 from autofix.schema import load
 
 BASH = shutil.which("bash", path="/bin:/usr/bin")

@@ -22,11 +22,11 @@ from typing import Any
 import yaml
 from strategies import SCHEMA
 
-from autofix import argtypes
+from autofix.common import argtypes
 from autofix.schema import Option
 
 # SGLang's value converters: Python's own, and SGLang's (human_readable_int, json_list_type, ...) as
-# autofix.argtypes writes them, which tests/oracle/test_argtypes.py checks against SGLang's own functions. What is
+# autofix.common.argtypes writes them, which tests/oracle/test_argtypes.py checks against SGLang's own functions. What is
 # compared here is argparse's reading of the words around them.
 CONVERTERS = {name: argtypes.converter(name, SCHEMA.version) for name in argtypes.KNOWN if name != "str"}
 

@@ -19,11 +19,11 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
-from autofix import engine
-from autofix.api import FixResult, fix_source
-from autofix.arguments import Word, parse_words
-from autofix.formats import argv, yaml_config
-from autofix.model import Applicability, Location, Unset
+from autofix.adapters import argv, yaml_config
+from autofix.common.arguments import Word, parse_words
+from autofix.common.diagnostics import Applicability, Location, Unset
+from autofix.core import engine
+from autofix.core.api import FixResult, fix_source
 from autofix.pipeline.items import SettingsRule
 from autofix.pipeline.trace import reads
 from autofix.rules import SETTINGS, deprecated

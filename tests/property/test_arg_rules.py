@@ -18,8 +18,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from strategies import FORMATS, SCHEMA, read_explicit
 
-from autofix.api import fix_source
-from autofix.formats.yaml_config import render_scalar
+from autofix.adapters.yaml_config import render_scalar
+from autofix.core.api import fix_source
 from autofix.rules import RULES
 from autofix.rules.base import ArgsRule
 from autofix.schema import Option

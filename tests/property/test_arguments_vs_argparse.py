@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from sglang_model import CONVERTERS, argparse_reads
 from strategies import SCHEMA
 
-from autofix.arguments import Word, parse_words
-from autofix.model import Location
+from autofix.common.arguments import Word, parse_words
+from autofix.common.diagnostics import Location
 from autofix.schema import Option
 
 # --- words --------------------------------------------------------------------

@@ -11,9 +11,9 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 from strategies import FORMATS, cases, path_for, read_explicit
 
-from autofix.api import fix_source
-from autofix.edits import Edit, apply_edits, offset_of
-from autofix.model import Set, Unset, applied
+from autofix.common.diagnostics import Set, Unset, applied
+from autofix.common.edits import Edit, apply_edits, offset_of
+from autofix.core.api import fix_source
 from tests.rules.cases import FACTS
 
 EACH_FORMAT = pytest.mark.parametrize("fmt", ("yaml", "shell"))

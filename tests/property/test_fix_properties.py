@@ -17,7 +17,7 @@ from hypothesis import Phase, event, given, settings
 from hypothesis import strategies as st
 from strategies import MODELS, SCHEMA, SEEDS, as_drawn, cases, configs, edge_cases, fix, read_explicit, spellings
 
-from autofix import engine
+from autofix.core import engine
 from autofix.pipeline.items import SettingsRule
 from autofix.rules import RULES
 from autofix.rules.base import ArgsRule

@@ -23,8 +23,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import SCHEMA, comparable, configs
 
-from autofix.api import fix_source
-from autofix.formats import by_name, detect
+from autofix.adapters import by_name, detect
+from autofix.core.api import fix_source
 
 PROGRAM = ["python3", "-m", "sglang.launch_server"]
 

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import SCHEMA, configs
 
-from autofix.model import UNKNOWN
+from autofix.common.diagnostics import UNKNOWN
 from autofix.pipeline import run
 from autofix.pipeline.facts import GPUS, NO_FACTS, Facts
 from autofix.rules import SETTINGS

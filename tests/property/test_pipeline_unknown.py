@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import RULE_DESTS, SCHEMA, values
 
-from autofix.model import UNKNOWN
+from autofix.common.diagnostics import UNKNOWN
 from autofix.pipeline.facts import GPUS, NO_FACTS, Facts
 from autofix.pipeline.run import _settles, resolve
 from autofix.rules import SETTINGS

@@ -6,7 +6,7 @@ arms, ``;``/``&&``/pipes, CRLF and lone CR bytes, a trailing backslash,
 ``bash -c`` script words, data commands, syntax errors) around SGLang
 launches, each launch marked ``--host hN``. ``/bin/bash`` runs each script
 with a stub ``python3``/``sglang`` first on ``PATH`` that records its
-argv; ``autofix.formats.argv.read`` reads the same text. Held:
+argv; ``autofix.adapters.argv.read`` reads the same text. Held:
 
 - ``read`` raises ``InputError`` exactly when ``bash -n`` refuses the script
   (or a ``bash -c`` script word in it, which ``bash -n`` does not read: the
@@ -42,8 +42,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from autofix.errors import InputError
-from autofix.formats import argv
+from autofix.adapters import argv
+from autofix.common.errors import InputError
 from autofix.schema import load
 
 BASH = shutil.which("bash", path="/bin:/usr/bin")

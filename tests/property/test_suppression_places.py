@@ -25,10 +25,10 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from autofix.api import fix_source
-from autofix.commands import app
-from autofix.errors import InputError
-from autofix.formats import argv, detect, dockerfile, manifest, srtslurm, yaml_config
+from autofix.adapters import argv, detect, dockerfile, manifest, srtslurm, yaml_config
+from autofix.cli.commands import app
+from autofix.common.errors import InputError
+from autofix.core.api import fix_source
 
 pytestmark = pytest.mark.skipif(shutil.which("bash", path="/bin:/usr/bin") is None, reason="needs bash")
 

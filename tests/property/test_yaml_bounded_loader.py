@@ -1,4 +1,4 @@
-"""The bounded YAML loader (autofix/formats/yaml_nodes.py) reads what ``yaml.safe_load`` reads.
+"""The bounded YAML loader (autofix/adapters/syntax/yaml_nodes.py) reads what ``yaml.safe_load`` reads.
 
 Within the limits, on documents with anchors, aliases and merge keys
 (``<<: *a``, ``<<: [*a, *b]``, inline ``<<: {...}``, and merges of
@@ -19,9 +19,9 @@ import yaml
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from autofix.errors import InputError
-from autofix.formats import yaml_nodes
-from autofix.limits import MAX_YAML_DEPTH, MAX_YAML_NODES
+from autofix.adapters.syntax import yaml_nodes
+from autofix.common.errors import InputError
+from autofix.common.limits import MAX_YAML_DEPTH, MAX_YAML_NODES
 
 KEYS = ["a", "b", "ab", "tp-size", "x_y", "=", "1", "yes", "null", "'q k'"]
 SCALARS = ["1", "0x1f", "1.5", "yes", "off", "~", "null", "'q'", '"d q"', "text", "2001-12-14", ".inf", "-1",

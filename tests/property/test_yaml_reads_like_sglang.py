@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from sglang_model import sglang_reads_config
 from strategies import YAML_DESTS, configs, read_explicit, yaml_texts
 
-from autofix.formats import yaml_config
+from autofix.adapters import yaml_config
 from autofix.schema import load
 
 

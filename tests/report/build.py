@@ -6,8 +6,8 @@ offset it inserts at, so a test reads as its data: the source, what is flagged, 
 
 from __future__ import annotations
 
-from autofix.edits import Edit, apply_edits, line_col, offset_of
-from autofix.model import Applicability, Location
+from autofix.common.diagnostics import Applicability, Location
+from autofix.common.edits import Edit, apply_edits, line_col, offset_of
 from autofix.report.records import ErrorRecord, FixRecord, Record, RenderContext, RuleInfo, TextEdit
 
 ROOT = "/repo"

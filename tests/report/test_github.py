@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autofix.model import Location
+from autofix.common.diagnostics import Location
+from autofix.common.escapes import visible
 from autofix.report import github, workflow_commands
-from autofix.report.escapes import visible
 from autofix.report.records import ErrorRecord
 from tests.report.actions_runner import Runner
 from tests.report.build import context, fix, record, replace, unsafe

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from autofix.model import Location
+from autofix.common.diagnostics import Location
 from autofix.report import gitlab
 from autofix.report.records import ErrorRecord
 from tests.report.build import context, record

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from autofix.model import Location
+from autofix.common.diagnostics import Location
 from autofix.report import MACHINE, machine
 from autofix.report.records import ErrorRecord
 from autofix.report.shared import artifact, byte_column, display_path, relative

@@ -15,8 +15,8 @@ from urllib.parse import unquote_to_bytes
 import pytest
 from jsonschema import Draft4Validator
 
+from autofix.common.escapes import ERRORS, printable
 from autofix.report import FORMATS
-from autofix.report.escapes import ERRORS, printable
 
 ROOT = Path(__file__).resolve().parents[2]
 BAD = "tp-size: 8\nmoe-a2a-backend: none\nep-dispatch-algorithm: static\n"

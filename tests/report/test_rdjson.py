@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autofix.model import Applicability, Location
+from autofix.common.diagnostics import Applicability, Location
 from autofix.report import rdjson
 from autofix.report.records import ErrorRecord, FixRecord, Record, TextEdit
 from tests.report.build import applied, context, edit_at, fix, line_start, loc, offset, record, replace, unsafe

@@ -8,8 +8,8 @@ from importlib.resources import files
 import pytest
 from jsonschema import Draft4Validator
 
-from autofix.edits import Edit, apply_edits, offset_of
-from autofix.model import Applicability, Location
+from autofix.common.diagnostics import Applicability, Location
+from autofix.common.edits import Edit, apply_edits, offset_of
 from autofix.report import sarif
 from autofix.report.records import ErrorRecord
 from tests.report.build import applied, context, fix, record, replace, unsafe

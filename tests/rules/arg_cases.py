@@ -75,7 +75,7 @@ CASES = [
     yaml("ARG004-float-for-int", "tp-size: 8.0\n", ["ARG004 1:1"], "tp-size: 8\n", ARGPARSE),
     shell("ARG004-word-for-int", "--tp-size eight", ["ARG004 1:69"], None, ARGPARSE, ARGPARSE),
     shell("ARG004-ok-mem-fraction-unbounded", "--mem-fraction-static 1.5", [], None, "ok"),
-    # every type= of SGLang's parser (autofix.argtypes): json.loads, orjson, sizes, the CUDA graph config
+    # every type= of SGLang's parser (autofix.common.argtypes): json.loads, orjson, sizes, the CUDA graph config
     shell("ARG004-json-invalid", "--limit-mm-data-per-request '{bad'", ["ARG004 1:69"], None, ARGPARSE, ARGPARSE),
     shell("ARG004-json-trailing-comma", "--extra-metric-labels '[1, 2,]'", ["ARG004 1:69"], None, ARGPARSE,
           ARGPARSE),

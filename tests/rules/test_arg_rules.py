@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from autofix.api import fix_source
-from autofix.formats import argv as shell
-from autofix.formats import yaml_config
+from autofix.adapters import argv as shell
+from autofix.adapters import yaml_config
+from autofix.core.api import fix_source
 from autofix.rules import RULES
 from autofix.rules.base import ArgsRule
 from tests.rules.arg_cases import CASES, ArgCase

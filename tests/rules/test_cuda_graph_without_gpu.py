@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from autofix.model import UNKNOWN
+from autofix.common.diagnostics import UNKNOWN
 from autofix.pipeline.run import resolve
 from autofix.rules import SETTINGS
 from autofix.schema import load

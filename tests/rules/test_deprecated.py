@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from autofix.api import fix_source
-from autofix.formats import argv as shell
-from autofix.formats import yaml_config
+from autofix.adapters import argv as shell
+from autofix.adapters import yaml_config
+from autofix.core.api import fix_source
 from autofix.rules.deprecated import OPTIONS, VALUES
 from autofix.schema import load
 from tests.rules.casekit import oracle_facts

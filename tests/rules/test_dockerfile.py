@@ -11,8 +11,8 @@ from __future__ import annotations
 import dockerfile as buildkit
 import pytest
 
-from autofix.api import fix_source
-from autofix.formats import dockerfile
+from autofix.adapters import dockerfile
+from autofix.core.api import fix_source
 from autofix.report import diagnostic_line
 
 LAUNCH = '"python3", "-m", "sglang.launch_server", "--model-path", "m"'
@@ -169,7 +169,7 @@ def test_an_item_cut_by_a_continuation_is_not_edited():
 
 
 def test_a_json_array_holding_a_number_is_docker_s_build_error_not_this_rule():
-    from autofix.errors import InputError
+    from autofix.common.errors import InputError
 
     with pytest.raises(InputError, match="strings only"):
         fix_source(f'FROM x\nCMD [{LAUNCH}, "--tp", 8]\n', dockerfile, path="Dockerfile")

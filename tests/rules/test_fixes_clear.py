@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from autofix import engine
-from autofix.model import Fix, Set, Violation, applied
+from autofix.common.diagnostics import Fix, Set, Violation, applied
+from autofix.core import engine
 from autofix.pipeline.facts import Facts
 from autofix.pipeline.items import SettingsRule, settings_rule
 from autofix.pipeline.run import resolve

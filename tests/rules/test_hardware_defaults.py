@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autofix.model import UNKNOWN
+from autofix.common.diagnostics import UNKNOWN
 from autofix.pipeline.facts import GPUS, NO_FACTS, Facts
 from autofix.pipeline.run import resolve
 from autofix.rules import SETTINGS

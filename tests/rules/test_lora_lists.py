@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from autofix.api import fix_source
-from autofix.formats import argv, dockerfile, yaml_config
+from autofix.adapters import argv, dockerfile, yaml_config
+from autofix.core.api import fix_source
 
 LAUNCH = "python3 -m sglang.launch_server --model-path m --enable-lora --max-lora-rank 16 "
 CMD = 'FROM x\nCMD ["python3", "-m", "sglang.launch_server", "--model-path", "m", "--enable-lora"{}]\n'

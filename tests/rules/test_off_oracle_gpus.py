@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from autofix import engine
-from autofix.arguments import Word, parse_words
-from autofix.model import Applicability, Location
+from autofix.common.arguments import Word, parse_words
+from autofix.common.diagnostics import Applicability, Location
+from autofix.core import engine
 from autofix.pipeline.facts import Facts
 from autofix.schema import load
 

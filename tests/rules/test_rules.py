@@ -8,11 +8,11 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from autofix import engine
-from autofix.api import fix_source
-from autofix.arguments import Word, parse_words
-from autofix.formats import argv as shell
-from autofix.model import Location
+from autofix.adapters import argv as shell
+from autofix.common.arguments import Word, parse_words
+from autofix.common.diagnostics import Location
+from autofix.core import engine
+from autofix.core.api import fix_source
 from autofix.rules import SETTINGS, defined_in
 from autofix.schema import load
 from tests.oracle.oracle import verdict
@@ -168,7 +168,7 @@ def test_an_override_warning_says_what_replaces_the_value_and_pins_it():
 
 def test_an_override_is_not_pinned_when_an_earlier_check_would_refuse_the_pinned_value():
     """Pinning --ep-size 8 would fail a check before handle_a2a_moe: the fix removes the ignored setting instead."""
-    from autofix.model import Violation
+    from autofix.common.diagnostics import Violation
     from autofix.pipeline.items import settings_rule
     from autofix.rules.moe_hook.handle_a2a_moe import a2a_backend_overrides_ep_size
 

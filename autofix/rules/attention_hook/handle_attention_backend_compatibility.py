@@ -8,7 +8,7 @@ GPU host it is neither of the two (whatever ``--device`` says).
 
 from __future__ import annotations
 
-from autofix.model import Fix, Unset, Violation
+from autofix.common.diagnostics import Fix, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.cuda_graph_hook import DECODE, PREFILL, prefill_attention_backend

@@ -8,7 +8,7 @@ platform decides it (unknown without `--gpu`).
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Violation
+from autofix.common.diagnostics import Fix, Set, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView, Unknown
 from autofix.rules.fixes import remove

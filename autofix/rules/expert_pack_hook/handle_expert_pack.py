@@ -8,7 +8,7 @@ config), which autofix does not read: those stay unchecked.
 
 from __future__ import annotations
 
-from autofix.model import Fix, Unset, Violation
+from autofix.common.diagnostics import Fix, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 

@@ -8,7 +8,7 @@ unless its decode radix cache is on (``handle_pd_disaggregation``).
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Violation
+from autofix.common.diagnostics import Fix, Set, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.fixes import remove

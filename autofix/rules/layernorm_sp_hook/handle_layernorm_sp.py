@@ -7,7 +7,7 @@ and are not modelled: with any other model SGLang refuses the flag there.
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Unset, Violation
+from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 

@@ -7,7 +7,7 @@ overlap (A2A002). Its GPU check (A2A003) passes on every GPU autofix knows.
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Unset, Violation
+from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from autofix.model import Fix, Unset, Violation
+from autofix.common.diagnostics import Fix, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.moe_hook import chunked_prefill_size

@@ -8,7 +8,7 @@ graph sizes SGLang derives from the GPU memory, and is not modelled.
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Unset, Violation
+from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.moe_hook import chunked_prefill_size

@@ -12,7 +12,7 @@ silent.
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Unset, Violation
+from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.model_hook.handle_model_specific_adjustments import DEEPSEEK_OVERRIDE_ARCHS

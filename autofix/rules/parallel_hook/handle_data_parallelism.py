@@ -9,7 +9,7 @@ options that only attention DP can run (``_dp_lm_head_validation``).
 
 from __future__ import annotations
 
-from autofix.model import UNKNOWN, Fix, Set, Unset, Violation
+from autofix.common.diagnostics import UNKNOWN, Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 

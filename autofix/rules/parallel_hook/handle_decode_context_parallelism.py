@@ -7,7 +7,7 @@ knows is CUDA.
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Unset, Violation
+from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 

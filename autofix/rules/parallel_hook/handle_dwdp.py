@@ -6,7 +6,7 @@ a DWDP size above 1 (the assert at :438, `dwdp_size >= 2`, is unreachable).
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Unset, Violation
+from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 

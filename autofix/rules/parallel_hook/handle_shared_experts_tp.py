@@ -8,7 +8,7 @@ instance-connector one never runs (that connector fails earlier).
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Unset, Violation
+from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 

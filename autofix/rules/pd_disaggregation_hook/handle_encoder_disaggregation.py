@@ -4,7 +4,7 @@ architectures encoder disaggregation supports."""
 
 from __future__ import annotations
 
-from autofix.model import Fix, Unset, Violation
+from autofix.common.diagnostics import Fix, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Unset, Violation
+from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.cuda_graph_hook import DECODE, PREFILL
@@ -139,7 +139,7 @@ def _no_prefill_graph(view: ResolvingView) -> Fix:
 
 
 def _forward_hooks(view: ResolvingView) -> bool:
-    """Whether forward hooks are given (the JSON list argparse read, ``autofix.argtypes.json_list_type``)."""
+    """Whether forward hooks are given (the JSON list argparse read, ``autofix.common.argtypes.json_list_type``)."""
     return bool(view["forward_hooks"])
 
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from autofix.model import Fix, Violation
+from autofix.common.diagnostics import Fix, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.pd_disaggregation_hook.handle_pd_disaggregation.common import STEP, drop

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from autofix.model import Fix, Violation
+from autofix.common.diagnostics import Fix, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.parallel_hook.handle_data_parallelism import attn_dp_enabled

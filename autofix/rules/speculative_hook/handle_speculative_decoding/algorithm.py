@@ -3,7 +3,7 @@ algorithm shares (decode radix cache, block verification, draft window and sink)
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Violation
+from autofix.common.diagnostics import Fix, Set, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.fixes import remove

@@ -8,7 +8,7 @@ step would make every check that reads them silent without ``--gpu``.
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set
+from autofix.common.diagnostics import Fix, Set
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.attention_hook.handle_deterministic_inference import deterministic_backend
 from autofix.rules.fixes import remove

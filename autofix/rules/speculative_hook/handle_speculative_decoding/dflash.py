@@ -8,7 +8,7 @@ model's config, None when it has none or cannot be read), unknown unless given.
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Unset, Violation
+from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView, Unknown
 from autofix.rules.parallel_hook.handle_data_parallelism import attn_dp_enabled

@@ -3,7 +3,7 @@ EAGLE, EAGLE3 (and NEXTN) and STANDALONE; also ``_handle_frozen_kv_mtp`` and the
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Unset, Violation
+from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.fixes import remove

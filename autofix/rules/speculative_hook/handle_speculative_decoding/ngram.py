@@ -3,7 +3,7 @@ NGRAM speculation, its defaults, its external corpus and its tree over paged KV.
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Unset, Violation
+from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.fixes import remove

@@ -3,7 +3,7 @@ geometry (Q verify nodes, F = steps + 1, K = top-k) and the features the tree mo
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Unset, Violation
+from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.speculative_hook.handle_speculative_decoding.uno import STEP, VIA, top_k, verify_width

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Unset, Violation
+from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView, Unknown
 from autofix.rules.memory_hook.handle_gpu_memory_settings import CHUNKED_PREFILL_BY_MEMORY, LARGEST

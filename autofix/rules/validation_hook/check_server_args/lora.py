@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from autofix.model import Fix, Set, Unset, Violation
+from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.fixes import remove

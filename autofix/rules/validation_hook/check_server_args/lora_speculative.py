@@ -7,7 +7,7 @@ The speculative values are SGLang's after ``handle_speculative_decoding``: the a
 
 from __future__ import annotations
 
-from autofix.model import Fix, Unset, Violation
+from autofix.common.diagnostics import Fix, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.fixes import remove

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from autofix.model import Fix, Set, Violation
+from autofix.common.diagnostics import Fix, Set, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.fixes import remove

@@ -1,0 +1,402 @@
+"""Text edits at character spans, and the unified diff of a change."""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import functools
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from autofix.common.errors import InternalError
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Edit:
+    """Replace ``text[start:end]`` with ``text``: ``start == end`` inserts, ``""`` deletes.
+
+    Offsets are indexes into the exact string the adapter was given.
+    """
+
+    start: int
+    end: int
+    text: str
+
+
+def apply_edits(source: str, edits: Iterable[Edit]) -> str:
+    """Apply non-overlapping edits; every character outside them is kept.
+
+    Raises ``InternalError`` if two edits overlap (two insertions at one
+    point are kept in the order given).
+    """
+    ordered = sorted(edits, key=lambda e: (e.start, e.end))
+    out, pos = [], 0
+    for e in ordered:
+        if e.start < pos or e.end < e.start or e.end > len(source):
+            raise InternalError(f"overlapping or out-of-range edit at offset {e.start}")
+        out.append(source[pos : e.start])
+        out.append(e.text)
+        pos = e.end
+    out.append(source[pos:])
+    return "".join(out)
+
+
+def merge_deletions(edits: Iterable[Edit]) -> list[Edit]:
+    """Union overlapping or touching deletions; other edits pass through unchanged."""
+    out: list[Edit] = []
+    for e in sorted(edits, key=lambda e: (e.start, e.end)):
+        prev = out[-1] if out else None
+        if prev is not None and not e.text and not prev.text and e.start <= prev.end:
+            out[-1] = Edit(prev.start, max(prev.end, e.end), "")
+        else:
+            out.append(e)
+    return out
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Change:
+    """A region that differs between two texts: ``before[start:end]`` became ``after[new_start:new_end]``.
+
+    A fix's changes (``FixResult.changes``) are sorted and disjoint; every
+    character outside them is the same in both texts.
+    """
+
+    start: int
+    end: int
+    new_start: int
+    new_end: int
+
+
+def compose(changes: Iterable[Change], edits: Iterable[Edit]) -> list[Change]:
+    """The changes from text A to C, given ``changes`` (A to B) and ``edits`` (non-overlapping, on B).
+
+    One sweep over both, in B's order: regions that overlap or touch in B
+    are merged into one (its A span ends where its last change ends, its C
+    span grows by what its edits add); the text between regions is the same
+    in A, B and C, shifted.
+    """
+    items = sorted([(c.new_start, c.new_end, c) for c in changes] + [(e.start, e.end, e) for e in edits],
+                   key=lambda item: (item[0], item[1]))
+    out: list[Change] = []
+    b_minus_a = 0  # B offset minus A offset, in the text after the changes swept so far
+    c_minus_b = 0  # C offset minus B offset, in the text after the edits swept so far
+    open_: list[int] | None = None  # [B start, B end, B-A and C-B before the region]
+
+    def close() -> None:
+        b0, b1, before_a, before_c = open_
+        out.append(Change(b0 - before_a, b1 - b_minus_a, b0 + before_c, b1 + c_minus_b))
+
+    for b0, b1, item in items:
+        if open_ is not None and b0 <= open_[1]:
+            open_[1] = max(open_[1], b1)
+        else:
+            if open_ is not None:
+                close()
+            open_ = [b0, b1, b_minus_a, c_minus_b]
+        if isinstance(item, Change):
+            b_minus_a = item.new_end - item.end
+        else:
+            c_minus_b += len(item.text) - (item.end - item.start)
+    if open_ is not None:
+        close()
+    return out
+
+
+def changes_between(before: str, after: str) -> list[Change]:
+    """One change covering everything between the common prefix and suffix (none when equal)."""
+    if before == after:
+        return []
+    n = min(len(before), len(after))
+    lo, hi = 0, n  # the common prefix is at least lo and less than hi + 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if before[:mid] == after[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    prefix = lo
+    lo, hi = 0, n - prefix
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if before[len(before) - mid:] == after[len(after) - mid:]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return [Change(prefix, len(before) - lo, prefix, len(after) - lo)]
+
+
+_CONTEXT = 3
+_REFINE = 4_000_000  # compare a region's lines pairwise (difflib) only below this many pairs
+
+
+def unified_diff(before: str, after: str, path: str, changes: Iterable[Change] | None = None) -> str:
+    """A ``git diff``-style unified diff, ``\\ No newline at end of file`` included.
+
+    ``changes`` are the regions that differ (``compose``); without them the
+    texts' common prefix and suffix are found. Only those regions are
+    compared line by line (difflib, within each region), so the work and
+    the diff's size follow the change, not the file: one fixed line in a
+    file of a million equal lines is one small hunk. Lines end at ``\\n``
+    only (a ``\\r`` or a form feed inside a line is part of it, as for git and patch).
+    """
+    regions = changes_between(before, after) if changes is None else sorted(changes)
+    if not regions or before == after:
+        return ""
+    a_lines, b_lines = _lines(before), _lines(after)
+    ops = _line_ops(before, a_lines, b_lines, regions)
+    if ops is None:  # regions that do not line up (a caller's mistake): compare the one region between
+        ops = _line_ops(before, a_lines, b_lines, changes_between(before, after))
+    old, new = (path, path) if path.startswith("/") else (f"a/{path}", f"b/{path}")
+    out = [f"--- {diff_name(old)}\n", f"+++ {diff_name(new)}\n"]
+    for group in _Known(ops).get_grouped_opcodes(_CONTEXT):
+        first, last = group[0], group[-1]
+        out.append(f"@@ -{_range(first[1], last[2])} +{_range(first[3], last[4])} @@\n")
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                out.extend(_marked(" ", a_lines[i1:i2]))
+                continue
+            out.extend(_marked("-", a_lines[i1:i2]))
+            out.extend(_marked("+", b_lines[j1:j2]))
+    return "".join(out)
+
+
+# the characters git writes as a letter after a backslash in a quoted name (quote.c, sq_lookup)
+_GIT_ESCAPES = {"\a": "a", "\b": "b", "\t": "t", "\n": "n", "\v": "v", "\f": "f", "\r": "r", '"': '"', "\\": "\\"}
+
+
+def diff_name(name: str) -> str:
+    """How a diff header names a file (``name``: its path, with its ``a/`` or ``b/``): as it is, or, when it holds
+    a control character (C0, DEL, C1), a ``"`` or a backslash, or a byte that is not UTF-8, quoted as git quotes
+    it: between double quotes, those as C escapes (``"a/nl\\n.yaml"``, ``"a/caf\\351.yaml"``), so that the
+    header stays one line a terminal shows as it is and ``git apply`` and GNU patch read back the name's bytes.
+
+    ``str -> str``; the other characters stay as they are (git's ``core.quotePath=false``).
+    """
+    if name.isprintable() and '"' not in name and "\\" not in name:
+        return name
+    out, quoted = [], False
+    for ch in name:
+        n = ord(ch)
+        if ch in _GIT_ESCAPES:
+            out.append("\\" + _GIT_ESCAPES[ch])
+        elif 0xDC80 <= n <= 0xDCFF:  # a byte that is not UTF-8 (os.fsdecode): the byte itself
+            out.append(f"\\{n - 0xDC00:03o}")
+        elif n < 0x20 or 0x7F <= n <= 0x9F:
+            out.append("".join(f"\\{b:03o}" for b in ch.encode("utf-8")))
+        else:
+            out.append(ch)
+            continue
+        quoted = True
+    return f'"{"".join(out)}"' if quoted else name
+
+
+class _Known(difflib.SequenceMatcher):
+    """difflib's hunk grouping (``get_grouped_opcodes``) over opcodes found another way."""
+
+    def __init__(self, opcodes: list[tuple[str, int, int, int, int]]) -> None:
+        super().__init__(None, [], [])
+        self._known = opcodes
+
+    def get_opcodes(self):
+        """The opcodes given (difflib's grouping reads them from here)."""
+        return list(self._known)
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text``, each with its ``\\n`` (the last may have none)."""
+    parts = text.split("\n")
+    lines = [p + "\n" for p in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
+
+
+def _line_ops(before: str, a_lines: list[str], b_lines: list[str], regions: list[Change]):
+    """difflib-style opcodes over whole lines, from the changed regions; None if they do not line up."""
+    a_starts, b_starts = _starts(a_lines), _starts(b_lines)
+    a_open = not a_lines or a_lines[-1].endswith("\n")  # the text's end starts a line of its own
+    b_open = not b_lines or b_lines[-1].endswith("\n")
+    ops: list[tuple[str, int, int, int, int]] = []
+    ai = bi = 0  # the lines before these are in ``ops``
+    for c in _by_line(regions, before):
+        a0, b0 = _first_line(a_starts, c.start, a_open), _first_line(b_starts, c.new_start, b_open)
+        # the text around a region is the same on both sides: both blocks start and end at line breaks
+        a1, b1 = bisect.bisect_left(a_starts, c.end), bisect.bisect_left(b_starts, c.new_end)
+        while a_starts[a1] - c.end != b_starts[b1] - c.new_end:
+            if a_starts[a1] - c.end < b_starts[b1] - c.new_end:
+                a1 += 1
+            else:
+                b1 += 1
+        if c.start - a_starts[a0] != c.new_start - b_starts[b0] or a0 - ai != b0 - bi or a0 < ai:
+            return None
+        if a0 > ai:
+            ops.append(("equal", ai, a0, bi, b0))
+        ops.extend(_region_ops(a_lines, b_lines, a0, max(a1, a0), b0, max(b1, b0)))
+        ai, bi = max(a1, a0), max(b1, b0)
+    if len(a_lines) - ai != len(b_lines) - bi:
+        return None
+    if ai < len(a_lines):
+        ops.append(("equal", ai, len(a_lines), bi, len(b_lines)))
+    merged: list[tuple[str, int, int, int, int]] = []  # as difflib gives them: no two "equal" in a row
+    for op in ops:
+        if merged and op[0] == merged[-1][0] == "equal":
+            merged[-1] = ("equal", merged[-1][1], op[2], merged[-1][3], op[4])
+        else:
+            merged.append(op)
+    return merged
+
+
+def _by_line(regions: list[Change], before: str) -> list[Change]:
+    """``regions`` merged wherever no line break stands between two of them: each then owns whole lines."""
+    out: list[Change] = []
+    for c in regions:
+        if out and before.find("\n", out[-1].end, c.start) < 0:
+            prev = out.pop()
+            c = Change(prev.start, c.end, prev.new_start, c.new_end)
+        out.append(c)
+    return out
+
+
+def _starts(lines: list[str]) -> list[int]:
+    """The offset each line starts at, then the text's length."""
+    out, pos = [], 0
+    for line in lines:
+        out.append(pos)
+        pos += len(line)
+    out.append(pos)
+    return out
+
+
+def _first_line(starts: list[int], offset: int, open_end: bool) -> int:
+    """The index of the line ``offset`` is in; the text's end is in its last line unless that ends in a break."""
+    if offset < starts[-1]:
+        return bisect.bisect_right(starts, offset) - 1
+    return len(starts) - 1 if open_end else len(starts) - 2
+
+
+def _region_ops(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int):
+    """The line opcodes of one changed region: difflib inside it when small enough, else one replace."""
+    if a1 == a0 and b1 == b0:
+        return []
+    if (a1 - a0) * (b1 - b0) > _REFINE:
+        return [("replace", a0, a1, b0, b1)]
+    matcher = difflib.SequenceMatcher(None, a[a0:a1], b[b0:b1], autojunk=False)
+    return [(tag, a0 + i1, a0 + i2, b0 + j1, b0 + j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes()]
+
+
+def _range(start: int, stop: int) -> str:
+    """A hunk header's range, as difflib writes it (1-based; an empty range names the line before it)."""
+    length = stop - start
+    first = start + 1
+    if length == 1:
+        return f"{first}"
+    if not length:
+        first -= 1
+    return f"{first},{length}"
+
+
+def _marked(mark: str, lines: list[str]):
+    for line in lines:
+        yield mark + line if line.endswith("\n") else mark + line + "\n\\ No newline at end of file\n"
+
+
+def map_back(edits: Iterable[Edit], offset: int) -> int:
+    """The offset in the text before ``edits`` of ``offset`` in the text after them.
+
+    An offset inside inserted or replaced text maps to the start of the edit.
+    """
+    return mapper_back(edits)(offset)
+
+
+def mapper_back(edits: Iterable[Edit]) -> Callable[[int], int]:
+    """``map_back`` for many offsets: ``edits`` (not overlapping) are sorted once and each offset is found by
+    bisection (a pass of 50 000 fixes places each of its findings)."""
+    ordered = sorted(edits, key=lambda e: (e.start, e.end))
+    starts: list[int] = []  # where each edit's text starts in the text after them
+    after: list[int] = []  # the length the text gained up to the end of each edit
+    delta = 0
+    for e in ordered:
+        starts.append(e.start + delta)
+        delta += len(e.text) - (e.end - e.start)
+        after.append(delta)
+
+    def back(offset: int) -> int:
+        i = bisect.bisect_right(starts, offset) - 1  # the last edit that starts at or before ``offset``
+        if i < 0:
+            return offset
+        if offset < starts[i] + len(ordered[i].text):
+            return ordered[i].start
+        return offset - after[i]
+
+    return back
+
+
+def offset_of(text: str, line: int, col: int) -> int:
+    """The index of 1-based ``line``:``col`` in ``text``; ``ValueError`` for a line past its last."""
+    starts = _line_starts(text)
+    if not 1 <= line <= len(starts):
+        raise ValueError(f"line {line} is not in the text's {len(starts)} lines")
+    return starts[line - 1] + col - 1
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of index ``offset`` in ``text`` (lines end at ``\n``)."""
+    starts = _line_starts(text)
+    line = bisect.bisect_right(starts, offset)
+    return line, offset - starts[line - 1] + 1
+
+
+_BIG_TEXT = 1024 * 1024  # characters: a text's line starts are machine integers from here on
+
+
+@functools.lru_cache(maxsize=4)
+def _line_starts(text: str) -> Sequence[int]:
+    """The index of each line's first character: one pass, then a lookup per position (not a count from 0).
+
+    For a text of a MiB or more, machine integers (8 bytes a line): a tuple
+    of ints takes 36, 600 MB for a 64 MiB file of short lines
+    (``limits.MAX_BYTES``); a small text's tuple is made faster.
+    """
+    if len(text) < _BIG_TEXT:
+        return (0, *(m.end() for m in re.finditer("\n", text)))
+    import array  # loaded only for a big text
+
+    starts = array.array("q", (0,))
+    starts.extend(m.end() for m in re.finditer("\n", text))
+    return starts
+
+
+def _overlaps(start: int, end: int, a: int, b: int) -> bool:
+    """Whether span ``start:end`` overlaps ``a:b``; an empty span (an insertion point) overlaps what it touches."""
+    if start == end or a == b:
+        return a <= end and start <= b
+    return start < b and end > a
+
+
+def range_before(edits: Iterable[Edit], start: int, end: int) -> tuple[int, int] | None:
+    """The span ``start:end`` of the text after ``edits`` as a span of the text before them, or None when it
+    overlaps what an edit wrote (an insertion point touching written text counts as inside it)."""
+    delta = 0
+    for e in sorted(edits, key=lambda e: (e.start, e.end)):
+        new_start = e.start + delta
+        new_end = new_start + len(e.text)
+        if _overlaps(start, end, new_start, new_end):
+            return None
+        if new_start >= end:
+            break
+        delta += len(e.text) - (e.end - e.start)
+    return start - delta, end - delta
+
+
+def range_after(changes: Iterable[Change], start: int, end: int) -> tuple[int, int] | None:
+    """The span ``start:end`` of a text as a span of the text ``changes`` made from it (``Change``: before ->
+    after), or None when it overlaps a changed region (an insertion point touching one counts as inside)."""
+    delta = 0
+    for c in sorted(changes):
+        if _overlaps(start, end, c.start, c.end):
+            return None
+        if c.start >= end:
+            break
+        delta = c.new_end - c.end
+    return start + delta, end + delta

@@ -1,0 +1,857 @@
+"""Project configuration: find, read, check and resolve ``[tool.autofix]`` / ``autofix.toml`` as ruff does.
+
+Use::
+
+    resolver = Resolver({"select": None, "ignore": ["EP004"]}, config_file=None, isolated=False)
+    settings = resolver.settings("deploy/serve.yaml")   # ConfigError (an InputError: exit 2) for a bad file
+    settings.policy, settings.facts, settings.target_version, settings.skips(named=True)
+    resolver.excluded("deploy/venv", is_dir=True)        # a directory walk asks before it enters one
+
+``KEYS`` is the table of keys (name, type, check, help, default, how the command line combines with it);
+``docs/configuration.md`` shows it (``render_keys``).
+
+## Where the configuration comes from
+One file configures a checked file: the closest one found walking up from the checked file's directory, up to
+the root of the repository holding it (a directory with ``.git``; no higher: a file above a repository is no
+part of it), or to the file system's root outside any repository. A file found so is read only where it leads
+to a file in its project (``Within``: that repository, else its own directory; or the run's, the repository
+holding ``cwd``, else ``cwd``), judged by the file opened (``files.read_bytes``); elsewhere, a ``ConfigError``. In
+each directory ``.autofix.toml`` wins over ``autofix.toml``, which wins over ``pyproject.toml``; the first two
+hold their keys at the top level, ``pyproject.toml`` in its ``[tool.autofix]`` table, and a ``pyproject.toml``
+without that table does not count (the walk goes on up). Files at different levels are never merged.
+``--config-file PATH`` names the one file used for every checked file (a ``pyproject.toml`` named so must have
+``[tool.autofix]``); ``--isolated`` uses none. Stdin is configured from the current directory, or from the
+directory of ``--stdin-filename``. Each directory is looked at once per run (``Resolver`` keeps what it found).
+
+Paths and globs written in a file are relative to that file's directory (its *root*); those given on the
+command line to the current directory.
+
+## How the command line combines with a file
+Each key of ``KEYS`` says how (``Key.cli``): ``replaces`` (the command line's value, when given, is used instead
+of the file's) or ``extends`` (the file's list, then the command line's). ``select`` also resets the file's
+``extend-select``: ``--select`` names the whole selection, as a later layer does in ruff. The file's
+``ignore`` and ``unfixable`` still apply under ``--select``; where a selector that turns a rule on and one that
+turns it off both match, the more specific one wins (``autofix.core.policy``), so ``--select EP003`` still reports
+EP003 when the file ignores ``EP``, and not when it ignores ``EP003`` itself. ``per-file-ignores`` drop the
+rules they name for the files they match whatever selects them (as ruff's do). ``--gpu`` replaces the file's
+``gpu`` and, when it has a COUNT, the file's ``gpus-per-node``; ``--gpus-per-node`` replaces the count either
+of them gives.
+
+## Globs (``exclude``, ``extend-exclude``, ``per-file-ignores``)
+Read as gitignore reads them (``autofix.project.globs`` says exactly how): a pattern without ``/`` (``venv``,
+``*.sh``) matches a name at any depth, one with ``/`` the path from the root; ``**`` spans directories; a
+pattern that matches a directory matches everything below it. Each entry is judged by the configuration of
+the directory that holds it; nothing at or above that configuration's root is looked at.
+
+Pure apart from reading the configuration files it finds (``files.read_bytes``: bounded, regular files only)
+and one ``lstat`` per name of the walk up (and one ``stat`` of each directory's ``.git``). A name that is there
+but cannot be read as a configuration file (a directory, a FIFO, a device, a symlink to nothing), or a document
+tomllib would not read in bounded time (nested too deeply, a dotted key of too many parts:
+``limits.MAX_TOML_KEY_PARTS``), is a ``ConfigError``, never passed over.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from autofix.common.errors import ConfigError, InputError
+from autofix.common.limits import MAX_TOML_KEY_PARTS
+from autofix.core.policy import ALL, Policy, RuleId, first_unknown
+from autofix.disk import files
+from autofix.pipeline.facts import Facts, HardwareError, hardware, parse_gpu
+from autofix.project import globs
+from autofix.schema import DEFAULT_VERSION
+
+if TYPE_CHECKING:
+    import tomllib
+
+NAMES = (".autofix.toml", "autofix.toml", "pyproject.toml")  # precedence within one directory, highest first
+TABLE = ("tool", "autofix")  # where pyproject.toml holds the keys
+
+
+class OptionError(ValueError):
+    """A command-line override autofix cannot use (``--select EPX``): ``param`` is the option (``--select``)."""
+
+    def __init__(self, message: str, param: str) -> None:
+        super().__init__(message)
+        self.param = param
+
+
+class Invalid(ValueError):
+    """Raised by a key's check: the value has the right type but autofix cannot use it.
+
+    ``at`` is the path from the key to the offending part (``(2,)``: the list's third item); ``on_key``: the
+    part is a key (a glob of ``per-file-ignores``), so the error points at it rather than at its value.
+    """
+
+    def __init__(self, message: str, at: tuple[str | int, ...] = (), on_key: bool = False) -> None:
+        super().__init__(message)
+        self.at = at
+        self.on_key = on_key
+
+
+# --- value types -------------------------------------------------------------------------------------------
+
+
+def _what(value: Any) -> str:
+    """The TOML type of ``value``, with its article ("a string", "an integer")."""
+    if isinstance(value, bool):
+        return "a boolean"
+    for kind, name in ((str, "a string"), (int, "an integer"), (float, "a float"), (list, "a list"),
+                       (dict, "a table")):
+        if isinstance(value, kind):
+            return name
+    return f"a {type(value).__name__}"  # datetime, date, time
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+class Kind:
+    """The TOML type a key's value must have: ``mismatch`` says where and how a value differs from it (None:
+    it has it), ``normalise`` makes the stored form (tuples for lists)."""
+
+    what: str  # "a list of strings"
+    mismatch: Callable[[Any], tuple[tuple[str | int, ...], str] | None]
+    normalise: Callable[[Any], Any] = lambda v: v
+
+
+def _scalar(kind: type, what: str) -> Kind:
+    def mismatch(v):
+        ok = isinstance(v, kind) and (kind is bool or not isinstance(v, bool))
+        return None if ok else ((), f"not {_what(v)}")
+    return Kind(what, mismatch)
+
+
+def _strings_mismatch(v: Any, at: tuple[str | int, ...] = (), of: str = "") -> tuple[tuple, str] | None:
+    if not isinstance(v, list):
+        return at, f"not {_what(v)}" if not of else f"but {of} is {_what(v)}"
+    for i, item in enumerate(v):
+        if not isinstance(item, str):
+            return (*at, i), f"but item {i + 1}{' of ' + of if of else ''} is {_what(item)}"
+    return None
+
+
+def _table_mismatch(v: Any) -> tuple[tuple, str] | None:
+    if not isinstance(v, dict):
+        return (), f"not {_what(v)}"
+    for glob, selectors in v.items():
+        found = _strings_mismatch(selectors, (glob,), repr(glob))
+        if found:
+            return found
+    return None
+
+
+STRING = _scalar(str, "a string")
+INTEGER = _scalar(int, "an integer")
+BOOLEAN = _scalar(bool, "a boolean")
+STRINGS = Kind("a list of strings", _strings_mismatch, tuple)
+GLOB_TABLE = Kind("a table of glob = [selectors]", _table_mismatch,
+                  lambda v: tuple((g, tuple(s)) for g, s in v.items()))
+
+# --- checks (a value of the right type that autofix cannot use raises Invalid) ------------------------------
+
+
+def _suggest(word: str, known: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``known``, or ``""``."""
+    if len(word) > 100:  # far from every name (difflib would index all of it first)
+        return ""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+@lru_cache(maxsize=1)
+def rule_ids() -> tuple[RuleId, ...]:
+    """Every rule a selector can name (``autofix.rules.RULES``), imported on first use."""
+    from autofix.rules import RULES
+
+    return tuple(RuleId(r.code, r.name) for r in RULES)
+
+
+def _check_version(value: str) -> None:
+    from autofix.schema import versions
+
+    if value not in versions():
+        raise Invalid(f"no argument table for SGLang {value}; one of: {', '.join(versions())}")
+
+
+def _check_gpu(value: str) -> None:
+    try:
+        hardware(value)
+    except HardwareError as exc:
+        raise Invalid(str(exc)) from None
+
+
+def _check_gpus_per_node(value: int) -> None:
+    try:
+        hardware(None, value)
+    except HardwareError as exc:
+        raise Invalid(str(exc)) from None
+
+
+def _check_selectors(value: Sequence[str]) -> None:
+    rules = rule_ids()
+    i = first_unknown(value, rules)  # linear in the selectors (a 16 MB list: issue 29)
+    if i is not None:
+        known = [r.code for r in rules] + [r.name for r in rules]
+        raise Invalid(f"{value[i]!r} names no rule (a code such as EP003, a prefix such as EP, a rule name, "
+                      f"or ALL; see `autofix rules`){_suggest(value[i], known)}", (i,))
+
+
+def _glob_problem(pattern: str, negation: bool) -> str | None:
+    if pattern.startswith("!") and not negation:
+        return f"{pattern!r}: '!' (negation) is only read in per-file-ignores"
+    if not pattern.lstrip("!").strip("/").removeprefix("./"):
+        return f"{pattern!r} is not a glob (empty)"
+    return None
+
+
+def _check_globs(value: Sequence[str]) -> None:
+    for i, pattern in enumerate(value):
+        problem = _glob_problem(pattern, negation=False)
+        if problem:
+            raise Invalid(problem, (i,))
+
+
+def _check_glob_table(value: Sequence[tuple[str, Sequence[str]]]) -> None:
+    for glob, selectors in value:
+        problem = _glob_problem(glob, negation=True)
+        if problem:
+            raise Invalid(problem, (glob,), on_key=True)
+        try:
+            _check_selectors(selectors)
+        except Invalid as exc:
+            raise Invalid(str(exc), (glob, *exc.at)) from None
+
+
+def _check_output_format(value: str) -> None:
+    from autofix.report import FORMATS
+
+    if value not in FORMATS:
+        raise Invalid(f"unknown output format {value!r}; one of: {', '.join(FORMATS)}{_suggest(value, FORMATS)}")
+
+
+# --- the keys ------------------------------------------------------------------------------------------------
+
+REPLACES, EXTENDS = "replaces", "extends"  # how a command-line value combines with the file's (Key.cli)
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+class Key:
+    """One configuration key: its kebab-case name, type, check, help, and how the command line combines with it.
+
+    ``check`` raises ``Invalid`` for a value of the right type that autofix cannot use. ``cli``: ``replaces``
+    (the command line's value, when given, instead of the file's) or ``extends`` (the file's list, then the
+    command line's). ``resets``: keys whose file value a command-line value of this key drops too.
+    ``run``: the key is read once per run, from the current directory's configuration (``Resolver.run_settings``).
+    """
+
+    name: str
+    kind: Kind
+    check: Callable[[Any], None] | None
+    help: str
+    default: Any = None
+    cli: str = REPLACES
+    resets: tuple[str, ...] = ()
+    run: bool = False
+
+    @property
+    def dest(self) -> str:
+        """The name as a Python identifier (``extend_select``): the command line's parameter, an override's key."""
+        return self.name.replace("-", "_")
+
+
+KEYS: tuple[Key, ...] = (
+    Key("target-version", STRING, _check_version, "The SGLang release the configs must start on.",
+        DEFAULT_VERSION),
+    Key("gpu", STRING, _check_gpu, "The GPUs the launches run on: NAME or COUNTxNAME (h200, 8xh200); "
+        "`--gpu COUNTxNAME` also replaces the file's gpus-per-node."),
+    Key("gpus-per-node", INTEGER, _check_gpus_per_node, "GPUs per node (the COUNT of gpu, which it must match; "
+        "`--gpus-per-node` replaces the COUNT of the file's gpu)."),
+    Key("select", STRINGS, _check_selectors, "The rules to report, as selectors: a code (EP003), a prefix (EP), "
+        "a rule name or ALL.", (ALL,), resets=("extend-select",)),
+    Key("extend-select", STRINGS, _check_selectors, "Rules to report besides select's.", (), EXTENDS),
+    Key("ignore", STRINGS, _check_selectors, "Rules not to report.", (), EXTENDS),
+    Key("fixable", STRINGS, _check_selectors, "The rules whose fixes may be applied.", (ALL,)),
+    Key("unfixable", STRINGS, _check_selectors, "Rules whose fixes are only shown, never applied.", (), EXTENDS),
+    Key("extend-safe-fixes", STRINGS, _check_selectors, "Rules whose fixes count as safe (applied by --write).",
+        (), EXTENDS),
+    Key("extend-unsafe-fixes", STRINGS, _check_selectors, "Rules whose fixes count as unsafe (applied only with "
+        "unsafe-fixes); unsafe wins where both name a rule.", (), EXTENDS),
+    Key("per-file-ignores", GLOB_TABLE, _check_glob_table, "Rules not to report in the files a glob matches, "
+        "whatever selects them; a glob starting with ! applies to the files it does not match.", (), EXTENDS),
+    Key("exclude", STRINGS, _check_globs, "Globs of the files and directories a walk skips (replaces the "
+        "default list).", tuple(sorted(files._SKIP_DIRS))),
+    Key("extend-exclude", STRINGS, _check_globs, "Globs a walk skips besides exclude's.", (), EXTENDS),
+    Key("force-exclude", BOOLEAN, None, "Skip excluded files even when named on the command line (as pre-commit "
+        "names them).", False),
+    Key("unsafe-fixes", BOOLEAN, None, "Also offer and apply fixes that change behaviour.", False),
+    Key("show-fixes", BOOLEAN, None, "List every fix under each violation.", False, run=True),
+    Key("output-format", STRING, _check_output_format, "How diagnostics are printed: full, concise, json, "
+        "json-lines, sarif, github, rdjson or gitlab.", "full", run=True),
+)
+BY_NAME: Mapping[str, Key] = MappingProxyType({k.name: k for k in KEYS})
+
+
+def render_keys() -> str:
+    """The keys as a Markdown table (``docs/configuration.md`` holds it; a test keeps the two the same)."""
+    rows = ["| key | type | default | the command line's value | what it does |", "|---|---|---|---|---|"]
+    for k in KEYS:
+        default = "" if k.default in (None, ()) else f"`{_toml(k.default)}`"
+        how = f"{k.cli} the file's" + (f" (and drops its {', '.join(f'`{r}`' for r in k.resets)})" if k.resets
+                                       else "")
+        run = " Read once per run, from the current directory's configuration." if k.run else ""
+        rows.append(f"| `{k.name}` | {k.kind.what} | {default} | {how} | {k.help}{run} |")
+    return "\n".join(rows) + "\n"
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
+# --- reading a file -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Config:
+    """One configuration file, read and checked: its keys' values (normalised, kebab-case names).
+
+    ``path`` is absolute, ``shown`` as errors name it, ``root`` the directory its relative paths start from.
+    """
+
+    path: str
+    shown: str
+    root: str
+    values: Mapping[str, Any]
+    text: str = field(repr=False)
+    table: tuple[str, ...] = ()  # where the keys are: TABLE in a pyproject.toml, () at the top level
+
+    def error(self, at: tuple[str | int, ...], message: str, *, value: bool = True) -> ConfigError:
+        """A ``ConfigError`` at key path ``at`` (below this file's table): at the value, or at the key."""
+        from autofix.project import toml_positions  # only to report an error in a settings file
+
+        line, col = toml_positions.locate(self.text, (*self.table, *at), value=value, table=self.table)
+        prefix = "[tool.autofix] " if self.table else ""
+        return ConfigError(self.shown, line, col, prefix + message)
+
+
+def _shown(path: str, cwd: str) -> str:
+    """``path`` as errors name it: relative to ``cwd`` when below it, else absolute."""
+    return globs.below(path, cwd) or path
+
+
+def _toml_error(shown: str, text: str, exc: tomllib.TOMLDecodeError) -> ConfigError:
+    """tomllib's message, at its position."""
+    from autofix.project import toml_positions
+
+    line, col, message = toml_positions.decode_error(text, str(exc))
+    return ConfigError(shown, line, col, f"invalid TOML: {message}")
+
+
+def _check_key_parts(shown: str, text: str) -> None:
+    """Raise ``ConfigError`` at a dotted key or table name of more than ``MAX_TOML_KEY_PARTS`` parts, which
+    tomllib would read in time growing with their square (``limits``)."""
+    from autofix.project import toml_positions
+
+    offset = toml_positions.long_key(text, MAX_TOML_KEY_PARTS)
+    if offset is not None:
+        line, col = toml_positions.line_col(text, offset)
+        raise ConfigError(shown, line, col, f"a dotted key or table name of more than {MAX_TOML_KEY_PARTS} parts "
+                                            f"(autofix reads at most {MAX_TOML_KEY_PARTS})")
+
+
+def _depth_error(shown: str, text: str) -> ConfigError:
+    """Arrays or inline tables nested too deeply for tomllib, at the outermost bracket of the deepest nest."""
+    from autofix.project import toml_positions
+
+    offset, depth = toml_positions.deepest(text)
+    line, col = toml_positions.line_col(text, offset)
+    return ConfigError(shown, line, col, f"too deeply nested to read: arrays or inline tables {depth:,} deep")
+
+
+@dataclass(frozen=True, slots=True)
+class Within:
+    """The real paths a configuration file found by discovery may lead to: at or under one of ``roots`` (real
+    paths; the first is the project a message names)."""
+
+    roots: tuple[str, ...]
+
+    def __call__(self, real: str) -> bool:
+        return any(_contains(root, real) for root in self.roots)
+
+
+def _read(path: str, shown: str, inside: Within | None = None) -> str:
+    try:
+        return files.decode(files.read_bytes(path, inside=inside)[0], shown).removeprefix("\ufeff")
+    except files.Outside:
+        raise ConfigError(shown, 1, 1, f"leads to a file outside the project ({inside.roots[0]}): not read "
+                                       "(--config-file names a configuration file to use wherever it is)") from None
+    except InputError as exc:  # unreadable, not a regular file, too large, not UTF-8
+        raise ConfigError(shown, exc.line, exc.col, _dangling(path) or exc.message) from None
+
+
+def _dangling(path: str) -> str | None:
+    """What to say of ``path`` when it is a symlink to nothing (a bare "No such file" would puzzle), else None."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            return f"cannot read: a symlink to {os.readlink(path)!r}, which does not exist"
+    except OSError:
+        pass
+    return None
+
+
+def load(path: str, *, shown: str | None = None, required: bool = True, inside: Within | None = None) -> Config | None:
+    """Read and check the configuration file at ``path``.
+
+    A ``pyproject.toml`` without ``[tool.autofix]`` gives None, or, when ``required`` (a file named by
+    ``--config-file``), a ``ConfigError``; so does any file autofix cannot read, parse or use (the error names
+    the key and its line). A ``pyproject.toml`` that does not mention ``autofix`` at all is not parsed (a
+    broken one elsewhere in the tree is no concern of autofix's). ``inside`` (a file found by discovery): a
+    file that leads elsewhere (its real path, and that of the file opened) is a ``ConfigError`` too, and not
+    read.
+    """
+    path = os.path.abspath(path)
+    shown = shown or path
+    text = _read(path, shown, inside)
+    is_pyproject = os.path.basename(path) == "pyproject.toml"
+    if is_pyproject and not required and "autofix" not in text:
+        return None
+    import tomllib  # here, not at the top: a run without a settings file never parses TOML (start-up, issue 15)
+
+    if text.count(".") >= MAX_TOML_KEY_PARTS:  # else no key has that many parts
+        _check_key_parts(shown, text)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise _toml_error(shown, text, exc) from None
+    except RecursionError:  # tomllib recurses once per level of nesting: ~300 are too many for it
+        raise _depth_error(shown, text) from None
+    table: tuple[str, ...] = ()
+    if is_pyproject:
+        table = TABLE
+        tool = data.get("tool")
+        data = tool.get("autofix") if isinstance(tool, dict) else None
+        if data is None:
+            if required:
+                raise ConfigError(shown, 1, 1, "no [tool.autofix] table (a pyproject.toml named by --config-file "
+                                               "must have one)")
+            return None
+    config = Config(path, shown, os.path.dirname(path), MappingProxyType({}), text, table)
+    if not isinstance(data, dict):
+        raise config.error((), f"must be a table, not {_what(data)}")
+    return replace(config, values=MappingProxyType(_checked(config, data)))
+
+
+def _checked(config: Config, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The file's keys, each of the right type and usable, normalised; raises ``ConfigError`` at the first that
+    is not (in the file's order)."""
+    out: dict[str, Any] = {}
+    for name, raw in data.items():
+        key = BY_NAME.get(name)
+        if key is None:
+            raise config.error((name,), _unknown(name), value=False)
+        out[name] = _value(key, raw, lambda at, msg, on_key: config.error((name, *at), msg, value=not on_key))  # noqa: B023
+    gpu, per_node = out.get("gpu"), out.get("gpus-per-node")
+    if gpu is not None and per_node is not None and parse_gpu(gpu)[1] not in (None, per_node):
+        raise config.error(("gpus-per-node",), f"'gpus-per-node' is {per_node}, but gpu = {gpu!r} says "
+                                               f"{parse_gpu(gpu)[1]} GPUs per node")
+    return out
+
+
+def _unknown(name: str) -> str:
+    kebab = name.replace("_", "-")
+    if kebab != name and kebab in BY_NAME:
+        return f"unknown key {name!r} (did you mean {kebab!r}? keys are kebab-case)"
+    return f"unknown key {name!r}{_suggest(name, BY_NAME)}"
+
+
+def _value(key: Key, raw: Any, error: Callable[..., Exception]) -> Any:
+    """``raw`` as key ``key`` stores it; ``error(at, message, on_key)`` makes the exception raised when it
+    cannot be."""
+    found = key.kind.mismatch(raw)
+    if found is not None:
+        at, detail = found
+        raise error(at, f"{key.name!r} must be {key.kind.what}, {detail}", False)
+    value = key.kind.normalise(raw)
+    if key.check is not None:
+        try:
+            key.check(value)
+        except Invalid as exc:
+            raise error(exc.at, f"{key.name!r}: {exc}", exc.on_key) from None
+    return value
+
+
+# --- resolution ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The effective options for one checked file: the command line's over its configuration file's.
+
+    ``values`` holds every key's effective value by name (a key without a field here is read from it);
+    ``excluded``: the file matches ``exclude``/``extend-exclude`` (a walk skips it; a file named on the command
+    line only with ``force-exclude``: ``skips``). ``config`` is None when no file applies.
+    """
+
+    path: str
+    config: str | None
+    root: str
+    target_version: str
+    facts: Facts
+    policy: Policy
+    unsafe_fixes: bool
+    show_fixes: bool
+    output_format: str
+    force_exclude: bool
+    excluded: bool
+    values: Mapping[str, Any] = field(repr=False)
+
+    def skips(self, named: bool) -> bool:
+        """Whether the run skips this file: excluded, and found by a walk or ``force-exclude`` is on."""
+        return self.excluded and (not named or self.force_exclude)
+
+
+class _Failed:
+    """A directory whose configuration file cannot be used: asking again raises the same error."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: ConfigError) -> None:
+        self.error = error
+
+
+@dataclass(eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+class _Resolved:
+    """One configuration file (or none) with the command line over it: what every file it configures shares."""
+
+    config: Config | None
+    root: str
+    values: Mapping[str, Any]
+    exclude: tuple[tuple[globs.Glob, str], ...]  # exclude + extend-exclude: (glob, the directory it is relative to)
+    ignores: tuple[tuple[globs.Glob, str, tuple[str, ...]], ...]  # per-file-ignores: (glob, its root, selectors)
+    facts: Facts
+    policies: dict[tuple[str, ...], Policy] = field(default_factory=dict)
+
+
+def _override_error(key: Key) -> Callable[..., OptionError]:
+    option = f"--{key.name}"
+    return lambda at, message, on_key: OptionError(message.replace(repr(key.name), option, 1), option)
+
+
+class Resolver:
+    """The settings of each checked file of one run: the command line over the closest configuration file.
+
+    ``overrides`` maps key names (``extend_select`` or ``extend-select``) to what the user passed, None for
+    unset; lists may be lists or tuples. They are checked here as a file's values are: ``OptionError`` names
+    the option. ``config_file`` (``--config-file``) is the one file for every checked file; ``isolated``
+    (``--isolated``) reads none; ``stdin_filename`` says where stdin's configuration is looked for (default:
+    ``cwd``). ``ConfigError`` is raised for a file that cannot be used, whenever a checked file needs it.
+
+    Each directory's configuration is looked for once; each file once read; each distinct policy built once.
+    """
+
+    def __init__(self, overrides: Mapping[str, Any] | None = None, *, config_file: str | None = None,
+                 isolated: bool = False, stdin_filename: str | None = None, cwd: str | None = None) -> None:
+        if config_file is not None and isolated:
+            raise OptionError("--config-file and --isolated cannot be used together", "--isolated")
+        self.cwd = os.path.abspath(cwd if cwd is not None else os.getcwd())
+        self.isolated = isolated
+        self.stdin_filename = stdin_filename
+        self._cli = self._overrides(overrides or {})
+        self._fixed: Config | None = None
+        if config_file is not None:
+            path = os.path.join(self.cwd, config_file)
+            self._fixed = load(path, shown=config_file, required=True)
+        self._dirs: dict[str, Config | None | _Failed] = {}
+        self._project: str | None = None  # the run's project, for ``_within``: found when first needed
+        self._resolved: dict[int, _Resolved] = {}
+        self._excluded_dirs: dict[str, bool] = {}
+
+    def _overrides(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        out = {}
+        for raw_name, value in given.items():
+            name = raw_name.replace("_", "-")
+            key = BY_NAME.get(name)
+            if key is None:
+                raise ValueError(f"no configuration key {raw_name!r}")  # a caller's mistake, not the user's
+            if value is None:
+                continue
+            if key.kind is GLOB_TABLE and isinstance(value, (list, tuple)):
+                value = dict(value)  # (glob, selectors) pairs
+            out[name] = _value(key, _as_toml(value), _override_error(key))
+        gpu, per_node = out.get("gpu"), out.get("gpus-per-node")
+        if gpu is not None and per_node is not None:
+            try:
+                hardware(gpu, per_node)
+            except HardwareError as exc:
+                raise OptionError(str(exc), exc.param) from None
+        return out
+
+    # -- discovery
+
+    def config_for(self, path: str) -> Config | None:
+        """The configuration file of the checked file ``path`` (``-``: stdin), or None."""
+        target = self._target(path)
+        return self._config_for_dir(self.cwd if target is None else os.path.dirname(target))
+
+    def _target(self, path: str) -> str | None:
+        """The absolute path settings are found for: stdin's filename, if any, for ``-``."""
+        if path == "-":
+            path = self.stdin_filename
+            if path is None:
+                return None
+        return os.path.normpath(os.path.join(self.cwd, files.plain(path)))  # (``lnk/..``: where lnk leads)
+
+    def _config_for_dir(self, directory: str) -> Config | None:
+        if self.isolated:
+            return None
+        if self._fixed is not None:
+            return self._fixed
+        seen = []
+        current = directory
+        while True:
+            found = self._dirs.get(current, seen)  # `seen` as a marker: not looked at yet
+            if found is not seen:
+                break
+            seen.append(current)
+            try:
+                found = self._look_in(current)
+            except ConfigError as exc:
+                found = _Failed(exc)
+            if found is not None or os.path.exists(os.path.join(current, ".git")):  # a repository's root: no higher
+                break
+            parent = os.path.dirname(current)
+            if parent == current:
+                break
+            current = parent
+        for d in seen:
+            self._dirs[d] = found
+        if isinstance(found, _Failed):
+            raise found.error
+        return found
+
+    def _look_in(self, directory: str) -> Config | None:
+        for name in NAMES:
+            path = os.path.join(directory, name)
+            if _named(path):
+                found = load(path, shown=_shown(path, self.cwd), required=name != "pyproject.toml",
+                             inside=self._within(directory))
+                if found is not None:
+                    return found
+        return None
+
+    def _within(self, directory: str) -> Within:
+        """Where a configuration file found in ``directory`` may lead: its project (the repository holding it, else
+        ``directory`` itself), or the run's (the repository holding the current directory, else that)."""
+        if self._project is None:
+            self._project = os.path.realpath(files.repository_root(self.cwd))
+        return Within((os.path.realpath(files.repository_root(directory)), self._project))
+
+    # -- resolution
+
+    def _resolve(self, config: Config | None) -> _Resolved:
+        found = self._resolved.get(id(config))
+        if found is not None:
+            return found
+        root = config.root if config is not None else self.cwd
+        file_values = dict(config.values) if config is not None else {}
+        for name, key in BY_NAME.items():
+            if name in self._cli:
+                for dropped in key.resets:
+                    file_values.pop(dropped, None)
+        values: dict[str, Any] = {}
+        sources: dict[str, list[tuple[Any, str]]] = {}  # per key: (a part of its value, the directory it is
+        # relative to: the file's root or the current directory)
+        for key in KEYS:
+            mine, theirs = file_values.get(key.name), self._cli.get(key.name)
+            if key.cli == EXTENDS:
+                parts = [(key.default if mine is None else mine, root), (theirs, self.cwd)]
+                parts = [(v, r) for v, r in parts if v]
+            elif theirs is not None:
+                parts = [(theirs, self.cwd)]
+            else:
+                parts = [(key.default if mine is None else mine, root)]
+            sources[key.name] = parts
+            if key.kind in (STRINGS, GLOB_TABLE):
+                values[key.name] = tuple(x for v, _ in parts for x in v)
+            else:
+                values[key.name] = parts[0][0] if parts else None
+        exclude = tuple((globs.compile_glob(p), r) for k in ("exclude", "extend-exclude") for v, r in sources[k]
+                        for p in v)
+        ignores = tuple((globs.compile_glob(g), r, sels) for v, r in sources["per-file-ignores"] for g, sels in v)
+        values["gpus-per-node"], facts = self._hardware(file_values)
+        found = _Resolved(config, root, MappingProxyType(values), exclude, ignores, facts)
+        self._resolved[id(config)] = found
+        return found
+
+    def _hardware(self, file_values: Mapping[str, Any]) -> tuple[int | None, Facts]:
+        """GPUs per node and the hardware facts: the GPU named on the command line, else in the file; the count
+        of ``--gpus-per-node``, else of ``--gpu``, else of the file's ``gpus-per-node``, else of its ``gpu``
+        (each source was checked to agree with itself)."""
+        gpus = [self._cli.get("gpu"), file_values.get("gpu")]
+        parsed = [parse_gpu(g) if g is not None else (None, None) for g in gpus]
+        name = parsed[0][0] or parsed[1][0]
+        counts = (self._cli.get("gpus-per-node"), parsed[0][1], file_values.get("gpus-per-node"), parsed[1][1])
+        count = next((c for c in counts if c is not None), None)
+        return count, hardware(name, count)
+
+    def _policy(self, resolved: _Resolved, dropped: tuple[str, ...]) -> Policy:
+        """The policy of ``resolved``'s selectors, less every rule ``dropped`` (per-file-ignores) names."""
+        found = resolved.policies.get(dropped)
+        if found is not None:
+            return found
+        v = resolved.values
+        policy = Policy.build(rule_ids(), select=(*v["select"], *v["extend-select"]), ignore=v["ignore"],
+                              fixable=v["fixable"], unfixable=v["unfixable"],
+                              extend_safe_fixes=v["extend-safe-fixes"], extend_unsafe_fixes=v["extend-unsafe-fixes"])
+        if dropped:
+            every = frozenset(r.code for r in rule_ids())
+            named = Policy.build(rule_ids(), select=dropped).selected
+            kept = (every if policy.selected is None else policy.selected) - (every if named is None else named)
+            policy = replace(policy, selected=kept)
+        resolved.policies[dropped] = policy
+        return policy
+
+    def settings(self, path: str) -> Settings:
+        """The settings of checked file ``path`` (``-``: stdin, found from ``stdin_filename`` or ``cwd``).
+
+        Raises ``ConfigError`` when the configuration file that applies cannot be used.
+        """
+        target, resolved, policy = self._found(path)
+        return self._settings(path, resolved, policy, target is not None and self._excluded(target, None))
+
+    def checks(self, path: str) -> tuple[Policy, bool, str, Facts]:
+        """What checked file ``path`` is checked with, as ``settings(path)`` gives it: (policy, unsafe-fixes,
+        target-version, hardware facts), without building its settings or judging whether it is excluded (the
+        walk asked ``skips``): asked of every checked file (issue 15). Raises ``ConfigError`` as ``settings``."""
+        _, resolved, policy = self._found(path)
+        v = resolved.values
+        return policy, v["unsafe-fixes"], v["target-version"], resolved.facts
+
+    def _found(self, path: str) -> tuple[str | None, _Resolved, Policy]:
+        """``path``'s target (``_target``), the configuration that applies to it and its policy."""
+        target = self._target(path)
+        resolved = self._resolve(self._config_for_dir(self.cwd if target is None else os.path.dirname(target)))
+        dropped: tuple[str, ...] = ()
+        if target is not None:
+            name = os.path.basename(target)
+            for glob, root, selectors in resolved.ignores:
+                if globs.matches(glob, globs.below(target, root), name) != glob.negated:
+                    dropped += selectors
+        return target, resolved, self._policy(resolved, dropped)
+
+    def skips(self, path: str, named: bool) -> bool:
+        """What ``settings(path).skips(named)`` says of the file ``path`` (not a directory), without building its
+        settings: a walk asks it of every file it finds (issue 15)."""
+        target = self._target(path)
+        if target is None:
+            return False
+        if named and not self._resolve(self._config_for_dir(os.path.dirname(target))).values["force-exclude"]:
+            return False
+        return self._excluded(target, False)
+
+    def run_settings(self) -> Settings:
+        """The settings of the current directory: where the options read once per run come from (``Key.run``:
+        ``output-format``, ``show-fixes``), as ruff reads them."""
+        resolved = self._resolve(self._config_for_dir(self.cwd))
+        return self._settings(".", resolved, self._policy(resolved, ()), False)
+
+    @staticmethod
+    def _settings(path: str, resolved: _Resolved, policy: Policy, excluded: bool) -> Settings:
+        v = resolved.values
+        return Settings(path, None if resolved.config is None else resolved.config.path, resolved.root,
+                        v["target-version"], resolved.facts, policy, v["unsafe-fixes"], v["show-fixes"],
+                        v["output-format"], v["force-exclude"], excluded, v)
+
+    def excluded(self, path: str, *, is_dir: bool | None = None) -> bool:
+        """Whether ``path`` (a file or a directory) matches ``exclude``/``extend-exclude``, or lies in a
+        directory that does.
+
+        Each entry is judged by the configuration of the directory that holds it, and only while it lies
+        below that configuration's root: a path outside the root by its name alone, a directory above it
+        not at all. The current directory and the directories above it are never judged either (a project
+        checked out under ``venv/`` is checked from inside it). A walk asks this of each directory before it
+        enters it (``is_dir=True`` spares a ``stat`` for a pattern that ends in ``/``); the answers for
+        directories are kept.
+        """
+        return self._excluded(os.path.normpath(os.path.join(self.cwd, files.plain(path))), is_dir)
+
+    def _excluded(self, path: str, is_dir: bool | None) -> bool:
+        # up the path, one directory at a time, until an answer (not by recursion: a path a thousand
+        # directories deep would exceed Python's recursion limit, issue 29); each asks only while its parent's
+        # answer is its own
+        asked: list[str] = []  # the directories whose answer is the one found
+        found = False
+        while True:
+            if is_dir and path in self._excluded_dirs:
+                found = self._excluded_dirs[path]
+                break
+            if is_dir:
+                asked.append(path)
+            hit, up = self._matched(path, is_dir)
+            if hit or not up:
+                found = hit
+                break
+            path, is_dir = os.path.dirname(path), True
+        for directory in asked:
+            self._excluded_dirs[directory] = found
+        return found
+
+    def _matched(self, path: str, is_dir: bool | None) -> tuple[bool, bool]:
+        """Whether ``path`` itself matches an exclusion of the configuration of its directory, and whether,
+        when it does not, its parent is to be asked (it lies below that configuration's root)."""
+        parent = os.path.dirname(path)
+        if parent == path or _contains(path, self.cwd):
+            return False, False
+        resolved = self._resolve(self._config_for_dir(parent))
+        below = globs.below(path, resolved.root)  # None outside the root: judged by its name alone
+        name = os.path.basename(path)
+        checked = lambda: os.path.isdir(path) if is_dir is None else is_dir  # noqa: E731 - asked if need be
+        rel = {resolved.root: below}
+        for glob, root in resolved.exclude:
+            if root not in rel:
+                rel[root] = globs.below(path, root)
+            if globs.hit(glob, rel[root], name, checked):
+                return True, False
+        return False, below is not None
+
+
+def _as_toml(value: Any) -> Any:
+    """A command-line value as tomllib would give it: tuples as lists, mappings as dicts."""
+    if isinstance(value, Mapping):
+        return {k: _as_toml(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_as_toml(v) for v in value]
+    return value
+
+
+def _named(path: str) -> bool:
+    """Whether a directory holds the name ``path`` (one ``lstat``, as ``isfile`` was one ``stat``): a regular
+    file, or anything else that ``load`` then refuses (a directory, a FIFO, a device, a symlink to nothing), so
+    that a configuration file that cannot be used stops the run instead of being passed over (issue 29)."""
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as exc:  # there, but not to be looked at (no permission): load says why
+        return exc.errno != errno.ENAMETOOLONG  # in a directory too deep to name (PATH_MAX): no file by this path
+    return True
+
+
+def _contains(directory: str, path: str) -> bool:
+    """Whether ``path`` is ``directory`` or lies below it (both absolute and normalised)."""
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
