@@ -8,8 +8,8 @@ Reads SGLang 0.5.23's source with ``ast`` (nothing is imported) at every
 site of interest: each site of the coverage data (the catalog's ``raise``/
 ``assert`` sites in ``arg_groups/`` and the ones outside it in
 ``scripts/coverage_notes/outside.txt``, as ``scripts/coverage.py`` writes
-them: run it first) and every rule's SGLang line (a settings rule's ``at``,
-a written rule's ``sglang_source`` when that is a ``raise``/``assert``).
+them: run it first) and every rule's SGLang line (its ``at``; a written
+rule's only when that is a ``raise``/``assert``).
 For each it records the enclosing function, the exception type, the
 statement's first and last lines, the line a traceback names for it (a
 multi-line ``assert`` fails at its condition's first line: the line of the
@@ -262,8 +262,8 @@ def wanted(coverage: dict, rules) -> set[str]:
     """Every ``path:line`` to index: the coverage data's sites and the rules' SGLang lines."""
     out = set(coverage["sites"])
     for rule in rules:
-        if re.fullmatch(r"[\w/.]+\.py:\d+", rule.sglang_source):
-            out.add(rule.sglang_source)
+        if re.fullmatch(r"[\w/.]+\.py:\d+", rule.at):
+            out.add(rule.at)
     return out
 
 
@@ -317,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     from autofix.rules import RULES
 
     coverage = json.loads((SCHEMA / f"sglang-{VERSION}-coverage.json").read_text(encoding="utf-8"))
-    required = set(coverage["sites"]) | {r.sglang_source for r in RULES if isinstance(r, SettingsRule)}
+    required = set(coverage["sites"]) | {r.at for r in RULES if isinstance(r, SettingsRule)}
     sites, problems = index(package_dir(args.sglang), wanted(coverage, RULES), required)
     for problem in problems:
         print(problem, file=sys.stderr)

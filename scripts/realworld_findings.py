@@ -31,7 +31,7 @@ flags, exactly as ``scripts/realworld.py`` does), this script:
      for an argparse-stage rule (``VER001``, ``ARG0xx``, ``CFG0xx``), an
      argparse refusal (``where == argparse``) whose message names the flag of
      the finding's key (``ambiguous option: --cuda-graph-max-bs ...``); for a
-     settings rule, a refusal raised at the rule's ``sglang_source``
+     settings rule, a refusal raised at the rule's ``at``
      (``EP003``: ``arg_groups/parallel_hook.py:783``);
    * a rule that does not refuse (``DEP001`` deprecations, ``ARG007`` repeats):
      the leave-one-out launch must be accepted AND resolve to the same values
@@ -214,9 +214,9 @@ def expected_refusal(code: str, key: str | None, answer: dict) -> tuple[bool, st
             return False, f"argparse refusal does not name {flag}"
         return True, "argparse refusal names " + flag
     where = answer.get("where") or ""
-    if where.endswith(rule.sglang_source):
+    if where.endswith(rule.at):
         return True, f"refused at {where}"
-    return False, f"refused at {where}, rule mirrors {rule.sglang_source}"
+    return False, f"refused at {where}, rule mirrors {rule.at}"
 
 
 def diag_text(d) -> str:

@@ -37,7 +37,7 @@ def test_docstring_has_every_heading(rule):
     positions = [doc.find(h) for h in wanted]
     assert -1 not in positions, f"{rule.code} lacks {wanted[positions.index(-1)]!r}"
     assert positions == sorted(positions)
-    assert rule.sglang_source in doc
+    assert rule.at in doc
 
 
 def example_facts(rule) -> Facts:

@@ -148,7 +148,7 @@ def test_the_index_holds_every_settings_rule_line():
 def test_the_coverage_data_names_the_rules_at_each_site():
     data = json.loads((Path(__file__).parents[1] / "autofix" / "schema" / "sglang-0.5.23-coverage.json").read_text())
     stale = [r.code for r in SETTINGS if isinstance(r, SettingsRule)
-             if r.sglang_source in data["sites"] and r.code not in data["sites"][r.sglang_source]["rules"]]
+             if r.at in data["sites"] and r.code not in data["sites"][r.at]["rules"]]
     assert not stale, "run python scripts/coverage.py"
 
 

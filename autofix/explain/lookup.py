@@ -16,8 +16,7 @@
 4. ``none``.
 
 Pure: text in, an ``Explanation`` out; ``render`` makes it the command's
-output. The rules of a site are every rule whose SGLang line (``at``, a
-written rule's ``sglang_source``) falls on its statement, and the ones the
+output. The rules of a site are every rule whose SGLang line (``at``) falls on its statement, and the ones the
 coverage data names (a check SGLang raises again elsewhere).
 """
 

@@ -40,7 +40,7 @@ def rule_record(rule: Rule) -> dict:
     else None) and fix_safety (the ``## Fix safety`` section)."""
     position = getattr(rule, "position", None)
     return {"code": rule.code, "name": rule.name, "severity": "error" if rule.refuses else "warning",
-            "summary": rule.summary, "sglang_source": rule.sglang_source,
+            "summary": rule.summary, "sglang_source": rule.at,
             "step": position.step if position else None, "fix_safety": section(rule, "## Fix safety")}
 
 

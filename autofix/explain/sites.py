@@ -15,8 +15,8 @@ Two data files ship in ``autofix/schema`` (read once, on first use; only
   docs/coverage.md): per catalog site, its ``status``, ``reason``, the
   covering ``rules``' codes, the catalog ``check`` ID and ``class``.
 
-``Site`` joins the two with the rules whose position (``at``, or a written
-rule's ``sglang_source``) falls on the statement. ``SiteIndex.by_message``
+``Site`` joins the two with the rules whose ``at`` (the SGLang line a rule
+mirrors) falls on the statement. ``SiteIndex.by_message``
 scores pasted text against every site's words, by word rarity (idf).
 """
 
@@ -113,7 +113,7 @@ def _rule_sites(rules) -> dict[str, list[tuple[int, str]]]:
     """``{path: [(line, code)]}`` of every rule's SGLang line (``path:line`` positions only)."""
     out: dict[str, list[tuple[int, str]]] = {}
     for rule in rules:
-        m = re.fullmatch(r"([\w/.]+\.py):(\d+)", rule.sglang_source)
+        m = re.fullmatch(r"([\w/.]+\.py):(\d+)", rule.at)
         if m:
             out.setdefault(m.group(1), []).append((int(m.group(2)), rule.code))
     return out
@@ -123,7 +123,7 @@ class SiteIndex:
     """Every indexed SGLang check site, looked up by location or by message.
 
     Built from the two data files and ``rules`` (objects with ``code`` and
-    ``sglang_source``: ``autofix.rules.RULES``); ``load()`` builds the
+    ``at``: ``autofix.rules.RULES``); ``load()`` builds the
     shipped one once.
     """
 

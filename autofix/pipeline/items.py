@@ -90,8 +90,8 @@ class Derivation:
         return False
 
     @property
-    def sglang_source(self) -> str:
-        """The SGLang line of the declaration (``at``), relative to ``sglang/srt/``."""
+    def at(self) -> str:
+        """The SGLang line of the declaration, relative to ``sglang/srt/`` (``position.at``)."""
         return self.position.at
 
 
@@ -130,8 +130,8 @@ class SettingsRule:
         return builder
 
     @property
-    def sglang_source(self) -> str:
-        """The SGLang line the rule mirrors (``at``), relative to ``sglang/srt/``."""
+    def at(self) -> str:
+        """The SGLang line the rule mirrors, relative to ``sglang/srt/`` (``position.at``)."""
         return self.position.at
 
     @property

@@ -58,4 +58,4 @@ def rule_info(code: str) -> RuleInfo | None:
     if rule is None:
         return None
     return RuleInfo(rule.code, rule.name, "error" if rule.refuses else "warning", rule.summary, render_rule(rule),
-                    rule.sglang_source)
+                    rule.at)

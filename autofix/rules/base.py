@@ -27,7 +27,7 @@ Find = Callable[..., Iterable[Violation]]
 class WrittenRule:
     """A code (``ARG003``), a kebab-case name, the source it mirrors, its check.
 
-    ``sglang_source`` is the ``path:line`` (relative to ``sglang/srt/``) or
+    ``at`` (as on every kind of rule) is the ``path:line`` (relative to ``sglang/srt/``) or
     the function of the code it mirrors (for a ``HostRule``, the host's
     code, ``buildkit:...``); ``doc`` is the check's docstring: the rule's
     manual. ``refuses`` is False for rules whose input SGLang accepts with
@@ -38,7 +38,7 @@ class WrittenRule:
 
     code: str
     name: str
-    sglang_source: str
+    at: str
     check: Find
     doc: str
     refuses: bool = True
@@ -74,7 +74,7 @@ class HostRule(WrittenRule):
     __slots__ = ()
 
 
-def arg_rule(code: str, name: str, *, sglang_source: str, refuses: bool = True,
+def arg_rule(code: str, name: str, *, at: str, refuses: bool = True,
              versions: tuple[str, ...] = ()) -> Callable[[Find], ArgsRule]:
     """Decorator: turn a documented argparse-stage check (``Written -> Iterable[Violation]``) into an ``ArgsRule``.
 
@@ -86,12 +86,12 @@ def arg_rule(code: str, name: str, *, sglang_source: str, refuses: bool = True,
     def wrap(fn: Find) -> ArgsRule:
         if not fn.__doc__:
             raise TypeError(f"rule {code} has no docstring")
-        return ArgsRule(code, name, sglang_source, fn, fn.__doc__, refuses, versions)
+        return ArgsRule(code, name, at, fn, fn.__doc__, refuses, versions)
 
     return wrap
 
 
-def host_rule(code: str, name: str, *, source: str) -> Callable[[Find], HostRule]:
+def host_rule(code: str, name: str, *, at: str) -> Callable[[Find], HostRule]:
     """Decorator: turn a documented check of how a file hands a launch over (``Written -> Iterable[Violation]``,
     reading ``Written.host``) into a ``HostRule``.
 
@@ -102,7 +102,7 @@ def host_rule(code: str, name: str, *, source: str) -> Callable[[Find], HostRule
     def wrap(fn: Find) -> HostRule:
         if not fn.__doc__:
             raise TypeError(f"rule {code} has no docstring")
-        return HostRule(code, name, source, fn, fn.__doc__)
+        return HostRule(code, name, at, fn, fn.__doc__)
 
     return wrap
 

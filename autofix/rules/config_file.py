@@ -18,7 +18,7 @@ from autofix.rules.base import arg_rule
 CONFIG_PARSER = "utils/server_args_config_parser.py"
 
 
-@arg_rule("CFG001", "refused-config-key", sglang_source=f"{CONFIG_PARSER}:173")
+@arg_rule("CFG001", "refused-config-key", at=f"{CONFIG_PARSER}:173")
 def refused_config_key(w: Written) -> Iterator[Violation]:
     """A `--config` key whose option SGLang's config reader does not take.
 
@@ -82,7 +82,7 @@ def refused_config_key(w: Written) -> Iterator[Violation]:
                         (option.dest,), fixes, entry=e.index)
 
 
-@arg_rule("CFG002", "null-config-value", sglang_source=f"{CONFIG_PARSER}:210", refuses=False)
+@arg_rule("CFG002", "null-config-value", at=f"{CONFIG_PARSER}:210", refuses=False)
 def null_config_value(w: Written) -> Iterator[Violation]:
     """A `--config` key set to `null`, which SGLang reads as the word `None`.
 
@@ -136,7 +136,7 @@ def null_config_value(w: Written) -> Iterator[Violation]:
                         entry=e.index, refuses=refused)  # an error where argparse refuses the word
 
 
-@arg_rule("CFG003", "list-for-one-value", sglang_source=f"{CONFIG_PARSER}:206")
+@arg_rule("CFG003", "list-for-one-value", at=f"{CONFIG_PARSER}:206")
 def list_for_one_value(w: Written) -> Iterator[Violation]:
     """A list given to a `--config` key that takes one value (or none).
 
@@ -179,7 +179,7 @@ def list_for_one_value(w: Written) -> Iterator[Violation]:
         yield Violation(f"{key} takes {takes}, but is given a list of {len(e.raw)}", (option.dest,), entry=e.index)
 
 
-@arg_rule("CFG004", "config-in-config", sglang_source=f"{CONFIG_PARSER}:99", refuses=False)
+@arg_rule("CFG004", "config-in-config", at=f"{CONFIG_PARSER}:99", refuses=False)
 def config_in_config(w: Written) -> Iterator[Violation]:
     """A `config:` key inside a `--config` file: SGLang does not read it.
 
@@ -215,7 +215,7 @@ def config_in_config(w: Written) -> Iterator[Violation]:
                             ("config",), entry=e.index)
 
 
-@arg_rule("CFG005", "config-flag-spelling", sglang_source=f"{CONFIG_PARSER}:110", refuses=False)
+@arg_rule("CFG005", "config-flag-spelling", at=f"{CONFIG_PARSER}:110", refuses=False)
 def config_flag_spelling(w: Written) -> Iterator[Violation]:
     """`--config=FILE` or an abbreviation (`--conf FILE`): SGLang ignores the file.
 
@@ -262,7 +262,7 @@ def config_flag_spelling(w: Written) -> Iterator[Violation]:
                                                title="Write --config FILE"),), entry=e.index)
 
 
-@arg_rule("CFG006", "config-given-twice", sglang_source=f"{CONFIG_PARSER}:113")
+@arg_rule("CFG006", "config-given-twice", at=f"{CONFIG_PARSER}:113")
 def config_given_twice(w: Written) -> Iterator[Violation]:
     """`--config` given more than once on one command line.
 
@@ -298,7 +298,7 @@ def config_given_twice(w: Written) -> Iterator[Violation]:
                         ("config",), entry=e.index)
 
 
-@arg_rule("CFG007", "config-not-yaml", sglang_source=f"{CONFIG_PARSER}:159")
+@arg_rule("CFG007", "config-not-yaml", at=f"{CONFIG_PARSER}:159")
 def config_not_yaml(w: Written) -> Iterator[Violation]:
     """`--config FILE` where FILE is not named `.yaml` or `.yml`.
 

@@ -105,7 +105,7 @@ def _judged(w: Written, dests: frozenset[str]) -> Iterator[Entry]:
     yield from sorted([*(e for e in w.effective() if e.dest in dests), *refused], key=lambda e: e.index)
 
 
-@arg_rule("DEP001", "deprecated-option", sglang_source="server_args.py:407", refuses=False, versions=VERSIONS)
+@arg_rule("DEP001", "deprecated-option", at="server_args.py:407", refuses=False, versions=VERSIONS)
 def deprecated_option(w: Written) -> Iterator[Violation]:
     """Flag a deprecated option that has a replacement in this SGLang version.
 
@@ -264,7 +264,7 @@ def _image_processor(w: Written, e: Entry, x: Mapping, repl: Replacement) -> Pla
 _PLANS = {"--enable-dp-attention": _dp_attention, "--disable-fast-image-processor": _image_processor}
 
 
-@arg_rule("DEP002", "deprecated-value", sglang_source="arg_groups/serving_hook.py:256", refuses=False,
+@arg_rule("DEP002", "deprecated-value", at="arg_groups/serving_hook.py:256", refuses=False,
           versions=VERSIONS)
 def deprecated_value(w: Written) -> Iterator[Violation]:
     """Flag a deprecated value that SGLang replaces by another.

@@ -20,7 +20,7 @@ BUILDKIT_JOIN = "buildkit:frontend/dockerfile/dockerfile2llb/convert.go (dispatc
 SH_C = "posix:sh -c command_string [command_name [argument...]]"
 
 
-@host_rule("DKR001", "exec-form-not-json", source=BUILDKIT)
+@host_rule("DKR001", "exec-form-not-json", at=BUILDKIT)
 def exec_form_not_json(w: Written) -> Iterator[Violation]:
     """A `CMD`, `ENTRYPOINT` or `RUN` written as an exec form (`[...]`) that is not valid JSON.
 
@@ -81,7 +81,7 @@ def _quoted(text: str, limit: int = 60) -> str:
     return repr(text if len(text) <= limit else text[:limit - 3] + "...")
 
 
-@host_rule("DKR002", "entrypoint-cmd-shell-form", source=BUILDKIT_JOIN)
+@host_rule("DKR002", "entrypoint-cmd-shell-form", at=BUILDKIT_JOIN)
 def entrypoint_cmd_shell_form(w: Written) -> Iterator[Violation]:
     """An `ENTRYPOINT` and a `CMD` in different forms: the launch does not get the `CMD`'s words.
 
@@ -150,7 +150,7 @@ def entrypoint_cmd_shell_form(w: Written) -> Iterator[Violation]:
     yield Violation(message, (), fixes, entry=0)
 
 
-@host_rule("DKR003", "shell-script-split", source=SH_C)
+@host_rule("DKR003", "shell-script-split", at=SH_C)
 def shell_script_split(w: Written) -> Iterator[Violation]:
     """A shell given `-c` and a launch written as several words: it runs only the first.
 

@@ -37,7 +37,7 @@ def _first(obj: dict, keys: tuple[str, ...]) -> str | None:
     return next((obj[k] for k in keys if isinstance(obj.get(k), str) and obj[k]), None)
 
 
-@arg_rule("LORA024", "lora-paths-json-needs-name-and-path", sglang_source="arg_groups/argparse_actions.py:17")
+@arg_rule("LORA024", "lora-paths-json-needs-name-and-path", at="arg_groups/argparse_actions.py:17")
 def lora_paths_json_needs_name_and_path(w: Written) -> Iterator[Violation]:
     """A `--lora-paths` JSON adapter without both `lora_name` and `lora_path`.
 
@@ -87,7 +87,7 @@ def lora_paths_json_needs_name_and_path(w: Written) -> Iterator[Violation]:
                         entry=e.index)
 
 
-@arg_rule("LORA026", "lora-paths-invalid-json", sglang_source="arg_groups/argparse_actions.py:16 (json.loads)")
+@arg_rule("LORA026", "lora-paths-invalid-json", at="arg_groups/argparse_actions.py:16 (json.loads)")
 def lora_paths_invalid_json(w: Written) -> Iterator[Violation]:
     """A `--lora-paths` word in braces that is not JSON.
 

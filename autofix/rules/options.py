@@ -27,7 +27,7 @@ def known_elsewhere(w: Written, flag: str) -> bool:
     return any(flag in other.by_flag for other in w.others)
 
 
-@arg_rule("ARG001", "unknown-option", sglang_source="server_args.py:prepare_server_args (argparse)")
+@arg_rule("ARG001", "unknown-option", at="server_args.py:prepare_server_args (argparse)")
 def unknown_option(w: Written) -> Iterator[Violation]:
     """An option, or a `--config` key, that SGLang does not know.
 
@@ -107,7 +107,7 @@ def _vllm(w: Written, e: Entry, flag: str, other) -> Violation:
         fix(Respell(e.index, other.flag), title=f"Write {target}"),), entry=e.index)
 
 
-@arg_rule("ARG002", "ambiguous-option", sglang_source="server_args.py:prepare_server_args (argparse)")
+@arg_rule("ARG002", "ambiguous-option", at="server_args.py:prepare_server_args (argparse)")
 def ambiguous_option(w: Written) -> Iterator[Violation]:
     """An abbreviation that matches several options (`--pp`).
 
@@ -149,7 +149,7 @@ def ambiguous_option(w: Written) -> Iterator[Violation]:
         yield Violation(f"{w.spelling(e.flag)} is ambiguous: it abbreviates {shown}", (), entry=e.index)
 
 
-@arg_rule("ARG008", "fragile-abbreviation", sglang_source="server_args.py:prepare_server_args (argparse)",
+@arg_rule("ARG008", "fragile-abbreviation", at="server_args.py:prepare_server_args (argparse)",
           refuses=False)
 def fragile_abbreviation(w: Written) -> Iterator[Violation]:
     """An abbreviation this SGLang accepts but another release refuses or reads as another option.
@@ -196,7 +196,7 @@ def fragile_abbreviation(w: Written) -> Iterator[Violation]:
                         entry=e.index)
 
 
-@arg_rule("ARG006", "stray-argument", sglang_source="server_args.py:prepare_server_args (argparse)")
+@arg_rule("ARG006", "stray-argument", at="server_args.py:prepare_server_args (argparse)")
 def stray_argument(w: Written) -> Iterator[Violation]:
     """A word that is no option's value (`--tp-size 4 8`: the `8`).
 
@@ -227,7 +227,7 @@ def stray_argument(w: Written) -> Iterator[Violation]:
             why = " (a CRLF line ending: bash reads the backslash before it as escaping '\\r', " \
                   "not as a line continuation, so the command ends there)" if e.values[0] == "\r" else ""
             yield Violation(f"stray argument {e.values[0]!r}: no option takes it{why}", (), entry=e.index)
-@arg_rule("ARG009", "missing-required-option", sglang_source="server_args.py:prepare_server_args (argparse)")
+@arg_rule("ARG009", "missing-required-option", at="server_args.py:prepare_server_args (argparse)")
 def missing_required_option(w: Written) -> Iterator[Violation]:
     """A launch without an option SGLang requires (`--model-path`).
 

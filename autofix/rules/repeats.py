@@ -9,7 +9,7 @@ from autofix.common.written import Written
 from autofix.rules.base import arg_rule
 
 
-@arg_rule("ARG007", "repeated-option", sglang_source="server_args.py:prepare_server_args (argparse)",
+@arg_rule("ARG007", "repeated-option", at="server_args.py:prepare_server_args (argparse)",
           refuses=False)
 def repeated_option(w: Written) -> Iterator[Violation]:
     """A setting given more than once: SGLang uses the last and ignores the rest.

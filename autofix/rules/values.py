@@ -41,7 +41,7 @@ def _yaml_note(w: Written, e: Entry) -> str:
     return ""
 
 
-@arg_rule("ARG003", "invalid-choice", sglang_source="server_args.py:prepare_server_args (argparse choices)")
+@arg_rule("ARG003", "invalid-choice", at="server_args.py:prepare_server_args (argparse choices)")
 def invalid_choice(w: Written) -> Iterator[Violation]:
     """A value that is not one of the option's choices (`--moe-a2a-backend DeepEP`).
 
@@ -93,7 +93,7 @@ def invalid_choice(w: Written) -> Iterator[Violation]:
             break
 
 
-@arg_rule("ARG004", "invalid-value", sglang_source="server_args.py:prepare_server_args (argparse type)")
+@arg_rule("ARG004", "invalid-value", at="server_args.py:prepare_server_args (argparse type)")
 def invalid_value(w: Written) -> Iterator[Violation]:
     """A value the option's type refuses (`--tp-size eight`, `--mm-process-config '{bad'`).
 
@@ -203,7 +203,7 @@ def _flag_given_value(w: Written, e: Entry, option) -> Violation:
                      entry=e.index)
 
 
-@arg_rule("ARG005", "missing-value", sglang_source="server_args.py:prepare_server_args (argparse nargs)")
+@arg_rule("ARG005", "missing-value", at="server_args.py:prepare_server_args (argparse nargs)")
 def missing_value(w: Written) -> Iterator[Violation]:
     """An option without the value it needs, or a flag given a value it does not take.
 

@@ -26,7 +26,7 @@ def _known_in(w: Written, flag: str) -> tuple[Schema, Option] | None:
     return None
 
 
-@arg_rule("VER001", "option-not-in-target-version", sglang_source="server_args.py:prepare_server_args (argparse)")
+@arg_rule("VER001", "option-not-in-target-version", at="server_args.py:prepare_server_args (argparse)")
 def option_not_in_target_version(w: Written) -> Iterator[Violation]:
     """An option of another SGLang release that the target release refuses.
 

@@ -82,7 +82,7 @@ def sglang_where(code: str) -> str:
     """Where SGLang raises for a rule: argparse itself, or the source line the rule mirrors."""
     if code == "DEP001":
         return MERGER_REFUSAL
-    source = BY_CODE[code].sglang_source
+    source = BY_CODE[code].at
     return "argparse" if "(argparse" in source else "sglang/srt/" + source
 
 

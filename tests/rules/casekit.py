@@ -96,7 +96,7 @@ def with_draft(facts: Facts, draft: object) -> Facts:
 
 def at(code: str) -> str:
     """Where SGLang raises for ``code``'s check: the rule's own position (it lives there only)."""
-    return "sglang/srt/" + get(code).sglang_source
+    return "sglang/srt/" + get(code).at
 
 
 # Where SGLang's traceback puts a rule's raise when it is not the statement's first line (a multi-line
