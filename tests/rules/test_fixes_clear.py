@@ -25,10 +25,6 @@ from tests.test_docs import example_facts, examples
 # (case, rule, fix title) -> why the pipeline drops that fix there: found when this check was written (issue 30) and
 # left as they were (the fix is dropped, so the output is right). Fix the builder, then remove its line here.
 KNOWN_DROPS = {
-    ("KV032-hpu", "KV032", "Set --attention-backend to triton"):
-        "on HPU SGLang picks torch_native whatever the backend written",
-    ("KV032-hpu-fa3", "KV032", "Set --attention-backend to triton"):
-        "on HPU SGLang picks torch_native whatever the backend written",
     ("EEP041-no-attn-dp", "EEP042", "Add --enable-dp-lm-head"): "--enable-dp-lm-head is already written",
     ("EEP041-dense-first", "EEP042", "Add --enable-dp-lm-head"): "--enable-dp-lm-head is already written",
     ("EEP-combo-naive-nixl-backend", "EEP042", "Add --enable-dp-lm-head"):
