@@ -31,7 +31,6 @@ KNOWN_DROPS = {
         "the flag alone does not give the LM head attention DP here",
     ("EEP-combo-naive-prefill-off", "EEP042", "Add --enable-dp-lm-head"):
         "the flag alone does not give the LM head attention DP here",
-    ("SPEC054-waterfill", "SPEC054", "Set --moe-a2a-backend to none"): "--enable-waterfill makes it deepep again",
     ("SPEC059's example", "SPEC059", "Remove --speculative-num-draft-tokens"):
         "the count then comes from the draft model's config, which the example does not give (unknown)",
 }
