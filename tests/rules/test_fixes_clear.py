@@ -31,8 +31,6 @@ KNOWN_DROPS = {
         "the flag alone does not give the LM head attention DP here",
     ("EEP-combo-naive-prefill-off", "EEP042", "Add --enable-dp-lm-head"):
         "the flag alone does not give the LM head attention DP here",
-    ("SPEC059's example", "SPEC059", "Remove --speculative-num-draft-tokens"):
-        "the count then comes from the draft model's config, which the example does not give (unknown)",
 }
 
 
@@ -119,3 +117,14 @@ def test_a_fix_that_does_not_clear_its_rule_is_named():
     assert unexpected("the bad rule's case", drops(items, config, FACTS)) == [
         "the bad rule's case: TST901 (lp-dispatch-is-refused): its safe fix 'Set --tp-size to 8' does not clear it "
         "(it still fires on the fixed launch)"]
+
+
+def test_a_draft_model_gamma_below_one_is_no_fix_for_too_few_draft_tokens():
+    """SPEC059's removal leaves the window to the draft model's gamma + 1: a draft whose config says gamma 0 (the
+    oracle refuses that launch at speculative_hook.py:847, as with 1 written) gets no removal, only the count of 2."""
+    [case] = [c for c in ALL_CASES if c.id == "SPEC059-one"]
+    facts = Facts({**facts_of(case).known, "model.draft_dspark_gamma": 0})
+    config = explicit(case.argv)
+    assert unexpected("SPEC059-one with a gamma-0 draft", drops(SETTINGS, config, facts)) == []
+    [found] = resolve(config, SCHEMA, SETTINGS, facts).violations
+    assert (found.code, [f.title for f in found.fixes]) == ("SPEC059", ["Set --speculative-num-draft-tokens to 2"])
