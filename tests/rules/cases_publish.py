@@ -21,4 +21,16 @@ CASES = [
     case("PAR007-a2a-widens-ep", ["--tp-size", "2", "--moe-dp-size", "2", "--attn-cp-size", "2", "--moe-a2a-backend",
                                   "mooncake"], ["PAR007"], PAR007),
     case("PAR007-ok-ep-minus-2", ["--tp-size", "8", "--ep-size", "-2"], [], "ok"),  # 8 == -2 * (8 // -2)
+    # each fix clears both widths or is not offered: without MoE DP, EP -3 still does not divide TP 8
+    case("PAR007-ok-negative-ep-moe-dp-fixed", ["--tp-size", "8", "--moe-dp-size", "2", "--attn-cp-size", "2"], [],
+         "ok"),
+    # both widths wrong: the EP fixes remove the negative attention CP too
+    case("PAR007-ep3-negative-attn-cp", ["--tp-size", "8", "--ep-size", "3", "--attn-cp-size", "-3"], ["PAR007"],
+         PAR007),
+    case("PAR007-negative-ep-negative-attn-cp", ["--tp-size", "8", "--ep-size", "-3", "--attn-cp-size", "-3"],
+         ["PAR007"], PAR007),
+    # the a2a backend makes EP the TP size whatever --ep-size says (A2A006): no EP fix, only no MoE DP
+    case("PAR007-a2a-widens-written-ep", ["--tp-size", "2", "--moe-dp-size", "2", "--attn-cp-size", "2",
+                                          "--moe-a2a-backend", "mooncake", "--ep-size", "1"], ["A2A006", "PAR007"],
+         PAR007),
 ]

@@ -75,6 +75,11 @@ CASES = [
     case("SPEC051-dp-no-lm-head", [*DSPARK, *DP8], ["SPEC051"], at("SPEC051")),
     case("SPEC054-deepep", [*DSPARK, *DP8, *LM, "--moe-a2a-backend", "deepep"], ["SPEC054"], at("SPEC054")),
     case("SPEC054-waterfill", [*DSPARK, *DP8, *LM, "--enable-waterfill"], ["SPEC054"], at("SPEC054")),
+    case("SPEC054-ok-waterfill-removed", [*DSPARK, *DP8, *LM, "--moe-a2a-backend", "none"], [], "ok"),
+    # DeepSeek's MLA prefill-CP layout makes the backend deepep whatever is written: no a2a fix, only no attention DP
+    case("SPEC054-prefill-cp-layout", [*DSPARK, "--tp", "8", "--attn-dp-size", "2", *LM, "--enable-prefill-cp",
+                                       "--cp-strategy", "zigzag", "--moe-a2a-backend", "none"],
+         ["A2A060", "SPEC054", "SPEC052"], at("SPEC054")),
     case("SPEC054-ok-deepep-no-dp", [*DSPARK, "--tp", "8", "--moe-a2a-backend", "deepep"], [], "ok"),
     case("SPEC052-dp-cp", [*DSPARK, "--tp", "8", "--attn-dp-size", "4", "--attn-cp-size", "2", *LM], ["SPEC052"],
          at("SPEC052")),

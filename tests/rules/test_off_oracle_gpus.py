@@ -12,6 +12,9 @@ from autofix.common.arguments import Word, parse_words
 from autofix.common.diagnostics import Applicability, Location
 from autofix.core import engine
 from autofix.pipeline.facts import Facts
+from autofix.pipeline.run import resolve
+from autofix.pipeline.trace import unclearing
+from autofix.rules import SETTINGS
 from autofix.schema import load
 
 SCHEMA = load()
@@ -55,6 +58,16 @@ def test_triton_v2_lora_is_refused_on_rocm(gpu, codes):
 
 def test_triton_v2_lora_is_silent_without_gpu():
     assert engine.check(explicit(V2_LORA), SCHEMA) == []
+
+
+def test_triton_v2_lora_on_rocm_is_not_offered_the_modes_removed():
+    """ROCm refuses the V2 kernels whatever the flags: removing the overlap flag is no fix there (test_fixes_clear
+    checks the NVIDIA cases)."""
+    facts = Facts.for_gpu("mi300x", 8, **{"env.SGLANG_EXPERIMENTAL_LORA_OPTI": False})
+    config = explicit([*V2_LORA, "--moe-a2a-backend", "deepep", "--enable-two-batch-overlap"])
+    assert list(unclearing(SETTINGS, SCHEMA, config, facts)) == []
+    [found] = resolve(config, SCHEMA, SETTINGS, facts).violations
+    assert (found.code, [f.title for f in found.fixes]) == ("LORA002", ["Remove --lora-backend (csgmv)"])
 
 
 def test_triton_v2_lora_fix_on_rocm_leaves_it_clean():

@@ -72,7 +72,12 @@ def _deterministic(view: ResolvingView) -> bool:
     return bool(view["enable_deterministic_inference"])
 
 
-def _triton(view: ResolvingView) -> Fix:
+def _triton(view: ResolvingView) -> Fix | None:
+    """`--attention-backend triton`; None on HPU, which runs `torch_native` whatever backend is written
+    (platform_hook.py:182): there only leaving deterministic inference off clears the check (`--device` is where
+    the server runs, not a setting to trade)."""
+    if str(view["device"] or "").split(":")[0] == "hpu":
+        return None
     return Fix.unsafe(Set("attention_backend", "triton"), title="Set --attention-backend to triton")
 
 
@@ -109,7 +114,8 @@ def deterministic_attention_backend(view: ResolvingView) -> Violation | None:
     ## Fix safety
     Another backend, or no deterministic inference, changes how the
     server runs: unsafe. Triton runs deterministically on every GPU and
-    model.
+    model. On HPU, which runs `torch_native` whatever backend is written,
+    only dropping deterministic inference is offered.
 
     ## SGLang source
     `sglang/srt/arg_groups/overrides.py:1119` (`_deterministic_attention_backend`, called by

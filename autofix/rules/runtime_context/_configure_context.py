@@ -13,8 +13,25 @@ from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.fixes import remove
+from autofix.rules.moe_hook import EP_SPANNING_A2A
 
 STEP = "_configure_context"
+
+
+def _attention_widths_wrong(tp: int, attn_dp: int, attn_cp: int) -> bool:
+    """Whether TP // attention DP // attention CP times both is not TP, for a negative attention CP (a positive one
+    is checked earlier)."""
+    return attn_cp < 0 and attn_dp >= 1 and tp != (tp // attn_dp // attn_cp) * attn_dp * attn_cp
+
+
+def _moe_widths_wrong(tp: int, ep: int, moe_dp: int, a2a: str) -> bool:
+    """Whether TP // EP // MoE DP times both is not TP, where no earlier check looked.
+
+    With MoE DP and a positive EP, CP013-CP015 refuse it first, unless an a2a backend widened EP to TP after them
+    (handle_a2a_moe runs after handle_context_parallelism); EP 0 divides by zero first (runtime_context.py:154).
+    """
+    widened = moe_dp > 1 and ep == tp and a2a != "none"
+    return (moe_dp == 1 or ep < 0 or widened) and ep != 0 and tp != ep * moe_dp * (tp // ep // moe_dp)
 
 
 @settings_rule("PAR007", "parallel-topology", step=STEP, at="runtime_context.py:347", via=1596)
@@ -53,7 +70,11 @@ def parallel_topology(view: ResolvingView) -> Violation | None:
     ## Fix safety
     Another EP size changes how the experts are sharded: unsafe. The
     nearest EP size below that divides TP is offered, then removing
-    `--ep-size`.
+    `--ep-size`, each removing a negative `--attn-cp-size` too when the
+    attention width is wrong as well; neither when an a2a backend makes EP
+    the TP size whatever is written. Removing a negative `--attn-cp-size`,
+    or `--moe-dp-size`, is offered where that alone clears the check. All
+    unsafe.
 
     ## SGLang source
     `sglang/srt/runtime_context.py:347` (`_validate_parallel`, called by `_configure_context` at
@@ -63,15 +84,12 @@ def parallel_topology(view: ResolvingView) -> Violation | None:
         return None  # validated only where ranks are placed (runtime_context.py:1567, 1596)
     tp, ep, attn_dp, attn_cp = view["tp_size"], view["ep_size"], view["attn_dp_size"], view["attn_cp_size"]
     problems, args = [], ["tp_size"]
-    if attn_cp < 0 and attn_dp >= 1 and tp != (tp // attn_dp // attn_cp) * attn_dp * attn_cp:
+    if _attention_widths_wrong(tp, attn_dp, attn_cp):
         problems.append(f"the attention TP width {tp} // {attn_dp} // {attn_cp} times attention DP {attn_dp} and "
                         f"CP {attn_cp} is not --tp-size {tp}")
         args.append("attn_cp_size")
     moe_dp = view["moe_dp_size"]
-    # with MoE DP and a positive EP, CP013-CP015 refuse it first, unless an a2a backend widened EP to TP after them
-    # (handle_a2a_moe runs after handle_context_parallelism); EP 0 divides by zero first (runtime_context.py:154)
-    widened = moe_dp > 1 and ep == tp and view["moe_a2a_backend"] != "none"
-    if (moe_dp == 1 or ep < 0 or widened) and ep != 0 and tp != ep * moe_dp * (tp // ep // moe_dp):
+    if _moe_widths_wrong(tp, ep, moe_dp, view["moe_a2a_backend"]):
         problems.append(f"--ep-size {ep} x --moe-dp-size {moe_dp} must divide --tp-size {tp} (the MoE TP width is "
                         f"{tp} // {ep} // {moe_dp})" if moe_dp != 1 else
                         f"--ep-size {ep} must divide --tp-size {tp} (the MoE TP width is {tp} // {ep})")
@@ -81,32 +99,67 @@ def parallel_topology(view: ResolvingView) -> Violation | None:
     return Violation("; ".join(problems), args=tuple(args))
 
 
+def _widths_hold(view: ResolvingView, ep: int | None = None, moe_dp: int | None = None,
+                 attn_cp: int | None = None) -> bool:
+    """Whether both widths hold with the sizes given instead of the resolved ones: a fix of one width is no fix
+    while the other is wrong (`--ep-size 3 --attn-cp-size -3`)."""
+    tp, a2a = view["tp_size"], view["moe_a2a_backend"]
+    ep = view["ep_size"] if ep is None else ep
+    moe_dp = view["moe_dp_size"] if moe_dp is None else moe_dp
+    attn_cp = view["attn_cp_size"] if attn_cp is None else attn_cp
+    return not _moe_widths_wrong(tp, ep, moe_dp, a2a) and not _attention_widths_wrong(tp, view["attn_dp_size"], attn_cp)
+
+
+def _ep_as_written(view: ResolvingView) -> bool:
+    """Whether the EP size checked is the `--ep-size` written: an EP-spanning a2a backend makes it the TP size
+    whatever is written (A2A006), and other steps re-lay it (DWDP, DeepSeek's prefill-CP layout), so another
+    `--ep-size` is no fix there."""
+    if not view.is_explicit("ep_size") or view["moe_a2a_backend"] in EP_SPANNING_A2A:
+        return False
+    return view["ep_size"] == view.written("ep_size")
+
+
+def _ep_fix(view: ResolvingView, op: Set | Unset) -> Fix | None:
+    """``op`` (another `--ep-size`), with a negative `--attn-cp-size` removed too when the attention width is wrong
+    as well; None unless that clears both widths."""
+    ops, attn_cp = [op], None
+    if _attention_widths_wrong(view["tp_size"], view["attn_dp_size"], view["attn_cp_size"]) \
+            and view.is_explicit("attn_cp_size"):
+        ops.append(Unset("attn_cp_size"))
+        attn_cp = 1
+    if not _widths_hold(view, ep=op.value if isinstance(op, Set) else 1, attn_cp=attn_cp):
+        return None
+    title = f"Set --ep-size to {op.value}" if isinstance(op, Set) else "Remove --ep-size"
+    if attn_cp is not None:
+        title += " and remove --attn-cp-size" if isinstance(op, Set) else " and --attn-cp-size"
+    return Fix.unsafe(*ops, title=title)
+
+
 @parallel_topology.fix
 def _dividing_ep_size(view: ResolvingView) -> Fix | None:
     tp, ep = view["tp_size"], view["ep_size"]
-    if not view.is_explicit("ep_size") or ep < 1 or tp < 1:
+    if not _ep_as_written(view) or ep < 1 or tp < 1:
         return None
-    size = max(d for d in range(1, min(ep, tp) + 1) if tp % d == 0)
-    return Fix.unsafe(Set("ep_size", size), title=f"Set --ep-size to {size}")
+    return _ep_fix(view, Set("ep_size", max(d for d in range(1, min(ep, tp) + 1) if tp % d == 0)))
 
 
 @parallel_topology.fix
 def _no_ep_size(view: ResolvingView) -> Fix | None:
-    if not view.is_explicit("ep_size"):
-        return None
-    return Fix.unsafe(Unset("ep_size"), title="Remove --ep-size")
+    return _ep_fix(view, Unset("ep_size")) if _ep_as_written(view) else None
 
 
 @parallel_topology.fix
 def _no_attn_cp_size(view: ResolvingView) -> Fix | None:
-    if view["attn_cp_size"] >= 0 or not view.is_explicit("attn_cp_size"):
+    if view["attn_cp_size"] >= 0 or not view.is_explicit("attn_cp_size") or not _widths_hold(view, attn_cp=1):
         return None
     return Fix.unsafe(Unset("attn_cp_size"), title="Remove --attn-cp-size")
 
 
 @parallel_topology.fix
 def _no_moe_dp_size(view: ResolvingView) -> Fix | None:
-    if view["moe_dp_size"] <= 1 or not view.is_explicit("moe_dp_size"):
+    """Without MoE DP; None where the EP size alone does not divide TP either (`--ep-size -3 --tp-size 8`): only
+    an EP fix clears it there."""
+    if view["moe_dp_size"] <= 1 or not view.is_explicit("moe_dp_size") or not _widths_hold(view, moe_dp=1):
         return None
     return Fix.unsafe(Unset("moe_dp_size"), title="Remove --moe-dp-size")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
+from autofix.rules.model_hook.handle_model_specific_adjustments import DEEPSEEK_OVERRIDE_ARCHS
 from autofix.rules.speculative_hook.handle_speculative_decoding.common import (
     DISPATCH,
     STEP,
@@ -153,8 +154,11 @@ def dspark_dp_attention_a2a_backend(view: ResolvingView) -> Violation | None:
     ```
 
     ## Fix safety
-    Setting `--moe-a2a-backend none` runs the MoE layers without expert
-    parallel dispatch: unsafe. Removing `--attn-dp-size` is unsafe too.
+    Setting `--moe-a2a-backend none` (and removing `--enable-waterfill`,
+    which would make it `deepep` again) runs the MoE layers without expert
+    parallel dispatch: unsafe. It is not offered where DeepSeek's prefill-CP
+    layout makes the backend `deepep` whatever is written. Removing
+    `--attn-dp-size` is unsafe too.
 
     ## SGLang source
     `sglang/srt/arg_groups/speculative_hook.py:678` (`_handle_dspark`, called at line 284, 0.5.23)
@@ -169,7 +173,16 @@ def dspark_dp_attention_a2a_backend(view: ResolvingView) -> Violation | None:
 
 
 @dspark_dp_attention_a2a_backend.fix
-def _a2a_none(view: ResolvingView) -> Fix:
+def _a2a_none(view: ResolvingView) -> Fix | None:
+    """`--moe-a2a-backend none`, and `--enable-waterfill` removed with it: Waterfill makes any backend but `deepep`
+    and `megamoe` `deepep` again (A2A005). None where DeepSeek's MLA prefill-CP layout makes the backend `deepep`
+    whatever is written (A2A060; the architecture is read, as `_layout_as_written` reads it: unknown without the
+    model's config): only dropping attention DP clears the check there."""
+    if view["enable_prefill_cp"] and view.fact("model.architecture") in DEEPSEEK_OVERRIDE_ARCHS:
+        return None
+    if view["enable_waterfill"]:
+        return Fix.unsafe(Set("moe_a2a_backend", "none"), Unset("enable_waterfill"),
+                          title="Set --moe-a2a-backend to none and remove --enable-waterfill")
     return Fix.unsafe(Set("moe_a2a_backend", "none"), title="Set --moe-a2a-backend to none")
 
 

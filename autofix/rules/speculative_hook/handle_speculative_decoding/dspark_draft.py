@@ -335,7 +335,8 @@ def dspark_draft_tokens_at_least_two(view: ResolvingView) -> Violation | None:
 
     ## Fix safety
     Setting 2 (gamma 1, the smallest window) changes the value written:
-    unsafe. Removing it (the draft model's gamma, or 7) is unsafe too.
+    unsafe. Removing it (the draft model's gamma, or 7) is unsafe too, and
+    offered only when the draft model's config is known.
 
     ## SGLang source
     `sglang/srt/arg_groups/speculative_hook.py:847` (`_handle_dspark`, called at line 284, 0.5.23)
@@ -352,8 +353,16 @@ def _two_draft_tokens(view: ResolvingView) -> Fix:
     return Fix.unsafe(Set("speculative_num_draft_tokens", 2), title="Set --speculative-num-draft-tokens to 2")
 
 
-dspark_draft_tokens_at_least_two.fix(lambda view: remove(view, "speculative_num_draft_tokens",
-                                                         "--speculative-num-draft-tokens"))
+@dspark_draft_tokens_at_least_two.fix
+def _draft_models_tokens(view: ResolvingView) -> Fix | None:
+    """Remove the count: SGLang then takes the draft model's gamma + 1 (7 + 1 when its config gives none). The
+    draft model's config is read (`model.draft_dspark_gamma`), so without it there is no such fix: the window it
+    gives is unknown (a gamma below 1 would be refused again)."""
+    if view["speculative_dspark_block_size"] is None:
+        gamma = view.fact("model.draft_dspark_gamma")
+        if gamma is not None and gamma < 1:
+            return None
+    return remove(view, "speculative_num_draft_tokens", "--speculative-num-draft-tokens")
 
 
 @derivation(step=STEP, at="arg_groups/speculative_hook.py:853", via=DISPATCH,

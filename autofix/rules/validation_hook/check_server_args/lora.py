@@ -143,12 +143,26 @@ _MODE_FLAGS = (("enable_pdmux", "--enable-pdmux"), ("enable_two_batch_overlap", 
 
 
 def drop_modes(view: ResolvingView) -> Fix | None:
-    """Remove the PD-multiplexing and two-batch-overlap flags (the pipeline keeps it only if that is enough)."""
-    ops = [Unset(dest) for dest, _ in _MODE_FLAGS if view.is_explicit(dest) and view[dest]]
-    if not ops:
+    """Remove every mode of ``v2_mode`` the launch writes: attention DP (`--attn-dp-size`), `--enable-pdmux`,
+    `--enable-two-batch-overlap`. Removing only some leaves the check refusing the next one (`--attn-dp-size 8
+    --enable-two-batch-overlap` without the flag is still attention DP), so it is all of them or no fix: None when a
+    mode is not written as such (attention DP from `--enable-dp-attention --dp-size` or a model's layout), on a ROCm
+    GPU, or with SGLANG_EXPERIMENTAL_LORA_OPTI set, none of which removing a flag turns off."""
+    ops, flags = [], []
+    if view["attn_dp_size"] > 1:
+        if not view.is_explicit("attn_dp_size") or view.written("attn_dp_size") != view["attn_dp_size"]:
+            return None
+        ops.append(Unset("attn_dp_size"))
+        flags.append("--attn-dp-size")
+    for dest, flag in _MODE_FLAGS:
+        if view[dest]:
+            if not view.is_explicit(dest):
+                return None
+            ops.append(Unset(dest))
+            flags.append(flag)
+    if not ops or view.fact("platform.is_hip") or view.fact("env.SGLANG_EXPERIMENTAL_LORA_OPTI"):
         return None
-    names = " and ".join(flag for dest, flag in _MODE_FLAGS if Unset(dest) in ops)
-    return Fix.unsafe(*ops, title=f"Remove {names}")
+    return Fix.unsafe(*ops, title=f"Remove {' and '.join(flags)}")
 
 
 @settings_rule("LORA002", "triton-v2-lora-unsupported-mode", step=STEP, at=f"{LORA}:30", via=CALL,
@@ -187,8 +201,11 @@ def triton_v2_lora_unsupported_mode(view: ResolvingView) -> Violation | None:
     ## Fix safety
     Going back to the default LoRA backend (`csgmv`; `triton` with the
     `experimental_sgl_marlin` runner, which needs it) changes the kernels
-    that run: unsafe. Removing `--enable-pdmux` or
-    `--enable-two-batch-overlap` is the other unsafe fix.
+    that run: unsafe. The other unsafe fix removes every mode written
+    (`--attn-dp-size`, `--enable-pdmux`, `--enable-two-batch-overlap`):
+    only all of them clear the check, so it is not offered when one is not
+    a flag to remove (attention DP from `--enable-dp-attention`, ROCm, the
+    environment variable).
 
     ## SGLang source
     `sglang/srt/arg_groups/lora_hook.py:30` (`_check_v2_lora_modes`, run at `arg_groups/lora_hook.py:54` in

@@ -216,8 +216,11 @@ def lora_moe_runner_unsupported_mode(view: ResolvingView) -> Violation | None:
 
     ## Fix safety
     Going back to the default MoE runner and LoRA backend changes the
-    kernels that run: unsafe. Removing `--enable-pdmux` or
-    `--enable-two-batch-overlap` is the other unsafe fix.
+    kernels that run: unsafe. The other unsafe fix removes every mode
+    written (`--attn-dp-size`, `--enable-pdmux`,
+    `--enable-two-batch-overlap`): only all of them clear the check, so it
+    is not offered when one is not a flag to remove (attention DP from
+    `--enable-dp-attention`, ROCm, the environment variable).
 
     ## SGLang source
     `sglang/srt/arg_groups/lora_hook.py:30` (`_check_v2_lora_modes`, run at `arg_groups/lora_hook.py:208` in
