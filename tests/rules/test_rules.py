@@ -170,7 +170,7 @@ def test_an_override_is_not_pinned_when_an_earlier_check_would_refuse_the_pinned
     """Pinning --ep-size 8 would fail a check before handle_a2a_moe: the fix removes the ignored setting instead."""
     from autofix.model import Violation
     from autofix.pipeline.items import settings_rule
-    from autofix.rules.moe_hook.handle_a2a_moe import a2a_backend_overrides_ep_size
+    from autofix.rules.moe_hook.handle_a2a_moe.backend import a2a_backend_overrides_ep_size
 
     @settings_rule("T001", "no-ep-8", step="handle_moe_kernel_config", at="arg_groups/moe_hook.py:89")
     def no_ep_8(view):
