@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from autofix.model import Fix, Set, Unset
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.model_hook.handle_model_specific_adjustments import DEEPSEEK_OVERRIDE_ARCHS
+from autofix.rules.shared import DEEPSEEK_OVERRIDE_ARCHS
 
 STEP = "handle_context_parallelism"
 # Models whose hooks lay prefill CP out themselves (attn_cp/attn_dp/ep sizes), before this step

@@ -7,6 +7,7 @@ from __future__ import annotations
 from autofix.model import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
+from autofix.rules.shared import attention_backend
 from autofix.rules.speculative_hook.handle_speculative_decoding.common import (
     DISPATCH,
     EAGLE_FAMILY,
@@ -14,7 +15,6 @@ from autofix.rules.speculative_hook.handle_speculative_decoding.common import (
     PAGE_TREE_BACKENDS,
     STEP,
     algorithm,
-    attention_backend,
     attention_backends,
     device,
     dp_attention,
