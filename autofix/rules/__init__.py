@@ -4,10 +4,12 @@
 before it, the host) meets them: Docker's reading of a Dockerfile, the
 ``--config`` merger, argparse. ``SETTINGS``: the derivations and settings
 rules of SGLang's resolution steps, one package per SGLang hook module and
-one module per step (``autofix/rules/moe_hook/handle_a2a_moe.py`` holds the
-checks of ``handle_a2a_moe`` in ``sglang/srt/arg_groups/moe_hook.py``),
-gathered from those modules; their order is their pipeline position
-(``autofix.pipeline.run.order``), not this tuple's.
+one module per step (``autofix/rules/parallel_hook/handle_eplb_and_dispatch.py``
+holds the checks of ``handle_eplb_and_dispatch`` in
+``sglang/srt/arg_groups/parallel_hook.py``; a long step is a package of
+modules, ``autofix/rules/moe_hook/handle_a2a_moe/``), gathered from those
+modules; their order is their pipeline position (``autofix.pipeline.run.order``),
+not this tuple's. What several hook packages read is in ``shared``.
 """
 
 from __future__ import annotations
