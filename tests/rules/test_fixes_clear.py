@@ -29,12 +29,6 @@ KNOWN_DROPS = {
         "on HPU SGLang picks torch_native whatever the backend written",
     ("KV032-hpu-fa3", "KV032", "Set --attention-backend to triton"):
         "on HPU SGLang picks torch_native whatever the backend written",
-    ("EEP041-no-attn-dp", "EEP042", "Add --enable-dp-lm-head"): "--enable-dp-lm-head is already written",
-    ("EEP041-dense-first", "EEP042", "Add --enable-dp-lm-head"): "--enable-dp-lm-head is already written",
-    ("EEP-combo-naive-nixl-backend", "EEP042", "Add --enable-dp-lm-head"):
-        "the flag alone does not give the LM head attention DP here",
-    ("EEP-combo-naive-prefill-off", "EEP042", "Add --enable-dp-lm-head"):
-        "the flag alone does not give the LM head attention DP here",
     ("LORA002-tbo", "LORA002", "Remove --enable-two-batch-overlap"): "attention DP stays (--attn-dp-size 8)",
     ("LORA025-tbo", "LORA025", "Remove --enable-two-batch-overlap"): "attention DP stays (--attn-dp-size 8)",
     ("PAR007-negative-ep-moe-dp", "PAR007", "Remove --moe-dp-size"): "--ep-size -3 still does not divide --tp-size",

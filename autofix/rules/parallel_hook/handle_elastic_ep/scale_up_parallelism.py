@@ -99,7 +99,10 @@ def elastic_scale_up_needs_dp_lm_head(view: ResolvingView) -> Violation | None:
 
     ## Fix safety
     The DP LM head replicates the output projection on every DP rank (more
-    memory): unsafe.
+    memory): unsafe. SGLang keeps it only with more than one DP rank (DP005):
+    without attention DP the fix also sets `--attn-dp-size` to the
+    `--tp-size`, which changes the scheduler topology. No runtime scale-up is
+    the other unsafe fix.
 
     ## SGLang source
     `sglang/srt/arg_groups/parallel_hook.py:727` (`handle_elastic_ep`, 0.5.23)
@@ -110,8 +113,21 @@ def elastic_scale_up_needs_dp_lm_head(view: ResolvingView) -> Violation | None:
 
 
 @elastic_scale_up_needs_dp_lm_head.fix
-def _dp_lm_head(view: ResolvingView) -> Fix:
-    return Fix.unsafe(Set("enable_dp_lm_head", True), title="Add --enable-dp-lm-head")
+def _dp_lm_head(view: ResolvingView) -> Fix | None:
+    """`--enable-dp-lm-head`, with the DP ranks it needs: on a single one (no attention DP, no replicas) SGLang turns
+    the flag off (DP005), written or not, so attention DP over the TP group comes with it, as EEP041's fix sets it.
+    A scale joiner keeps the flag whatever its DP ranks."""
+    ops, titles = [], []
+    if view["dp_size"] * view["attn_dp_size"] == 1 and not _joiner(view):
+        tp_size = view["tp_size"]
+        if tp_size <= 1:
+            return None  # no attention DP on one GPU: only no scale-up is left
+        ops.append(Set("attn_dp_size", tp_size))
+        titles.append(f"Set --attn-dp-size to {tp_size} (the --tp-size)")
+    if view.written("enable_dp_lm_head") is not True:
+        ops.append(Set("enable_dp_lm_head", True))
+        titles.append("add --enable-dp-lm-head" if titles else "Add --enable-dp-lm-head")
+    return Fix.unsafe(*ops, title=" and ".join(titles))
 
 
 elastic_scale_up_needs_dp_lm_head.fix(_no_scale_up)
