@@ -4,10 +4,12 @@
 before it, the host) meets them: Docker's reading of a Dockerfile, the
 ``--config`` merger, argparse. ``SETTINGS``: the derivations and settings
 rules of SGLang's resolution steps, one package per SGLang hook module and
-one module per step (``autofix/rules/moe_hook/handle_a2a_moe.py`` holds the
-checks of ``handle_a2a_moe`` in ``sglang/srt/arg_groups/moe_hook.py``),
-gathered from those modules; their order is their pipeline position
-(``autofix.pipeline.run.order``), not this tuple's.
+one module per step (``autofix/rules/parallel_hook/handle_eplb_and_dispatch.py``
+holds the checks of ``handle_eplb_and_dispatch`` in
+``sglang/srt/arg_groups/parallel_hook.py``; a long step is a package of
+modules, ``autofix/rules/moe_hook/handle_a2a_moe/``), gathered from those
+modules; their order is their pipeline position (``autofix.pipeline.run.order``),
+not this tuple's. What several hook packages read is in ``shared``.
 """
 
 from __future__ import annotations
@@ -51,13 +53,23 @@ STEP_MODULES: tuple[str, ...] = (
     "mega_moe_hook.handle_mega_moe", "mega_moe_hook.validate_mega_moe_token_budget_for_model",
     "memory_hook.handle_gpu_memory_settings",
     "model_hook.handle_model_specific_adjustments",
-    "moe_hook.handle_a2a_moe", "moe_hook.handle_moe_kernel_config", "moe_hook.validate_deepep_v2_speculative_draft",
+    "moe_hook.handle_a2a_moe", "moe_hook.handle_a2a_moe.ascend_tp", "moe_hook.handle_a2a_moe.backend",
+    "moe_hook.handle_a2a_moe.common", "moe_hook.handle_a2a_moe.deepep", "moe_hook.handle_a2a_moe.deepep_v2",
+    "moe_hook.handle_a2a_moe.flashinfer", "moe_hook.handle_a2a_moe.flashinfer_megamoe", "moe_hook.handle_a2a_moe.mori",
+    "moe_hook.handle_a2a_moe.pplx", "moe_hook.handle_moe_kernel_config", "moe_hook.handle_moe_kernel_config.common",
+    "moe_hook.handle_moe_kernel_config.quantization", "moe_hook.handle_moe_kernel_config.runners",
+    "moe_hook.validate_deepep_v2_speculative_draft",
     "moe_hook.validate_flashinfer_a2a_token_budget",
     "overrides._page_size_default", "overrides._pipeline_parallel_overlap_disable",
-    "parallel_hook.handle_context_parallelism", "parallel_hook.handle_data_parallelism",
+    "parallel_hook.handle_context_parallelism", "parallel_hook.handle_context_parallelism.attention_cp",
+    "parallel_hook.handle_context_parallelism.common", "parallel_hook.handle_context_parallelism.moe_dp",
+    "parallel_hook.handle_data_parallelism",
     "parallel_hook.handle_decode_context_parallelism", "parallel_hook.handle_deprecated_dp_attention",
-    "parallel_hook.handle_dwdp", "parallel_hook.handle_elastic_ep", "parallel_hook.handle_elastic_ep.elastic",
-    "parallel_hook.handle_elastic_ep.scale_up", "parallel_hook.handle_elastic_ep.scale_up_cuda_graphs",
+    "parallel_hook.handle_dwdp", "parallel_hook.handle_elastic_ep", "parallel_hook.handle_elastic_ep.common",
+    "parallel_hook.handle_elastic_ep.elastic", "parallel_hook.handle_elastic_ep.scale_up_cuda_graphs",
+    "parallel_hook.handle_elastic_ep.scale_up_deployment", "parallel_hook.handle_elastic_ep.scale_up_join",
+    "parallel_hook.handle_elastic_ep.scale_up_limits", "parallel_hook.handle_elastic_ep.scale_up_parallelism",
+    "parallel_hook.handle_elastic_ep.scale_up_topology",
     "parallel_hook.handle_eplb_and_dispatch", "parallel_hook.handle_expert_distribution_metrics",
     "parallel_hook.handle_shared_experts_tp",
     "pd_disaggregation_hook.handle_encoder_disaggregation", "pd_disaggregation_hook.handle_pd_disaggregation",
@@ -77,9 +89,11 @@ STEP_MODULES: tuple[str, ...] = (
     "speculative_hook.handle_speculative_decoding.dflash_draft_attention",
     "speculative_hook.handle_speculative_decoding.dspark",
     "speculative_hook.handle_speculative_decoding.dspark_draft", "speculative_hook.handle_speculative_decoding.eagle",
+    "speculative_hook.handle_speculative_decoding.eagle_rejection_sampling",
     "speculative_hook.handle_speculative_decoding.ngram", "speculative_hook.handle_speculative_decoding.uno",
     "speculative_hook.handle_speculative_decoding.uno_serving",
     "speculative_hook.handle_speculative_decoding.uno_tree",
+    "speculative_hook.handle_speculative_decoding.uno_tree_features",
     "validation_hook.check_server_args", "validation_hook.check_server_args.chunked_prefill",
     "validation_hook.check_server_args.lora", "validation_hook.check_server_args.lora_moe_runners",
     "validation_hook.check_server_args.lora_speculative", "validation_hook.check_server_args.pdmux",

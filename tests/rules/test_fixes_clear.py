@@ -24,14 +24,7 @@ from tests.test_docs import example_facts, examples
 
 # (case, rule, fix title) -> why the pipeline drops that fix there: found when this check was written (issue 30) and
 # left as they were (the fix is dropped, so the output is right). Fix the builder, then remove its line here.
-KNOWN_DROPS = {
-    ("EEP041-no-attn-dp", "EEP042", "Add --enable-dp-lm-head"): "--enable-dp-lm-head is already written",
-    ("EEP041-dense-first", "EEP042", "Add --enable-dp-lm-head"): "--enable-dp-lm-head is already written",
-    ("EEP-combo-naive-nixl-backend", "EEP042", "Add --enable-dp-lm-head"):
-        "the flag alone does not give the LM head attention DP here",
-    ("EEP-combo-naive-prefill-off", "EEP042", "Add --enable-dp-lm-head"):
-        "the flag alone does not give the LM head attention DP here",
-}
+KNOWN_DROPS: dict[tuple[str, str, str], str] = {}
 
 
 def drops(items: tuple, config: dict, facts: Facts) -> dict[tuple[str, str], str]:

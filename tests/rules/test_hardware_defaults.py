@@ -8,7 +8,7 @@ from autofix.common.diagnostics import UNKNOWN
 from autofix.pipeline.facts import GPUS, NO_FACTS, Facts
 from autofix.pipeline.run import resolve
 from autofix.rules import SETTINGS
-from autofix.rules.memory_hook.handle_gpu_memory_settings import chunked_prefill_size_for
+from autofix.rules.shared import chunked_prefill_size_for
 from autofix.schema import load
 from tests.rules.test_rules import explicit
 

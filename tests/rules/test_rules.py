@@ -112,6 +112,27 @@ def test_fix_safety_is_decided_per_occurrence():
     assert chosen_backend.fixes[0].applicability == engine.Applicability.UNSAFE
 
 
+def test_eep042_on_one_dp_rank_offers_the_attention_dp_the_dp_lm_head_needs():
+    """With a single DP rank SGLang turns --enable-dp-lm-head off (DP005): the flag alone, added or already written,
+    leaves EEP042 firing; attention DP over the TP group with the flag clears it (issue 30). A scale joiner keeps
+    the flag on one rank."""
+    scale_up = ["--tp", "8", "--elastic-ep-backend", "mooncake", "--max-ep-size", "16", "--moe-a2a-backend", "nixl"]
+    joiner = [*scale_up, "--moe-dense-tp-size", "1", "--elastic-ep-join-mode", "scale", "--node-rank", "1",
+              "--elastic-ep-join-rank-offset", "8", "--elastic-ep-initial-size", "8"]
+    no_scale_up = "Remove --max-ep-size (no runtime scale-up)"
+
+    def eep042_fixes(argv: list[str]) -> list[str]:
+        [v] = [v for v in engine.check(explicit(argv), SCHEMA) if v.code == "EEP042"]
+        return [f.title for f in v.fixes]
+
+    assert eep042_fixes(scale_up) == ["Set --attn-dp-size to 8 (the --tp-size) and add --enable-dp-lm-head",
+                                      no_scale_up]
+    assert eep042_fixes([*scale_up, "--enable-dp-lm-head"]) == ["Set --attn-dp-size to 8 (the --tp-size)", no_scale_up]
+    assert eep042_fixes([*scale_up, "--attn-dp-size", "8"]) == ["Add --enable-dp-lm-head", no_scale_up]
+    assert eep042_fixes(joiner) == ["Add --enable-dp-lm-head", no_scale_up]
+    assert eep042_fixes(["--tp", "1", *scale_up[2:]]) == [no_scale_up]  # no attention DP on one GPU
+
+
 def dynamic(*words: str) -> dict:
     """The explicit settings of ``words``, a word starting with ``$`` only known at launch."""
     ws = [Word(t, Location(1, i + 1), dynamic=t.startswith("$")) for i, t in enumerate(words)]
@@ -170,7 +191,7 @@ def test_an_override_is_not_pinned_when_an_earlier_check_would_refuse_the_pinned
     """Pinning --ep-size 8 would fail a check before handle_a2a_moe: the fix removes the ignored setting instead."""
     from autofix.common.diagnostics import Violation
     from autofix.pipeline.items import settings_rule
-    from autofix.rules.moe_hook.handle_a2a_moe import a2a_backend_overrides_ep_size
+    from autofix.rules.moe_hook.handle_a2a_moe.backend import a2a_backend_overrides_ep_size
 
     @settings_rule("T001", "no-ep-8", step="handle_moe_kernel_config", at="arg_groups/moe_hook.py:89")
     def no_ep_8(view):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from autofix.common.diagnostics import Fix, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.cuda_graph_hook import DECODE, PREFILL, prefill_attention_backend
+from autofix.rules.shared import DECODE, PREFILL, attention_backend, prefill_attention_backend
 
 EAGER_ONLY = ("torch_native", "flex_attention")
 
@@ -27,15 +27,13 @@ def eager_attention_disables_cuda_graphs(view: ResolvingView) -> dict | None:
 
 # The page-size snaps of the attention backends (the speculative tree checks read the page size, SPEC049/SPEC067).
 # The backend SGLang fills in when none is written is read from the platform and model facts
-# (speculative_hook/handle_speculative_decoding/common.py): unknown without `--gpu`, and so is the page size then.
+# (``autofix/rules/shared.py``): unknown without `--gpu`, and so is the page size then.
 MLA_PAGE_CALL = 184  # attention_hook.py: run_post_process_pass(_mla_backend_page_constraints)
 FA4_PAGE_CALL = 241  # attention_hook.py: run_post_process_pass(_fa4_page_constraint)
 XPU_PAGE_CALL = 278  # attention_hook.py: run_post_process_pass(_intel_xpu_page_constraint)
 
 
 def _backends(view: ResolvingView) -> tuple[str | None, ...]:
-    from autofix.rules.speculative_hook.handle_speculative_decoding.common import attention_backend
-
     return attention_backend(view), view["prefill_attention_backend"], view["decode_attention_backend"]
 
 

@@ -2,26 +2,23 @@
 (turned on by `--enable-deterministic-inference` or an RL on-policy target) and the attention backends it runs on.
 
 The backend it falls back to when none is written or chosen by the model (overrides.py:1096) is read by
-``deterministic_backend`` and by the speculative checks' ``attention_backend``; it is not declared, as the
-platform decides it (unknown without `--gpu`).
+``deterministic_backend`` and by ``attention_backend`` (``autofix/rules/shared.py``: the speculative checks read it
+too); it is not declared, as the platform decides it (unknown without `--gpu`).
 """
 
 from __future__ import annotations
 
 from autofix.common.diagnostics import Fix, Set, Violation
 from autofix.pipeline.items import derivation, settings_rule
-from autofix.pipeline.view import ResolvingView, Unknown
+from autofix.pipeline.view import ResolvingView
 from autofix.rules.fixes import remove
+from autofix.rules.shared import TRITON_FALLBACK, chosen_backend, deterministic_backend
 
 STEP = "handle_deterministic_inference"
 BACKEND_CALL = 640  # attention_hook.py: run_post_process_pass(server_args, _deterministic_attention_backend)
 # The backends deterministic inference runs on (choices.py:113), and those that keep the radix cache (choices.py:249)
 DETERMINISTIC_BACKENDS = ("ascend", "fa3", "fa4", "flashinfer", "intel_xpu", "triton")
 RADIX_BACKENDS = ("ascend", "fa3", "fa4", "triton")
-# Architectures whose fallback on Blackwell is Triton, not FlashInfer (overrides.py:1048)
-TRITON_FALLBACK = ("DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM",
-                   "MistralLarge3ForCausalLM", "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM",
-                   "Glm4MoeLiteForCausalLM")
 # Absorbed-MLA architectures, which need a radix-cache backend (attention_hook.py:627)
 ABSORBED_MLA = (*TRITON_FALLBACK, "Glm5NextForConditionalGeneration")
 
@@ -32,40 +29,6 @@ def rl_on_policy_target_is_deterministic(view: ResolvingView) -> dict | None:
     if view["rl_on_policy_target"] is None:
         return None
     return {"enable_deterministic_inference": True}
-
-
-def chosen_backend(view: ResolvingView) -> str | None:
-    """The attention backend before deterministic inference falls back (None: none chosen).
-
-    HPU runs `torch_native` whatever is written (platform_hook.py:182); on a CPU an unset backend is `intel_amx`
-    (`torch_native` on an ARM host, platform_hook.py:165); NPU's defaults are not modelled (unknown). Then the
-    written backend, or, with no attention backend of any kind written, the model's override (DeepSeek V3 on
-    SM100: `trtllm_mla`, model_overrides/deepseek_v2.py:180).
-    """
-    from autofix.rules.speculative_hook.handle_speculative_decoding.common import model_attention_backend
-
-    written = str(view["device"] or "").split(":")[0]
-    if written == "hpu":
-        return "torch_native"
-    if written == "npu":
-        raise Unknown("device")
-    backend = view["attention_backend"]
-    if backend is None and (written == "cpu" or (not written and view.fact("platform.is_cpu"))):
-        return "torch_native" if view.fact("platform.is_host_cpu_arm64") else "intel_amx"
-    if backend is None and view["prefill_attention_backend"] is None and view["decode_attention_backend"] is None:
-        return model_attention_backend(view)
-    return backend
-
-
-def deterministic_backend(view: ResolvingView) -> str:
-    """The attention backend deterministic inference runs with (overrides.py:1096): the chosen one, else Triton
-    for the DeepSeek-like architectures on Blackwell, FlashInfer for the others there, FA3 elsewhere."""
-    backend = chosen_backend(view)
-    if backend is not None:
-        return backend
-    if view.fact("platform.is_sm100") or view.fact("platform.is_sm120"):
-        return "triton" if view.fact("model.architecture") in TRITON_FALLBACK else "flashinfer"
-    return "fa3"
 
 
 def _deterministic(view: ResolvingView) -> bool:

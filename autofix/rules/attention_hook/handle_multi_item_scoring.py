@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from autofix.pipeline.items import derivation
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.cuda_graph_hook import DECODE
+from autofix.rules.shared import DECODE
 
 
 @derivation(step="handle_multi_item_scoring", at="arg_groups/attention_hook.py:541", writes=(DECODE,))

@@ -1,4 +1,4 @@
-"""SGLang's ``arg_groups/cuda_graph_hook.py`` (0.5.23): one module per step, and the graph backends they share.
+"""SGLang's ``arg_groups/cuda_graph_hook.py`` (0.5.23): one module per step, and the breakable-graph rules they share.
 
 SGLang resolves one composite value, ``cuda_graph_config`` (a backend, batch
 sizes and more per phase, decode and prefill). autofix models only the two
@@ -7,33 +7,15 @@ backends, and declares them on the settings they are built from:
 ``handle_cuda_graph_config`` on, the backend each phase runs (``full``,
 ``breakable`` or ``disabled``), not what the user wrote. The steps that
 change a backend between that step and ``handle_elastic_ep`` (the last that
-reads one) are modelled at their own steps; later ones are not.
+reads one) are modelled at their own steps; later ones are not. The two dests
+(``DECODE``, ``PREFILL``) and whether a flag chose a phase's backend are read by
+other hooks too: they are in ``autofix/rules/shared.py``.
 """
 
 from __future__ import annotations
 
 from autofix.pipeline.view import ResolvingView
-
-DECODE = "cuda_graph_backend_decode"
-PREFILL = "cuda_graph_backend_prefill"
-
-
-def decode_locked(view: ResolvingView) -> bool:
-    """Whether a flag chose the decode backend (SGLang's ``_cuda_graph_config_locked``, cuda_graph_hook.py:32):
-    the defaulting steps leave it alone then."""
-    return bool(view["disable_cuda_graph"] or view["disable_decode_cuda_graph"]
-                or view.written(DECODE) is not None)
-
-
-def prefill_locked(view: ResolvingView) -> bool:
-    """Whether a flag chose the prefill backend (see ``decode_locked``)."""
-    return bool(view["disable_cuda_graph"] or view["disable_prefill_cuda_graph"]
-                or view.written(PREFILL) is not None)
-
-
-def prefill_attention_backend(view: ResolvingView) -> str | None:
-    """The prefill attention backend as declared so far (``attention_backends_of``, model_override_base.py:138)."""
-    return view["prefill_attention_backend"] or view["attention_backend"]
+from autofix.rules.shared import prefill_attention_backend
 
 
 def supports_prefill_cp_bcg(view: ResolvingView, attention: str | None) -> bool:

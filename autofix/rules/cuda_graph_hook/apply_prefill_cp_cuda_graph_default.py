@@ -9,16 +9,11 @@ from __future__ import annotations
 
 from autofix.pipeline.items import derivation
 from autofix.pipeline.view import ResolvingView, Unknown
-from autofix.rules.cuda_graph_hook import (
-    PREFILL,
-    compatible_prefill,
-    prefill_attention_backend,
-    prefill_locked,
-    supports_prefill_cp_bcg,
-)
+from autofix.rules.cuda_graph_hook import compatible_prefill, supports_prefill_cp_bcg
 from autofix.rules.cuda_graph_hook.disable_prefill_cuda_graph_for_deepseek_trtllm_mla import (
     deepseek_v3_prefill_attention,
 )
+from autofix.rules.shared import PREFILL, prefill_attention_backend, prefill_locked
 
 
 def _resolved_prefill_attention(view: ResolvingView) -> str:

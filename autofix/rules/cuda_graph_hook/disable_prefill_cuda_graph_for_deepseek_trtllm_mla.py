@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from autofix.pipeline.items import derivation
 from autofix.pipeline.view import ResolvingView, Unknown
-from autofix.rules.cuda_graph_hook import PREFILL, prefill_attention_backend, prefill_locked
+from autofix.rules.shared import PREFILL, prefill_attention_backend, prefill_locked
 
 
 def deepseek_v3_prefill_attention(view: ResolvingView) -> str | None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from autofix.pipeline.items import derivation
 from autofix.pipeline.view import ResolvingView, Unknown
-from autofix.rules.cuda_graph_hook import DECODE, PREFILL, compatible_prefill, decode_locked, flags_turn_off_breakable
+from autofix.rules.cuda_graph_hook import compatible_prefill, flags_turn_off_breakable
+from autofix.rules.shared import DECODE, PREFILL, decode_locked
 
 STEP = "handle_cuda_graph_config"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from autofix.pipeline.items import derivation
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.cuda_graph_hook import DECODE, PREFILL
+from autofix.rules.shared import DECODE, PREFILL
 
 
 @derivation(step="handle_kv_cache_sharding", at="arg_groups/kv_shard_hook.py:343", writes=(DECODE, PREFILL))

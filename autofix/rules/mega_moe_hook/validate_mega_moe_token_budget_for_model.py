@@ -15,7 +15,7 @@ import re
 from autofix.common.diagnostics import Fix, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.moe_hook import chunked_prefill_size
+from autofix.rules.shared import chunked_prefill_size
 
 # MoE blocks with no fused-MoE fallback under megamoe (mega_moe_hook.py:51)
 NO_FALLBACK_ARCHITECTURES = frozenset({

@@ -18,21 +18,7 @@ from __future__ import annotations
 
 from autofix.pipeline.items import derivation
 from autofix.pipeline.view import ResolvingView
-
-GIB = 1024  # MiB
-
-# (memory below, in MiB -> the chunk size), in SGLang's order (memory_hook.py:89-171); 16384 from 160 GiB up.
-CHUNKED_PREFILL_BY_MEMORY = ((20 * GIB, 2048), (35 * GIB, 4096), (60 * GIB, 4096), (90 * GIB, 8192),
-                             (160 * GIB, 8192))
-LARGEST = 16384
-
-
-def chunked_prefill_size_for(memory_mib: float) -> int:
-    """The chunk size SGLang picks for a GPU with ``memory_mib`` of memory (T4: 2048, H100/H200: 8192, B200: 16384)."""
-    for below, size in CHUNKED_PREFILL_BY_MEMORY:
-        if memory_mib < below:
-            return size
-    return LARGEST
+from autofix.rules.shared import chunked_prefill_size_for
 
 
 @derivation(step="handle_gpu_memory_settings", at="arg_groups/memory_hook.py:94", writes=("chunked_prefill_size",))

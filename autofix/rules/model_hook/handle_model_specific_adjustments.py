@@ -16,14 +16,9 @@ from __future__ import annotations
 
 from autofix.pipeline.items import derivation
 from autofix.pipeline.view import ResolvingView
+from autofix.rules.shared import DEEPSEEK_FAMILY, DEEPSEEK_OVERRIDE_ARCHS
 
 STEP = "handle_model_specific_adjustments"
-# Architectures whose sm100 MoE defaults SGLang declares (overrides.py:745).
-DEEPSEEK_FAMILY = frozenset({
-    "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "KimiK25ForConditionalGeneration", "MistralLarge3ForCausalLM",
-    "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM", "Glm5NextForConditionalGeneration", "HYV4ForCausalLM",
-    "HYV4ForCausalLMNextN", "LongcatFlashForCausalLM", "LongcatFlashForCausalLMNextN", "Dots3NoteForCausalLM",
-})
 TRTLLM_QUANTIZATIONS = ("fp8", "modelopt_fp8", "modelopt_fp4", "modelopt_mixed", None)
 
 
@@ -81,8 +76,6 @@ DSA_ARCHS = frozenset({
     "LongcatFlashForCausalLMNextN", "Dots3NoteForCausalLM", "Dots3NoteForCausalLMNextN", "HYV4ForCausalLM",
     "HYV4ForCausalLMNextN",
 })
-# _deepseek_family_overrides is registered for the DeepSeek family (model_overrides/deepseek_v2.py:37).
-DEEPSEEK_OVERRIDE_ARCHS = DEEPSEEK_FAMILY
 
 
 @derivation(step=STEP, at="arg_groups/model_overrides/deepseek_v2.py:202", via=233,

@@ -8,18 +8,6 @@ asserts what each runner supports, on the runner and sizes as they are
 # Every a2a backend that makes expert parallelism span the TP group (overrides.py:1577).
 EP_SPANNING_A2A = frozenset({"megamoe", "deepep", "deepep_v2", "mooncake", "nixl", "ascend_fuseep", "flashinfer",
                              "flashinfer_megamoe", "mori", "pplx"})
-
-
-def chunked_prefill_size(view) -> int | None:
-    """The chunked-prefill size a MoE token-budget check (and PD-Multiplexing's, GEN031) reads, or None when it is
-    SGLang's positive default.
-
-    Unset, SGLang sizes it from the GPU memory (2048 tokens and up), and
-    attention DP's division leaves it positive: it is read only when the
-    user wrote it, or with ``--enable-mis``, which turns chunking off (-1).
-    So an unknown default (no ``--gpu``; divided by attention DP) silences
-    no check, and the overrides around it keep their pin fixes.
-    """
-    if not view.is_explicit("chunked_prefill_size") and not view["enable_mis"]:
-        return None
-    return view["chunked_prefill_size"]
+# Quantizations the flashinfer_cutlass runner takes (moe_hook.py:81): RUN005's, and so the runner a fix may pick for
+# them.
+CUTLASS_QUANTIZATIONS = ("modelopt_fp4", "modelopt_fp8", "modelopt_mixed", None)

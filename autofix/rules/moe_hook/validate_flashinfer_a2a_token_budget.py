@@ -11,7 +11,7 @@ from __future__ import annotations
 from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.moe_hook import chunked_prefill_size
+from autofix.rules.shared import chunked_prefill_size
 
 
 @settings_rule("A2A046", "flashinfer-a2a-needs-chunked-prefill", step="validate_flashinfer_a2a_token_budget",

@@ -12,23 +12,12 @@ from __future__ import annotations
 from autofix.common.diagnostics import UNKNOWN, Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
+from autofix.rules.shared import attention_dp_over_tp, attn_dp_enabled
 
 STEP = "handle_data_parallelism"
 DEFAULTS_CALL = 294  # parallel_hook.py: run_post_process_pass(_data_parallelism_defaults)
 TP_LM_HEAD_CALL = 367  # parallel_hook.py: run_post_process_pass(_tp_lm_head_all_to_all_default)
 VALIDATION_CALL = 368  # parallel_hook.py: run_post_process_pass(_dp_lm_head_validation)
-
-
-def attn_dp_enabled(view: ResolvingView) -> bool:
-    """Attention DP runs: more than one attention group, or an elastic-EP scale joiner (runtime_context.py:191)."""
-    return view["attn_dp_size"] > 1 or view["ep_join_mode"] == "scale"
-
-
-def attention_dp_over_tp(view: ResolvingView) -> int:
-    """The attention-DP size that fills the TP group next to attention CP: `--tp-size` / `--attn-cp-size`
-    (the context-parallel step wants the TP size a multiple of both)."""
-    tp, cp = view["tp_size"], view["attn_cp_size"]
-    return tp // cp if cp >= 1 and tp % cp == 0 else tp
 
 
 def _remove(view: ResolvingView, dest: str, flag: str, why: str = "") -> Fix | None:

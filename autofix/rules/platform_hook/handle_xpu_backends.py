@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from autofix.pipeline.items import derivation
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.cuda_graph_hook import DECODE, decode_locked
+from autofix.rules.shared import DECODE, decode_locked
 
 
 @derivation(step="handle_xpu_backends", at="arg_groups/platform_hook.py:133", writes=(DECODE,))

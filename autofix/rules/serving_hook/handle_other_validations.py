@@ -6,7 +6,7 @@ from __future__ import annotations
 from autofix.common.diagnostics import Fix, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.pd_disaggregation_hook.handle_pd_disaggregation.common import drop
+from autofix.rules.fixes import remove
 
 STEP = "handle_other_validations"
 
@@ -161,9 +161,9 @@ def prefill_complete_needs_optimistic_prefill(view: ResolvingView) -> Violation 
 def _no_attempts(view: ResolvingView) -> Fix | None:
     if view.written("optimistic_prefill_attempts") >= 0:
         return None  # 0 becomes 1 at the PD step: something later turned it off
-    return drop(view, "optimistic_prefill_attempts", "--optimistic-prefill-attempts")
+    return remove(view, "optimistic_prefill_attempts", "--optimistic-prefill-attempts")
 
 
 @prefill_complete_needs_optimistic_prefill.fix
 def _no_policy(view: ResolvingView) -> Fix | None:
-    return drop(view, "disaggregation_decode_allocation_policy", "--disaggregation-decode-allocation-policy")
+    return remove(view, "disaggregation_decode_allocation_policy", "--disaggregation-decode-allocation-policy")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from autofix.common.diagnostics import Fix, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.pd_disaggregation_hook.handle_pd_disaggregation.common import drop
+from autofix.rules.fixes import remove
 
 
 @settings_rule("PD014", "response-store-is-colocated", step="validate_response_store",
@@ -48,9 +48,9 @@ def response_store_is_colocated(view: ResolvingView) -> Violation | None:
 
 @response_store_is_colocated.fix
 def _no_response_store(view: ResolvingView) -> Fix | None:
-    return drop(view, "enable_response_store", "--enable-response-store")
+    return remove(view, "enable_response_store", "--enable-response-store")
 
 
 @response_store_is_colocated.fix
 def _colocated(view: ResolvingView) -> Fix | None:
-    return drop(view, "disaggregation_mode", "--disaggregation-mode")
+    return remove(view, "disaggregation_mode", "--disaggregation-mode")

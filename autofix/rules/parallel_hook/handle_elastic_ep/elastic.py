@@ -5,14 +5,9 @@ from __future__ import annotations
 from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
+from autofix.rules.parallel_hook.handle_elastic_ep.common import STEP, _elastic, _scaling_active
 
-STEP = "handle_elastic_ep"
 ELASTIC_EPLB_ALGORITHMS = ("elasticity_aware", "elasticity_aware_hierarchical")
-
-
-def _elastic(view: ResolvingView) -> bool:
-    """Elastic EP is on: any `--elastic-ep-backend`, even the string `none` argparse stores for `none`."""
-    return view["elastic_ep_backend"] is not None
 
 
 @derivation(step=STEP, at="arg_groups/parallel_hook.py:526", writes=("eplb_algorithm",))
@@ -413,14 +408,6 @@ def max_ep_size_positive(view: ResolvingView) -> Violation | None:
 @max_ep_size_positive.fix
 def _drop_max_ep_size(view: ResolvingView) -> Fix:
     return Fix.safe(Unset("max_ep_size"), title="Remove --max-ep-size")
-
-
-def _scaling_active(view: ResolvingView) -> bool:
-    """Runtime scale-up: an elastic backend and a `--max-ep-size` above `--tp-size`."""
-    if not _elastic(view):
-        return False
-    size = view["max_ep_size"]
-    return size is not None and size > view["tp_size"]
 
 
 @settings_rule("EEP012", "elastic-initial-size-needs-scale-up", step=STEP, at="arg_groups/parallel_hook.py:578")

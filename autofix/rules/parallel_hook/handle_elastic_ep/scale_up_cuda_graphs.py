@@ -5,8 +5,8 @@ from __future__ import annotations
 from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.cuda_graph_hook import DECODE, PREFILL
-from autofix.rules.parallel_hook.handle_elastic_ep.elastic import STEP, _scaling_active
+from autofix.rules.parallel_hook.handle_elastic_ep.common import STEP, _scaling_active
+from autofix.rules.shared import DECODE, PREFILL
 
 # CUDA graphs under scale-up (parallel_hook.py:691-719): the backends each phase runs by this step
 # (declared from handle_cuda_graph_config on, see autofix.rules.cuda_graph_hook).

@@ -6,7 +6,8 @@ from __future__ import annotations
 from autofix.common.diagnostics import Fix, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.pd_disaggregation_hook.handle_pd_disaggregation.common import STEP, drop
+from autofix.rules.fixes import remove
+from autofix.rules.pd_disaggregation_hook.handle_pd_disaggregation.common import STEP
 
 THRESHOLD = "--disaggregation-decode-host-receive-threshold"
 
@@ -17,7 +18,7 @@ def _host_receive(view: ResolvingView) -> bool:
 
 
 def _no_threshold(view: ResolvingView) -> Fix | None:
-    return drop(view, "disaggregation_decode_host_receive_threshold", THRESHOLD)
+    return remove(view, "disaggregation_decode_host_receive_threshold", THRESHOLD)
 
 
 @settings_rule("PD003", "host-receive-threshold-range", step=STEP, at="arg_groups/pd_disaggregation_hook.py:65")
@@ -110,12 +111,12 @@ host_receive_without_hisparse_or_role_switch.fix(_no_threshold)
 
 @host_receive_without_hisparse_or_role_switch.fix
 def _no_role_switch(view: ResolvingView) -> Fix | None:
-    return drop(view, "enable_pd_role_switch", "--enable-pd-role-switch")
+    return remove(view, "enable_pd_role_switch", "--enable-pd-role-switch")
 
 
 @host_receive_without_hisparse_or_role_switch.fix
 def _no_hisparse(view: ResolvingView) -> Fix | None:
-    return drop(view, "enable_hisparse", "--enable-hisparse")
+    return remove(view, "enable_hisparse", "--enable-hisparse")
 
 
 @settings_rule("PD006", "host-receive-needs-host-pool-backup", step=STEP,
@@ -161,7 +162,7 @@ def host_receive_needs_host_pool_backup(view: ResolvingView) -> Violation | None
 
 @host_receive_needs_host_pool_backup.fix
 def _no_backup(view: ResolvingView) -> Fix | None:
-    return drop(view, "disaggregation_decode_retraction_backup", "--disaggregation-decode-retraction-backup")
+    return remove(view, "disaggregation_decode_retraction_backup", "--disaggregation-decode-retraction-backup")
 
 
 host_receive_needs_host_pool_backup.fix(_no_threshold)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from autofix.common.diagnostics import Fix, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.pd_disaggregation_hook.handle_pd_disaggregation.common import PD_ROLES, STEP, drop
+from autofix.rules.fixes import remove
+from autofix.rules.pd_disaggregation_hook.handle_pd_disaggregation.common import PD_ROLES, STEP
 
 
 def _prefill_complete(view: ResolvingView) -> bool:
@@ -106,7 +107,7 @@ def prefill_complete_limits(view: ResolvingView) -> Violation | None:
 
 @prefill_complete_limits.fix
 def _no_policy(view: ResolvingView) -> Fix | None:
-    return drop(view, "disaggregation_decode_allocation_policy", "--disaggregation-decode-allocation-policy")
+    return remove(view, "disaggregation_decode_allocation_policy", "--disaggregation-decode-allocation-policy")
 
 
 def _policy(view: ResolvingView) -> str:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from autofix.common.diagnostics import Fix, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.parallel_hook.handle_data_parallelism import attn_dp_enabled
-from autofix.rules.pd_disaggregation_hook.handle_pd_disaggregation.common import PD_ROLES, STEP, drop
+from autofix.rules.fixes import remove
+from autofix.rules.pd_disaggregation_hook.handle_pd_disaggregation.common import PD_ROLES, STEP
+from autofix.rules.shared import attn_dp_enabled
 
 
 def _unsupported(view: ResolvingView) -> list[str]:
@@ -77,4 +78,4 @@ def pd_role_switch_limits(view: ResolvingView) -> Violation | None:
 
 @pd_role_switch_limits.fix
 def _no_role_switch(view: ResolvingView) -> Fix | None:
-    return drop(view, "enable_pd_role_switch", "--enable-pd-role-switch")
+    return remove(view, "enable_pd_role_switch", "--enable-pd-role-switch")

@@ -6,7 +6,8 @@ from __future__ import annotations
 from autofix.common.diagnostics import Fix, Set, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.pd_disaggregation_hook.handle_pd_disaggregation.common import STEP, drop
+from autofix.rules.fixes import remove
+from autofix.rules.pd_disaggregation_hook.handle_pd_disaggregation.common import STEP
 
 RADIX = "--disaggregation-decode-enable-radix-cache"
 
@@ -16,7 +17,7 @@ def _decode_radix(view: ResolvingView) -> bool:
 
 
 def _no_decode_radix(view: ResolvingView) -> Fix | None:
-    return drop(view, "disaggregation_decode_enable_radix_cache", RADIX)
+    return remove(view, "disaggregation_decode_enable_radix_cache", RADIX)
 
 
 @settings_rule("PD007", "decode-radix-cache-without-hisparse", step=STEP, at="arg_groups/pd_disaggregation_hook.py:101")
@@ -61,7 +62,7 @@ decode_radix_cache_without_hisparse.fix(_no_decode_radix)
 
 @decode_radix_cache_without_hisparse.fix
 def _no_hisparse(view: ResolvingView) -> Fix | None:
-    return drop(view, "enable_hisparse", "--enable-hisparse")
+    return remove(view, "enable_hisparse", "--enable-hisparse")
 
 
 @settings_rule("PD008", "decode-radix-cache-without-fake-transfer", step=STEP,
@@ -204,4 +205,4 @@ def prefill_without_fake_transfer(view: ResolvingView) -> Violation | None:
 
 @prefill_without_fake_transfer.fix
 def _default_backend(view: ResolvingView) -> Fix | None:
-    return drop(view, "disaggregation_transfer_backend", "--disaggregation-transfer-backend (Mooncake, the default)")
+    return remove(view, "disaggregation_transfer_backend", "--disaggregation-transfer-backend (Mooncake, the default)")

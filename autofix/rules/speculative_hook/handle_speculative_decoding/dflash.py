@@ -11,7 +11,7 @@ from __future__ import annotations
 from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView, Unknown
-from autofix.rules.parallel_hook.handle_data_parallelism import attn_dp_enabled
+from autofix.rules.shared import attn_dp_enabled
 from autofix.rules.speculative_hook.handle_speculative_decoding.common import (
     DISPATCH,
     STEP,

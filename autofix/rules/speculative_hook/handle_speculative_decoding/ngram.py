@@ -7,11 +7,11 @@ from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.fixes import remove
+from autofix.rules.shared import attention_backend
 from autofix.rules.speculative_hook.handle_speculative_decoding.common import (
     DISPATCH,
     STEP,
     algorithm,
-    attention_backend,
     device,
     dp_attention,
 )

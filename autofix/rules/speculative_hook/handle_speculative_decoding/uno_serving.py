@@ -7,9 +7,10 @@ from __future__ import annotations
 from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView, Unknown
-from autofix.rules.parallel_hook.handle_data_parallelism import attn_dp_enabled
+from autofix.rules.shared import attn_dp_enabled
 from autofix.rules.speculative_hook.handle_speculative_decoding.uno import STEP, VIA, drop_uno, top_k, verify_width
-from autofix.rules.speculative_hook.handle_speculative_decoding.uno_tree import THRESHOLDS, _tree_ok
+from autofix.rules.speculative_hook.handle_speculative_decoding.uno_tree import _tree_ok
+from autofix.rules.speculative_hook.handle_speculative_decoding.uno_tree_features import THRESHOLDS
 
 
 def reached(view: ResolvingView) -> bool:

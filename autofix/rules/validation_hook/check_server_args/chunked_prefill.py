@@ -5,8 +5,7 @@ from __future__ import annotations
 from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView, Unknown
-from autofix.rules.memory_hook.handle_gpu_memory_settings import CHUNKED_PREFILL_BY_MEMORY, LARGEST
-from autofix.rules.parallel_hook.handle_data_parallelism import attn_dp_enabled
+from autofix.rules.shared import CHUNKED_PREFILL_BY_MEMORY, LARGEST, attn_dp_enabled
 
 STEP = "check_server_args"
 

@@ -6,7 +6,7 @@ from autofix.common.diagnostics import Fix, Set, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.fixes import remove
-from autofix.rules.moe_hook import chunked_prefill_size
+from autofix.rules.shared import chunked_prefill_size
 
 STEP = "check_server_args"
 PDMUX = "--enable-pdmux"

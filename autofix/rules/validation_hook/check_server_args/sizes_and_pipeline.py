@@ -7,7 +7,7 @@ from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.fixes import remove
-from autofix.rules.parallel_hook.handle_data_parallelism import attention_dp_over_tp, attn_dp_enabled
+from autofix.rules.shared import attention_dp_over_tp, attn_dp_enabled
 
 STEP = "check_server_args"
 PP_COMPAT_CALL = 197  # validation_hook.py: check_pipeline_parallel_compat(cfg)

@@ -1,16 +1,14 @@
-"""``handle_moe_kernel_config`` (``arg_groups/moe_hook.py:71``, 0.5.23): the runner, by quantization, and what each runner supports."""  # noqa: E501
+"""``handle_moe_kernel_config``, what each runner supports: the compatibility asserts and the fusion
+writes that follow the quantization pass (``arg_groups/moe_hook.py:79-164``)."""
 
 from __future__ import annotations
 
 from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.moe_hook import EP_SPANNING_A2A
+from autofix.rules.moe_hook import CUTLASS_QUANTIZATIONS, EP_SPANNING_A2A
+from autofix.rules.moe_hook.handle_moe_kernel_config.common import STEP, _auto_runner, _quantization
 
-# Runners MXFP8 MoE takes on CUDA (arg_groups/choices.py:161).
-MXFP8_MOE_RUNNERS = ("cutlass", "deep_gemm", "flashinfer_megamoe", "flashinfer_trtllm", "flashinfer_trtllm_routed")
-NVFP4_ONLINE_RUNNERS = ("flashinfer_trtllm", "flashinfer_trtllm_routed", "flashinfer_cutedsl")
-CUTLASS_QUANTIZATIONS = ("modelopt_fp4", "modelopt_fp8", "modelopt_mixed", None)
 CUTEDSL_QUANTIZATIONS = ("modelopt_fp4", "modelopt_mixed", "nvfp4_online")
 CUTEDSL_A2A = ("none", "deepep", "flashinfer")
 TRTLLM_QUANTIZATIONS = ("modelopt_fp4", "nvfp4_online", "fp8", "mxfp8", "modelopt_fp8", "modelopt_mixed",
@@ -20,198 +18,6 @@ TRTLLM_ROUTED_QUANTIZATIONS = ("fp8", "mxfp8", "modelopt_fp4", "modelopt_mixed",
 # Runners that keep shared experts out of the fused MoE (overrides.py:1529)
 FUSION_OFF_RUNNERS = ("lora_triton", "lora_cutedsl", "lora_marlin", "flashinfer_cutedsl", "flashinfer_trtllm",
                       "experimental_sgl_trtllm", "flashinfer_trtllm_routed")
-STEP = "handle_moe_kernel_config"
-
-
-def _quantization(view: ResolvingView) -> str | None:
-    """``quantization`` as this step reads it: `unquant` was declared None earlier (serving_hook.py:697)."""
-    quantization = view["quantization"]
-    return None if quantization == "unquant" else quantization
-
-
-def _quantization_cause(view: ResolvingView) -> str | None:
-    if view["moe_runner_backend"] == "auto":
-        return None  # `auto` asks SGLang to choose: no value of the user's is replaced
-    return f"--quantization {view['quantization']}"
-
-
-@settings_rule("RUN001", "nvfp4-online-needs-sm100", step=STEP, at="arg_groups/overrides.py:1458", via=77)
-def nvfp4_online_needs_sm100(view: ResolvingView) -> Violation | None:
-    """Flag `--quantization nvfp4_online` on a GPU other than Blackwell SM100/SM103.
-
-    ## What it does
-    Checks for `--quantization nvfp4_online` when the GPU is not of the
-    SM100 family (B200, GB200, B300). It needs the GPU (`--gpu`): without
-    it the rule is silent.
-
-    ## Why SGLang refuses it
-    Online NVFP4 quantizes the MoE weights at load time for the FP4 tensor
-    cores of SM100/SM103, which other GPUs lack. SGLang raises a ValueError
-    while resolving its arguments.
-
-    ## Example
-    ```yaml
-    quantization: nvfp4_online
-    ```
-    Use instead (on an H200):
-    ```yaml
-    quantization: fp8
-    ```
-
-    ## Fix safety
-    Both fixes change the weights that run: removing `--quantization`
-    loads the checkpoint as it is stored, `fp8` quantizes it online to
-    FP8 (Hopper runs it). Unsafe. Either also removes a
-    `flashinfer_cutedsl` runner, which runs NVFP4 weights only (RUN007).
-
-    ## SGLang source
-    `sglang/srt/arg_groups/overrides.py:1458` (`_moe_runner_backend_quant_constraints`, run at
-    `arg_groups/moe_hook.py:77`)
-    """
-    if view["quantization"] != "nvfp4_online" or view.fact("platform.is_sm100"):
-        return None
-    return Violation("--quantization nvfp4_online runs only on NVIDIA Blackwell SM100/SM103 GPUs, not on this one",
-                     args=("quantization",))
-
-
-def _without_cutedsl(view: ResolvingView) -> list:
-    """Remove a `flashinfer_cutedsl` runner with the NVFP4 quantization: it runs NVFP4 weights only (RUN007)."""
-    return [Unset("moe_runner_backend")] if view.written("moe_runner_backend") == "flashinfer_cutedsl" else []
-
-
-@nvfp4_online_needs_sm100.fix
-def _no_quantization(view: ResolvingView) -> Fix:
-    ops = _without_cutedsl(view)
-    also = " and --moe-runner-backend flashinfer_cutedsl" if ops else ""
-    return Fix.unsafe(Unset("quantization"), *ops, title=f"Remove --quantization nvfp4_online{also}")
-
-
-@nvfp4_online_needs_sm100.fix
-def _fp8_quantization(view: ResolvingView) -> Fix:
-    ops = _without_cutedsl(view)
-    also = " and remove --moe-runner-backend flashinfer_cutedsl" if ops else ""
-    return Fix.unsafe(Set("quantization", "fp8"), *ops, title=f"Set --quantization to fp8{also}")
-
-
-@settings_rule("RUN002", "nvfp4-online-runner", step=STEP, at="arg_groups/overrides.py:1471", via=77)
-def nvfp4_online_runner(view: ResolvingView) -> Violation | None:
-    """Flag `--quantization nvfp4_online` with a MoE runner that does not run it.
-
-    ## What it does
-    Checks for `--quantization nvfp4_online` with a `--moe-runner-backend`
-    other than `auto`, `flashinfer_trtllm`, `flashinfer_trtllm_routed` and
-    `flashinfer_cutedsl` (or `flashinfer_megamoe` over the
-    `flashinfer_megamoe` a2a backend with the environment variable
-    `SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1`; autofix does not know the
-    environment unless told, and is then silent for that runner). It does
-    not need the GPU: on SM100 SGLang refuses the runner, elsewhere the
-    quantization (RUN001).
-
-    ## Why SGLang refuses it
-    Only FlashInfer's TRT-LLM and CuTe DSL MoE kernels take the weights
-    NVFP4 makes online. SGLang raises a ValueError while resolving its
-    arguments.
-
-    ## Example
-    ```yaml
-    quantization: nvfp4_online
-    moe-runner-backend: triton
-    ```
-    Use instead (on a B200, no runner: `flashinfer_trtllm`; on this H200,
-    a quantization the GPU and the runner run):
-    ```yaml
-    quantization: fp8
-    moe-runner-backend: triton
-    ```
-
-    ## Fix safety
-    Removing the runner lets SGLang pick `flashinfer_trtllm`: it changes
-    the kernels that run, unsafe.
-
-    ## SGLang source
-    `sglang/srt/arg_groups/overrides.py:1471` (`_moe_runner_backend_quant_constraints`, run at
-    `arg_groups/moe_hook.py:77`)
-    """
-    if view["quantization"] != "nvfp4_online":
-        return None
-    runner = view["moe_runner_backend"]
-    if runner == "auto" or runner in NVFP4_ONLINE_RUNNERS:
-        return None
-    if (runner == "flashinfer_megamoe" and view["moe_a2a_backend"] == "flashinfer_megamoe"
-            and view.fact("env.SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16")):
-        return None
-    return Violation(f"--quantization nvfp4_online runs on --moe-runner-backend flashinfer_trtllm, "
-                     f"flashinfer_trtllm_routed or flashinfer_cutedsl (or auto), not {runner}",
-                     args=("moe_runner_backend", "quantization"))
-
-
-@nvfp4_online_runner.fix
-def _auto_nvfp4_runner(view: ResolvingView) -> Fix:
-    return Fix.unsafe(Unset("moe_runner_backend"), title="Remove --moe-runner-backend (auto: flashinfer_trtllm)")
-
-
-@derivation(step=STEP, at="arg_groups/overrides.py:1524", via=77, writes=("moe_runner_backend",),
-            code="RUN003", name="quantization-overrides-moe-runner", cause=_quantization_cause)
-def quantization_overrides_moe_runner(view: ResolvingView) -> dict | None:
-    """The quantization picks the MoE runner: `auto` resolves, and MXFP8 replaces a runner it does not take.
-
-    ## What it does
-    Warns at a `--moe-runner-backend` that `--quantization mxfp8` replaces
-    (MXFP8 MoE runs only on `cutlass`, `deep_gemm`, `flashinfer_megamoe`,
-    `flashinfer_trtllm` and `flashinfer_trtllm_routed` on CUDA). It also
-    resolves `auto` for `nvfp4_online`, `mxfp8`, and `modelopt_fp4` on
-    SM110/SM120, which replaces nothing the user chose.
-
-    ## Why it matters
-    SGLang logs a warning and runs another runner than the config names;
-    checks after this step see the replacement.
-
-    ## Example
-    ```yaml
-    quantization: mxfp8
-    moe-runner-backend: triton
-    ```
-    Use instead (on an NVIDIA GPU):
-    ```yaml
-    quantization: mxfp8
-    moe-runner-backend: flashinfer_trtllm
-    ```
-
-    ## Fix safety
-    Writing the runner SGLang picks resolves the launch to the same values:
-    safe. It depends on the platform (ROCm gfx95 picks `triton`): without
-    `--gpu` the step reads an unknown fact and autofix stays silent.
-
-    ## SGLang source
-    `sglang/srt/arg_groups/overrides.py:1524` (`_moe_runner_backend_quant_constraints`, run at
-    `arg_groups/moe_hook.py:77`)
-    """
-    runner = written = view["moe_runner_backend"]
-    quantization = view["quantization"]
-    if quantization == "nvfp4_online":
-        w4a16 = view["moe_a2a_backend"] == "flashinfer_megamoe" and view.fact("env.SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16")
-        if not view.fact("platform.is_sm100"):
-            return None  # SGLang refuses the quantization here (RUN001)
-        if runner == "auto":
-            runner = "flashinfer_megamoe" if w4a16 else "flashinfer_trtllm"
-        elif runner not in NVFP4_ONLINE_RUNNERS and not (runner == "flashinfer_megamoe" and w4a16):
-            return None  # SGLang refuses the runner here (RUN002)
-    if quantization == "mxfp8" and not view.fact("platform.is_npu"):
-        hip = view.fact("platform.is_hip")
-        gfx95 = hip and view.fact("platform.is_gfx95")
-        allowed = list(MXFP8_MOE_RUNNERS)
-        if gfx95 or (hip and runner == "triton"):
-            allowed.append("triton")
-        if gfx95 and view.fact("env.SGLANG_USE_AITER"):
-            allowed.append("aiter")
-        default = ("flashinfer_megamoe" if view["moe_a2a_backend"] == "flashinfer_megamoe"
-                   else "triton" if gfx95 else "flashinfer_trtllm")
-        if runner == "auto" or runner not in allowed:
-            runner = default
-    if runner == "auto" and quantization == "modelopt_fp4" and (
-            view.fact("platform.is_sm120") or view.fact("platform.is_sm110")):
-        runner = "flashinfer_cutlass"
-    return {"moe_runner_backend": runner} if runner != written else None
 
 
 def _ep_size_1_or_tp_size(view: ResolvingView, runner: str) -> Violation | None:
@@ -239,10 +45,6 @@ def _no_ep_size(view: ResolvingView) -> Fix | None:
     if not view.is_explicit("ep_size"):
         return None
     return Fix.unsafe(Unset("ep_size"), title="Remove --ep-size")
-
-
-def _auto_runner(view: ResolvingView) -> Fix:
-    return Fix.unsafe(Unset("moe_runner_backend"), title="Remove --moe-runner-backend (auto)")
 
 
 @settings_rule("RUN005", "flashinfer-cutlass-quantization", step=STEP, at="arg_groups/moe_hook.py:81")
