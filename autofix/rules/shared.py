@@ -214,3 +214,8 @@ DEEPSEEK_FAMILY = frozenset({
 })
 # _deepseek_family_overrides is registered for the DeepSeek family (model_overrides/deepseek_v2.py:37).
 DEEPSEEK_OVERRIDE_ARCHS = DEEPSEEK_FAMILY
+
+# Every a2a backend that makes expert parallelism span the TP group (overrides.py:1577): the MoE hook's
+# runners and a2a checks and the runtime context's EP fixes read it.
+EP_SPANNING_A2A = frozenset({"megamoe", "deepep", "deepep_v2", "mooncake", "nixl", "ascend_fuseep", "flashinfer",
+                             "flashinfer_megamoe", "mori", "pplx"})

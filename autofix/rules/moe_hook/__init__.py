@@ -5,9 +5,6 @@ asserts what each runner supports, on the runner and sizes as they are
 *then*, before ``handle_a2a_moe`` rewrites the a2a backend and ``ep_size``.
 """
 
-# Every a2a backend that makes expert parallelism span the TP group (overrides.py:1577).
-EP_SPANNING_A2A = frozenset({"megamoe", "deepep", "deepep_v2", "mooncake", "nixl", "ascend_fuseep", "flashinfer",
-                             "flashinfer_megamoe", "mori", "pplx"})
 # Quantizations the flashinfer_cutlass runner takes (moe_hook.py:81): RUN005's, and so the runner a fix may pick for
 # them.
 CUTLASS_QUANTIZATIONS = ("modelopt_fp4", "modelopt_fp8", "modelopt_mixed", None)

@@ -13,7 +13,7 @@ from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.fixes import remove
-from autofix.rules.moe_hook import EP_SPANNING_A2A
+from autofix.rules.shared import EP_SPANNING_A2A
 
 STEP = "_configure_context"
 

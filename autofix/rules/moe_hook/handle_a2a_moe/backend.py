@@ -7,7 +7,7 @@ from __future__ import annotations
 from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.moe_hook import EP_SPANNING_A2A
+from autofix.rules.shared import EP_SPANNING_A2A
 
 
 def _waterfill(view: ResolvingView) -> str:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.moe_hook import CUTLASS_QUANTIZATIONS, EP_SPANNING_A2A
+from autofix.rules.moe_hook import CUTLASS_QUANTIZATIONS
 from autofix.rules.moe_hook.handle_moe_kernel_config.common import STEP, _auto_runner, _quantization
+from autofix.rules.shared import EP_SPANNING_A2A
 
 CUTEDSL_QUANTIZATIONS = ("modelopt_fp4", "modelopt_mixed", "nvfp4_online")
 CUTEDSL_A2A = ("none", "deepep", "flashinfer")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from autofix.common.diagnostics import Fix, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
-from autofix.rules.model_hook.handle_model_specific_adjustments import DEEPSEEK_OVERRIDE_ARCHS
+from autofix.rules.shared import DEEPSEEK_OVERRIDE_ARCHS
 from autofix.rules.speculative_hook.handle_speculative_decoding.common import (
     DISPATCH,
     STEP,
