@@ -9,7 +9,7 @@ from autofix.api import fix_source
 from autofix.commands import app
 from autofix.formats import argv, dockerfile, yaml_config
 from autofix.formats.dockerfile_syntax import instructions
-from tests.fuzz.target import check_input
+from harness.fuzz.target import check_input
 
 # A stray word (`\'`, the word `'`) after the EPLB flags that RUN022's unsafe fix removes.
 STRAY_AFTER_REMOVED = (

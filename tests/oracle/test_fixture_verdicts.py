@@ -23,7 +23,7 @@ from autofix.formats import by_name
 from autofix.rules import BY_CODE
 from autofix.schema import load, others_of
 from autofix.written import Written
-from tests.oracle.oracle import SKIP_REASON
+from harness.oracle.oracle import SKIP_REASON
 
 ROOT = Path(__file__).resolve().parents[2]
 

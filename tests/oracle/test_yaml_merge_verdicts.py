@@ -24,7 +24,8 @@ from autofix.errors import InputError
 from autofix.formats import yaml_config
 from autofix.schema import load, others_of
 from autofix.written import Written
-from tests.oracle.oracle import requires_oracle, run_batch, verdict
+from harness.oracle.oracle import run_batch, verdict
+from tests.oracle import requires_oracle
 
 pytestmark = [pytest.mark.oracle, requires_oracle]
 SCHEMA = load()

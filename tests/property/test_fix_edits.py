@@ -14,7 +14,7 @@ from strategies import FORMATS, cases, path_for, read_explicit
 from autofix.api import fix_source
 from autofix.edits import Edit, apply_edits, offset_of
 from autofix.model import Set, Unset, applied
-from tests.rules.cases import FACTS
+from harness.rules.cases import FACTS
 
 EACH_FORMAT = pytest.mark.parametrize("fmt", ("yaml", "shell"))
 
