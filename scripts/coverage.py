@@ -16,6 +16,9 @@ The same sites go to ``autofix/schema/sglang-0.5.23-coverage.json`` (site ->
 status, reason, covering rule codes, catalog check ID, class, kind), which
 ``autofix explain`` reads to say why no rule covers a check; run
 ``scripts/gen_messages.py`` after it (it indexes these sites' messages).
+
+It also writes docs/rule-codes.md: autofix's rule codes against the catalog's
+check IDs, which share a namespace but not always a meaning (``code_rows``).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from autofix.pipeline.items import SettingsRule  # noqa: E402
-from autofix.rules import SETTINGS  # noqa: E402
+from autofix.rules import BY_CODE, SETTINGS  # noqa: E402
 
 CATALOG = ROOT.parent / "shared" / "sglang-0.5.23-rules.md"
 NOTES = ROOT / "scripts" / "coverage_notes"
@@ -40,6 +43,7 @@ OUTSIDE = "outside.txt"  # the notes of sites outside the catalog (outside arg_g
 STATUSES = ("covered", "skipped-model", "skipped-env", "skipped-hardware", "unreachable", "not yet")
 _SITE = re.compile(r"(\d+)([ar]) (\S+) (\S+)")
 _ID = re.compile(r"[A-Z][A-Z0-9]*\d+")
+CODES_PAGE = "rule-codes.md"  # docs/rule-codes.md: the rule codes against the catalog's IDs
 
 
 def families(text: str) -> tuple[dict[str, str], dict[str, str]]:
@@ -158,6 +162,155 @@ def sites(text: str) -> tuple[dict[str, str], list[Site], list[Site]]:
     return titles, inside, [outside[w] for w in sorted(outside)]
 
 
+def expand(label: str) -> list[str]:
+    """The check IDs a catalog heading's label names: ``A2A011/A2A012/A2A013`` each, ``EEP018–EEP021`` each ID
+    from the first to the last (the catalog's ranges are of one prefix)."""
+    out = []
+    for part in label.split("/"):
+        m = re.fullmatch(r"([A-Z][A-Z0-9]*?)(\d+)[–-]\1(\d+)", part)
+        if m:
+            width = len(m.group(2))
+            out += [f"{m.group(1)}{n:0{width}d}" for n in range(int(m.group(2)), int(m.group(3)) + 1)]
+        else:
+            out.append(part)
+    return out
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A check of the catalog: its heading (``label`` as written, ``title``) and the lines its ``Kind`` and
+    ``Where`` name, as ``(path, first, last)`` relative to ``sglang/srt/`` (an override is often a range)."""
+
+    label: str
+    title: str
+    lines: tuple[tuple[str, int, int], ...]
+
+    def holds(self, where: str) -> bool:
+        """Whether ``where`` (``path:line``) is one of this entry's lines."""
+        path, _, line = where.rpartition(":")
+        return line.isdigit() and any(p == path and lo <= int(line) <= hi for p, lo, hi in self.lines)
+
+
+def entries(text: str) -> dict[str, Entry]:
+    """The catalog's checks by ID (a heading that names several IDs is each one's entry)."""
+    out: dict[str, Entry] = {}
+    for m in re.finditer(r"^#### (\S+) — (.*)\n((?:- .*\n)*)", text, re.M):
+        named = " ".join(re.findall(r"^- (?:Kind|Where): (.*)$", m.group(3), re.M))
+        lines = tuple((p, int(a), int(b or a)) for p, a, b in re.findall(r"`([\w/.]+\.py):(\d+)(?:-(\d+))?`", named))
+        for check in expand(m.group(1)):
+            out.setdefault(check, Entry(m.group(1), m.group(2), lines))
+    return out
+
+
+# How a rule code stands to the catalog's check of the same ID (docs/rule-codes.md lists all but SAME)
+SAME = "same"  # the catalog's check of that ID is the rule's: the lines it names hold the rule's, and no other site
+NO_ENTRY = "no entry"  # the catalog has no check of that ID
+PART = "part"  # the catalog's ID names more sites (raise/assert statements) than the rule mirrors
+OTHER_CHECK = "another check"  # the catalog's ID is another check: the catalog gives the rule's line another ID
+OTHER_LINE = "another line"  # the catalog's entry names other lines, and gives the rule's line no ID
+
+
+@dataclass(frozen=True)
+class CodeRow:
+    """One rule code against the catalog: a row of docs/rule-codes.md.
+
+    ``at`` is the rule's ``sglang_source``; ``there`` the catalog's IDs of the lines the rule mirrors (the
+    appendix's for a raise/assert site, else the entries whose lines hold them); ``entry`` the catalog's check of
+    the code's ID (None: no such check) and ``sites`` how many appendix sites it has, ``mirrored`` how many of
+    them the rule mirrors (its line, or a coverage note's).
+    """
+
+    code: str
+    name: str
+    summary: str
+    at: str
+    there: tuple[str, ...]
+    entry: Entry | None
+    sites: int
+    mirrored: int
+    relation: str
+
+
+def _code_key(code: str) -> tuple[str, int]:
+    m = re.fullmatch(r"(.*?)(\d+)", code)
+    return (m.group(1), int(m.group(2))) if m else (code, 0)
+
+
+def code_rows(text: str, inside: list[Site], outside: list[Site]) -> list[CodeRow]:
+    """Every rule code of autofix (``BY_CODE``: checks, overrides, argparse-stage and autofix's own families)
+    against the catalog ``text`` and its sites (``sites``), in code order."""
+    checks = entries(text)
+    label = {s.where: s.check for s in inside}
+    appendix: dict[str, set[str]] = {}
+    for s in inside:
+        appendix.setdefault(s.check, set()).add(s.where)
+    mirrors: dict[str, set[str]] = {}  # code -> the sites it covers, at its line or by a coverage note
+    for s in (*inside, *outside):
+        for code in s.rules:
+            mirrors.setdefault(code, set()).add(s.where)
+    rows = []
+    for code in sorted(BY_CODE, key=_code_key):
+        rule = BY_CODE[code]
+        at = rule.sglang_source
+        own = {at.split()[0]} | mirrors.get(code, set())
+        # a raise/assert site's ID is the appendix's; only a line it does not index is looked up in the entries
+        there = sorted({label[w] for w in own if w in label}
+                       or {c for c, e in checks.items() if any(map(e.holds, own))}, key=_code_key)
+        entry, sites = checks.get(code), appendix.get(code, set())
+        if entry is None:
+            relation = NO_ENTRY
+        elif own & sites or any(map(entry.holds, own)):
+            relation = SAME if sites <= own else PART
+        elif any(w in label for w in own):
+            relation = OTHER_CHECK
+        else:
+            relation = OTHER_LINE
+        rows.append(CodeRow(code, rule.name, rule.summary, at, tuple(there), entry, len(sites), len(own & sites),
+                            relation))
+    return rows
+
+
+def codes_markdown(rows: list[CodeRow]) -> str:
+    """docs/rule-codes.md: the rows whose code is not the catalog's check of the same ID."""
+    listed = [r for r in rows if r.relation != SAME]
+    counts = Counter(r.relation for r in rows)
+
+    def catalog(r: CodeRow) -> str:
+        if r.entry is None:
+            return "—"
+        size = f" ({r.sites} site{'s' * (r.sites != 1)})" if r.sites else ""
+        return f"{r.entry.label} — {r.entry.title}{size}"
+
+    def relation(r: CodeRow) -> str:
+        return f"{r.mirrored} of {r.sites} sites" if r.relation == PART else r.relation
+
+    out = ["# Rule codes and the catalog's check IDs", "",
+           "Generated by `python scripts/coverage.py`. autofix's rule codes and the check IDs of the SGLang 0.5.23 "
+           "catalog (`../shared/sglang-0.5.23-rules.md`; docs/coverage.md lists its check sites) look alike, and "
+           "most agree, but a rule code is autofix's name for the check its rule mirrors: a code is never renamed "
+           "(suppression comments and configurations name it), so where the two differ this page says how. "
+           f"Of the {len(rows)} codes, {counts[SAME]} name the catalog's check of the same ID (the lines the "
+           "catalog gives it hold the rule's, and it has no other site); the other "
+           f"{len(listed)} are listed, with the relation:", "",
+           f"- *{NO_ENTRY}* ({counts[NO_ENTRY]}): the catalog has no check of that ID. The rule mirrors one the "
+           "catalog files under another ID (*catalog ID there*), an override or a check the catalog does not list, "
+           "or it is of one of autofix's own families (`ARG`, `CFG`, `DEP`, `VER`: how the launch is written; "
+           "`DKR`: how a container is handed it; `SUP`: suppression comments).",
+           f"- *N of M sites* ({counts[PART]}): the catalog's ID groups M raise/assert sites, the rule mirrors N "
+           "of them (other rules, of other codes, may mirror the rest).",
+           f"- *{OTHER_CHECK}* ({counts[OTHER_CHECK]}): the catalog's ID is another check; the catalog gives the "
+           "rule's line another ID.",
+           f"- *{OTHER_LINE}* ({counts[OTHER_LINE]}): the catalog's entry of that ID names other lines of SGLang "
+           "than the rule's, and gives the rule's line no ID: an override the catalog places at its function or its "
+           "condition, autofix at the value it returns, or a `raise` it places at its message's line; compare the "
+           "titles.", "",
+           "| code | rule | SGLang line | catalog ID there | the catalog's check of that ID | relation |",
+           "|---|---|---|---|---|---|"]
+    out += [f"| {r.code} | `{r.name}`: {r.summary} | `{r.at}` | {', '.join(r.there) or '—'} | {catalog(r)} | "
+            f"{relation(r)} |" for r in listed]
+    return "\n".join(out) + "\n"
+
+
 def markdown(titles: dict[str, str], inside: list[Site], outside: list[Site]) -> str:
     """docs/coverage.md."""
     rows: dict[str, list[str]] = {f: [] for f in titles}
@@ -172,7 +325,9 @@ def markdown(titles: dict[str, str], inside: list[Site], outside: list[Site]) ->
            "the environment; INFRA: SGLang's plumbing), and the autofix rule that mirrors it. A site no "
            "rule covers is *skipped* when autofix cannot know what decides it (it stays silent there), "
            "*unreachable* when no launch gets there, *not yet* when a rule is still to be written. Checks "
-           "SGLang makes outside `arg_groups/` (the Marlin policy, the runtime context) are listed at the end.",
+           "SGLang makes outside `arg_groups/` (the Marlin policy, the runtime context) are listed at the end. "
+           f"The check IDs are the catalog's: where a rule's code is not the ID of its check, [{CODES_PAGE}]({CODES_PAGE}) says "
+           "how the two differ.",
            "",
            "| family | sites | " + " | ".join(STATUSES) + " |", "|---|---:|" + "---:|" * len(STATUSES)]
     for family, c in counts.items():
@@ -199,9 +354,11 @@ def as_json(inside: list[Site], outside: list[Site]) -> str:
 
 def main() -> int:
     catalog = Path(sys.argv[1]) if len(sys.argv) > 1 else CATALOG
-    titles, inside, outside = sites(catalog.read_text(encoding="utf-8"))
+    text = catalog.read_text(encoding="utf-8")
+    titles, inside, outside = sites(text)
     (ROOT / "docs" / "coverage.md").write_text(markdown(titles, inside, outside), encoding="utf-8")
     (ROOT / "autofix" / "schema" / JSON_NAME).write_text(as_json(inside, outside), encoding="utf-8")
+    (ROOT / "docs" / CODES_PAGE).write_text(codes_markdown(code_rows(text, inside, outside)), encoding="utf-8")
     counts: dict[str, Counter] = {f: Counter() for f in titles}
     for s in inside:
         counts[s.family][s.status] += 1

@@ -5,7 +5,7 @@
 
 Takes the rule cases and their one-setting neighbours (``seeds``), then
 draws N configs over the arguments the rules read (``reachable_configs`` in
-tests/oracle/fidelity.py), runs them and autofix's fixes through
+harness/oracle/fidelity.py), runs them and autofix's fixes through
 SGLang 0.5.23 (../shared/oracle, one SGLang import per GPU: each GPU of
 ``--gpu`` gets the N draws, autofix told that GPU), prints the agreement
 table per GPU and for all, and writes every failure, shrunk, to ``--out`` as a JSON case that
@@ -21,11 +21,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "property")]
+sys.path.insert(0, str(ROOT))
 
-from tests.oracle import families  # noqa: E402
-from tests.oracle.fidelity import GPUS, Oracle, Tally, draw_configs, judge, report, seeds, shrink  # noqa: E402
-from tests.oracle.oracle import available  # noqa: E402
+from harness.oracle import families  # noqa: E402
+from harness.oracle.fidelity import GPUS, Oracle, Tally, draw_configs, judge, report, seeds, shrink  # noqa: E402
+from harness.oracle.oracle import available  # noqa: E402
 
 
 def main() -> int:

@@ -1,10 +1,10 @@
-"""Fuzz autofix for a while: the CI fuzz target (tests/fuzz), at random, until the time is up.
+"""Fuzz autofix for a while: the fuzz target CI runs (harness/fuzz), at random, until the time is up.
 
     .venv/bin/python scripts/fuzz.py --minutes 30
 
-Each round runs both properties of ``tests/fuzz/test_fuzz.py`` and the trees
-of files and symlinks of ``tests/fuzz/test_fuzz_paths.py`` with a fresh random
-seed. A failure is shrunk by hypothesis and printed (the input's bytes and
+Each round runs the two input properties of ``tests/fuzz/test_fuzz.py`` and the trees
+of files and symlinks of ``tests/fuzz/test_fuzz_paths.py`` (their targets, ``harness/fuzz/``) with a fresh
+random seed. A failure is shrunk by hypothesis and printed (the input's bytes and
 file name, or the tree, ready to paste into a regression test), and the
 script exits 1; with no failure it prints how many inputs it tried.
 """
@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from tests.fuzz.paths import check_tree, trees  # noqa: E402
-from tests.fuzz.strategies import inputs, mutated_fixture  # noqa: E402
-from tests.fuzz.target import check_input  # noqa: E402
+from harness.fuzz.paths import check_tree, trees  # noqa: E402
+from harness.fuzz.strategies import inputs, mutated_fixture  # noqa: E402
+from harness.fuzz.target import check_input  # noqa: E402
 
 
 def _one_file(case, unsafe) -> None:

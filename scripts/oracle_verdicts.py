@@ -26,15 +26,15 @@ oracle batch.
 Output: ``{"fixtures/<dir>/<file>": [{"ok": bool, "where": str | null}, ...]}``,
 one entry per launch in file order.
 
-With ``--rule-cases``, the same for the rule cases (``tests/rules/cases*.py``,
-each on its own GPU and model config): ``tests/rules/oracle-verdicts.json``,
+With ``--rule-cases``, the same for the rule cases (``harness/rules/cases*.py``,
+each on its own GPU and model config): ``harness/rules/oracle-verdicts.json``,
 ``{"<case id>": {"ok": bool, "where": str | null}}``, where the offline
 tests read SGLang's verdict, and which line it raised at, without the oracle
 (tests/rules/test_rules.py). Usage::
 
     python scripts/oracle_verdicts.py            # rewrite fixtures/oracle-verdicts.json
     python scripts/oracle_verdicts.py --check    # exit 1 if the recorded verdicts differ
-    python scripts/oracle_verdicts.py --rule-cases [--check]   # tests/rules/oracle-verdicts.json
+    python scripts/oracle_verdicts.py --rule-cases [--check]   # harness/rules/oracle-verdicts.json
 
 ``ORACLE_PYTHON`` / ``ORACLE_CHECK`` override where the oracle lives.
 """
@@ -51,11 +51,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tests.oracle.oracle import CHECK_PY, PYTHON, run_batch  # noqa: E402  (one oracle runner for all)
+from harness.oracle.oracle import CHECK_PY, PYTHON, run_batch  # noqa: E402  (one oracle runner for all)
 
 FIXTURES = ROOT / "fixtures"
 VERDICTS = FIXTURES / "oracle-verdicts.json"
-RULE_VERDICTS = ROOT / "tests" / "rules" / "oracle-verdicts.json"
+RULE_VERDICTS = ROOT / "harness" / "rules" / "oracle-verdicts.json"  # harness.rules.cases.VERDICTS
 
 # Which fixture directory holds which kind of file.
 KINDS = {"yaml_config": "yaml", "argv": "shell", "manifest": "manifest", "dockerfile": "dockerfile",
@@ -236,7 +236,7 @@ def collect(files: list[Path] | None = None) -> dict[str, list[dict]]:
 
 def rule_case_verdicts() -> dict[str, dict]:
     """``{case id: {"ok", "where"}}``: SGLang's verdict on every rule case, one oracle batch per simulated GPU."""
-    from tests.rules.cases import ALL_CASES
+    from harness.rules.cases import ALL_CASES
 
     out = {}
     for gpu in sorted({c.gpu for c in ALL_CASES}):

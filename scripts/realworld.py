@@ -19,8 +19,8 @@ flag then ``str(v)`` per item, else flag and ``str(value)``. srtctl's
 mapping's own ``model-path`` is dropped too, and the model is given instead as:
 
 * ``--models standin`` (default): ``--model-path`` of a config-only stand-in
-  for the recipe's model family, ``tests/oracle/models/<name>`` (real published
-  dims; see tests/oracle/models/README.md): deepseek-v4-pro, deepseek-r1-nvfp4,
+  for the recipe's model family, ``harness/oracle/models/<name>`` (real published
+  dims; see harness/oracle/models/README.md): deepseek-v4-pro, deepseek-r1-nvfp4,
   glm-5, glm-5.2, qwen3.5-397b;
 * ``--models deepseek-v3``: the oracle's shipped DeepSeek-V3 config for every
   launch (case ``"model": "deepseek-v3"``).
@@ -52,10 +52,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.oracle.oracle import run_batch  # noqa: E402
+from harness.oracle.oracle import STAND_INS, run_batch  # noqa: E402
 
 RECIPES = ROOT.parent / "shared" / "realworld" / "inferencex"
-MODELS = ROOT / "tests" / "oracle" / "models"
 BLACKWELL = {"b200", "b300", "gb200", "gb300"}
 ROLES_WITH_MODE = {"prefill", "decode"}
 
@@ -203,7 +202,7 @@ def case_for(recipe: dict, role: str, mapping: dict, models: str = "standin") ->
     if models == "deepseek-v3":
         case["model"] = "deepseek-v3"
     else:
-        argv += ["--model-path", str(MODELS / model)]
+        argv += ["--model-path", str(STAND_INS / model)]
     case["argv"] = argv
     return case
 

@@ -20,7 +20,7 @@ flags, exactly as ``scripts/realworld.py`` does), this script:
    key no finding claims is reported per role (``unattributed``);
 3. builds the leave-one-out launch: the FIXED mapping with that finding's keys
    put back as they were in the original (restored, or removed when the
-   original had no such key), and runs the oracle (``tests/oracle/oracle.py``
+   original had no such key), and runs the oracle (``harness/oracle/oracle.py``
    ``run_batch``, ``fields: all``) on the original launch, the fully fixed
    launch and every leave-one-out launch (``--gpu b200`` for Blackwell
    recipes, stand-in model per recipe family, as ``scripts/realworld.py``);
@@ -81,7 +81,7 @@ from autofix.core.api import fix_source  # noqa: E402
 from autofix.rules import BY_CODE  # noqa: E402
 from autofix.rules.base import ArgsRule  # noqa: E402
 from autofix.schema import load as load_schema  # noqa: E402
-from tests.oracle.oracle import run_batch  # noqa: E402
+from harness.oracle.oracle import run_batch  # noqa: E402
 
 MISSING = object()
 IGNORED_FIELDS = {"random_seed"}  # random per run (oracle README)

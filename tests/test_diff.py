@@ -1,7 +1,7 @@
 """The unified diff: built from the changed regions alone, exact, and the size of the change.
 
 The diffs are applied by an independent reader of the unified format
-(``tests.unified.apply_unified``, written from the format's description,
+(``harness.unified.apply_unified``, written from the format's description,
 sharing no code with ``autofix.common.edits``), so a test passes only if the diff
 really turns the old text into the new one.
 """
@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from autofix.common.edits import Change, Edit, apply_edits, compose, mapper_back, unified_diff
-from tests.unified import apply_unified
+from harness.unified import apply_unified
 
 
 def regions_hold(before: str, after: str, changes: list[Change]) -> bool:

@@ -15,8 +15,8 @@ from autofix.explain.rule_docs import headings, pipeline_steps, render_all
 from autofix.pipeline.facts import Facts
 from autofix.pipeline.items import Derivation
 from autofix.rules import RULES
-from tests.rules.casekit import MODELS, ORACLE_ENV, oracle_facts
-from tests.rules.cases import FACTS
+from harness.rules.casekit import MODELS, ORACLE_ENV, oracle_facts
+from harness.rules.cases import FACTS
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_BLOCK = re.compile(r"```(yaml|shell|dockerfile)\n(.*?)```", re.S)

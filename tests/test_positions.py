@@ -25,7 +25,8 @@ from autofix.pipeline.items import Derivation, SettingsRule
 from autofix.pipeline.run import order
 from autofix.rules import SETTINGS
 from autofix.schema import load
-from tests.oracle.oracle import PYTHON, requires_oracle
+from harness.oracle.oracle import PYTHON
+from tests.oracle import requires_oracle
 
 pytestmark = [pytest.mark.oracle, requires_oracle]
 SCHEMA = load()

@@ -9,7 +9,7 @@ from autofix.adapters import argv, dockerfile, yaml_config
 from autofix.adapters.syntax.dockerfile_syntax import instructions
 from autofix.cli.commands import app
 from autofix.core.api import fix_source
-from tests.fuzz.target import check_input
+from harness.fuzz.target import check_input
 
 # A stray word (`\'`, the word `'`) after the EPLB flags that RUN022's unsafe fix removes.
 STRAY_AFTER_REMOVED = (

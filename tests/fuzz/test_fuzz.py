@@ -2,16 +2,23 @@
 
 By hand: ``HYPOTHESIS_PROFILE=thorough .venv/bin/python -m pytest tests/fuzz`` (12,000
 examples each), or ``python scripts/fuzz.py --minutes 30`` (random, until the time is up).
+The target is ``harness/fuzz/target.py`` (shared with ``scripts/fuzz.py``); the write path's is
+``check_write_fault`` below: ``original`` (as UTF-8 text) replaced by ``text`` one way or the
+other (``kind``), with another process's ``action`` (an append, the path or
+its directory swapped for a symlink, SIGTERM, SIGKILL) before one of the
+write's system calls (``at``, taken modulo their number); what must hold is
+``tests/write_faults.py``'s.
 """
 
 from __future__ import annotations
 
-from hypothesis import example, given, settings
+from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
+from hypothesis.control import currently_in_test_context
 
+from harness.fuzz.strategies import inputs, mutated_fixture
+from harness.fuzz.target import check_input
 from tests import write_faults
-from tests.fuzz.strategies import inputs, mutated_fixture
-from tests.fuzz.target import check_input, check_write_fault
 
 # a run is a few milliseconds: four times the profile's budget (600 derandomized examples in CI)
 MORE = settings(max_examples=4 * settings.default.max_examples)
@@ -32,6 +39,19 @@ def test_mutated_fixtures(case, unsafe):
     """The same, on real inputs bent out of shape (most still launch SGLang)."""
     data, name = case
     check_input(data, name, unsafe)
+
+
+def check_write_fault(original: bytes, text: str, kind: str, action: str, at: int) -> None:
+    """Write ``text`` over ``original`` (made UTF-8 text: no zero byte in its first four, which would make it
+    UTF-16 or UTF-32, ``files.unicode_form``) the ``kind`` way, with ``action`` before system call number
+    ``at`` (modulo their number, the end included); raise ``AssertionError`` on a breach."""
+    data = original.decode("utf-8", "replace").encode("utf-8")
+    case = write_faults.Case(data[:4].replace(b"\0", b" ") + data[4:], text, kind)
+    calls = write_faults.count(case)
+    at %= len(calls) + 1
+    lost = write_faults.run(case, action, at, calls)
+    if currently_in_test_context():
+        event(f"{action}: an append lost in the window the docs name" if lost else action)
 
 
 @given(inputs, inputs, st.sampled_from(write_faults.KINDS), st.sampled_from(write_faults.ACTIONS), st.integers(0, 200))

@@ -1,4 +1,4 @@
-"""The fuzz target's symlink cases in CI (``tests.fuzz.paths``): a fixed, derandomized budget (``ci`` profile).
+"""The fuzz target's symlink cases in CI (``harness/fuzz/paths.py``): a fixed, derandomized budget (``ci`` profile).
 
 By hand: ``HYPOTHESIS_PROFILE=thorough .venv/bin/python -m pytest tests/fuzz/test_fuzz_paths.py``, or
 ``python scripts/fuzz.py --minutes 30`` (random, with the other properties of the target).
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from hypothesis import given
 
-from tests.fuzz.paths import Tree, check_tree, trees
+from harness.fuzz.paths import Tree, check_tree, trees
 
 
 @given(trees())

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.oracle.oracle import run_batch
-from tests.rules.cases import ALL_CASES
+from harness.oracle.oracle import run_batch
+from harness.rules.cases import ALL_CASES
 
 
 @pytest.fixture(scope="session")

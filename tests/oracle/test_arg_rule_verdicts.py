@@ -8,7 +8,8 @@ from autofix.adapters import argv as shell
 from autofix.adapters import yaml_config
 from autofix.core.api import fix_source
 from autofix.schema import load
-from tests.oracle.oracle import requires_oracle, run_batch, verdict
+from harness.oracle.oracle import run_batch, verdict
+from tests.oracle import requires_oracle
 from tests.rules.arg_cases import CASES
 
 pytestmark = [pytest.mark.oracle, requires_oracle]

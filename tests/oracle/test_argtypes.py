@@ -16,7 +16,8 @@ import pytest
 
 from autofix.common import argtypes
 from autofix.schema import load
-from tests.oracle.oracle import CHECK_PY, PYTHON, requires_oracle
+from harness.oracle.oracle import CHECK_PY, PYTHON
+from tests.oracle import requires_oracle
 
 pytestmark = [pytest.mark.oracle, requires_oracle]
 

@@ -13,7 +13,8 @@ from autofix.adapters import argv as shell
 from autofix.core.api import fix_source
 from autofix.disk import files
 from autofix.schema import load
-from tests.oracle.oracle import requires_oracle, run_batch, verdict
+from harness.oracle.oracle import run_batch, verdict
+from tests.oracle import requires_oracle
 from tests.test_config_merge import CASES, LAUNCH
 
 pytestmark = [pytest.mark.oracle, requires_oracle]

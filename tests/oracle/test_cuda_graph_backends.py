@@ -16,8 +16,9 @@ from autofix.common.diagnostics import UNKNOWN
 from autofix.pipeline.run import resolve
 from autofix.rules import SETTINGS
 from autofix.schema import load
-from tests.oracle.oracle import requires_oracle, run_batch
-from tests.rules.casekit import oracle_facts
+from harness.oracle.oracle import run_batch
+from harness.rules.casekit import oracle_facts
+from tests.oracle import requires_oracle
 from tests.rules.test_rules import explicit
 
 pytestmark = [pytest.mark.oracle, requires_oracle]

@@ -12,7 +12,8 @@ import shlex
 
 import pytest
 
-from tests.oracle.oracle import requires_oracle, run_batch
+from harness.oracle.oracle import run_batch
+from tests.oracle import requires_oracle
 from tests.rules.test_deprecated import CASES, LAUNCH, MODEL_KEY, Case
 
 pytestmark = [pytest.mark.oracle, requires_oracle]

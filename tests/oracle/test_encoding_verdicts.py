@@ -18,7 +18,8 @@ import pytest
 from autofix.adapters import argv as shell
 from autofix.core.api import fix_source
 from autofix.disk import files
-from tests.oracle.oracle import requires_oracle, run_batch, verdict
+from harness.oracle.oracle import run_batch, verdict
+from tests.oracle import requires_oracle
 from tests.test_encodings import CONFIG
 
 pytestmark = [pytest.mark.oracle, requires_oracle]

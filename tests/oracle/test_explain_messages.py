@@ -1,6 +1,6 @@
 """SGLang's own messages, pasted alone (no traceback), lead ``autofix explain`` to the rule at the site that raised.
 
-One firing case per settings rule (its first case in ``tests/rules/cases*.py`` that SGLang refuses at the
+One firing case per settings rule (its first case in ``harness/rules/cases*.py`` that SGLang refuses at the
 rule's own line), with SGLang's answer from the rule cases' batch (``tests/oracle/conftest.py``, which
 test_rule_verdicts.py reads too: one oracle process per node for both). Each message must name the case's rule: at one site (unique), or among
 candidates when SGLang raises the same words at several sites (one message, two checks); only a check whose
@@ -20,9 +20,10 @@ from autofix.explain.lookup import explain
 from autofix.explain.sites import load
 from autofix.pipeline.items import SettingsRule
 from autofix.rules import SETTINGS
-from tests.oracle.oracle import PYTHON, requires_oracle
-from tests.rules.casekit import raised_at
-from tests.rules.cases import ALL_CASES
+from harness.oracle.oracle import PYTHON
+from harness.rules.casekit import raised_at
+from harness.rules.cases import ALL_CASES
+from tests.oracle import requires_oracle
 from tests.test_positions import sglang_root
 
 pytestmark = [pytest.mark.oracle, requires_oracle]

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.oracle.fidelity import Oracle, Tally, draw_configs, fixed_outcome, judge, report
-from tests.oracle.oracle import requires_oracle
+from harness.oracle.fidelity import Oracle, Tally, draw_configs, fixed_outcome, judge, report
+from tests.oracle import requires_oracle
 
 pytestmark = [pytest.mark.oracle, requires_oracle]
 REGRESSIONS = sorted((Path(__file__).parent / "regressions").glob("*.json"))

@@ -23,7 +23,7 @@ from autofix.common.written import Written
 from autofix.core import engine
 from autofix.rules import BY_CODE
 from autofix.schema import load, others_of
-from tests.oracle.oracle import SKIP_REASON
+from harness.oracle.oracle import SKIP_REASON
 
 ROOT = Path(__file__).resolve().parents[2]
 

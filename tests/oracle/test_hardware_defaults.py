@@ -20,8 +20,9 @@ from autofix.pipeline.facts import Facts
 from autofix.pipeline.run import resolve
 from autofix.rules import SETTINGS
 from autofix.schema import load
-from tests.oracle.oracle import CHECK_PY, PYTHON, requires_oracle, run_batch
-from tests.rules.casekit import oracle_facts
+from harness.oracle.oracle import CHECK_PY, PYTHON, run_batch
+from harness.rules.casekit import oracle_facts
+from tests.oracle import requires_oracle
 from tests.rules.test_rules import explicit
 
 pytestmark = [pytest.mark.oracle, requires_oracle]

@@ -1,6 +1,6 @@
 """The rule cases' recorded SGLang verdicts still hold, and every fixed case is accepted.
 
-Recorded twice: in each case (``sglang``), and in tests/rules/oracle-verdicts.json, which the offline tests read
+Recorded twice: in each case (``sglang``), and in harness/rules/oracle-verdicts.json, which the offline tests read
 (``python scripts/oracle_verdicts.py --rule-cases`` writes it).
 """
 
@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.oracle.oracle import requires_oracle, verdict
-from tests.rules.cases import ALL_CASES
+from harness.oracle.oracle import verdict
+from harness.rules.cases import ALL_CASES
+from tests.oracle import requires_oracle
 from tests.rules.test_rules import RECORDED
 
 pytestmark = [pytest.mark.oracle, requires_oracle]

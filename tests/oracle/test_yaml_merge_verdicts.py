@@ -24,7 +24,8 @@ from autofix.common.written import Written
 from autofix.core import engine
 from autofix.core.api import fix_source
 from autofix.schema import load, others_of
-from tests.oracle.oracle import requires_oracle, run_batch, verdict
+from harness.oracle.oracle import run_batch, verdict
+from tests.oracle import requires_oracle
 
 pytestmark = [pytest.mark.oracle, requires_oracle]
 SCHEMA = load()

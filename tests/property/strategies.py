@@ -28,8 +28,8 @@ from autofix.pipeline.items import SettingsRule
 from autofix.pipeline.trace import reads
 from autofix.rules import SETTINGS, deprecated
 from autofix.schema import load, others_of
-from tests.rules.casekit import facts_of
-from tests.rules.cases import ALL_CASES, FACTS
+from harness.rules.casekit import facts_of
+from harness.rules.cases import ALL_CASES, FACTS
 
 SCHEMA = load()
 MARLIN = "experimental_sgl_marlin"

@@ -14,7 +14,7 @@ from strategies import FORMATS, cases, path_for, read_explicit
 from autofix.common.diagnostics import Set, Unset, applied
 from autofix.common.edits import Edit, apply_edits, offset_of
 from autofix.core.api import fix_source
-from tests.rules.cases import FACTS
+from harness.rules.cases import FACTS
 
 EACH_FORMAT = pytest.mark.parametrize("fmt", ("yaml", "shell"))
 

@@ -21,7 +21,7 @@ from autofix.core import engine
 from autofix.pipeline.items import SettingsRule
 from autofix.rules import RULES
 from autofix.rules.base import ArgsRule
-from tests.rules.cases import FACTS
+from harness.rules.cases import FACTS
 
 EACH_FORMAT = pytest.mark.parametrize("fmt", ("yaml", "shell"))
 _ARG_CODES = {r.code for r in RULES if isinstance(r, ArgsRule)}

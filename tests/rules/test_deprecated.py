@@ -27,7 +27,7 @@ from autofix.adapters import yaml_config
 from autofix.core.api import fix_source
 from autofix.rules.deprecated import OPTIONS, VALUES
 from autofix.schema import load
-from tests.rules.casekit import oracle_facts
+from harness.rules.casekit import oracle_facts
 
 LAUNCH = "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 "
 MODEL_KEY = "model-path: deepseek-ai/DeepSeek-V3\n"

@@ -18,7 +18,7 @@ from autofix.pipeline.items import SettingsRule, settings_rule
 from autofix.pipeline.run import resolve
 from autofix.pipeline.trace import unclearing
 from autofix.rules import SETTINGS, get
-from tests.rules.cases import ALL_CASES, FACTS, Case, facts_of
+from harness.rules.cases import ALL_CASES, FACTS, Case, facts_of
 from tests.rules.test_rules import SCHEMA, explicit
 from tests.test_docs import example_facts, examples
 

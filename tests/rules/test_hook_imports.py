@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import autofix
-from tests.oracle.oracle import requires_oracle
+from tests.oracle import requires_oracle
 
 ROOT = Path(autofix.__file__).resolve().parent
 HOOKS = tuple(sorted(p.name for p in (ROOT / "rules").iterdir() if (p / "__init__.py").is_file()))

@@ -1,7 +1,7 @@
 """Rules that fire only on GPUs the oracle does not simulate (its nodes are NVIDIA H100/H200/B200).
 
 Their verdicts come from SGLang's code (the line each rule mirrors), with the
-oracle's verdict on an NVIDIA node as the accepted neighbour (tests/rules/cases_*.py).
+oracle's verdict on an NVIDIA node as the accepted neighbour (harness/rules/cases_*.py).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import autofix.rules
-from tests.rules.casekit import ORACLE_ENV
+from harness.rules.casekit import ORACLE_ENV
 
 
 def test_every_environment_variable_a_rule_reads_has_the_oracles_value():

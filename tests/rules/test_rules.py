@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
 import pytest
 
@@ -15,9 +15,9 @@ from autofix.core import engine
 from autofix.core.api import fix_source
 from autofix.rules import SETTINGS, defined_in
 from autofix.schema import load
-from tests.oracle.oracle import verdict
-from tests.rules.casekit import raised_at
-from tests.rules.cases import ALL_CASES, FACTS, Case, facts_of
+from harness.oracle.oracle import verdict
+from harness.rules.casekit import raised_at
+from harness.rules.cases import ALL_CASES, FACTS, VERDICTS, Case, facts_of
 
 SCHEMA = load()
 CUTLASS = ["--moe-runner-backend", "flashinfer_cutlass"]
@@ -45,7 +45,7 @@ def test_reports_exactly_the_expected_codes(case: Case):
 
 # SGLang's verdict on each case as the oracle gave it (scripts/oracle_verdicts.py --rule-cases; re-checked against
 # the oracle by tests/oracle/test_rule_verdicts.py): what the offline tests compare with, not the rules' own `at`.
-RECORDED: dict[str, dict] = json.loads((Path(__file__).parent / "oracle-verdicts.json").read_text())
+RECORDED: dict[str, dict] = json.loads(VERDICTS.read_text())
 
 
 def test_every_case_has_a_recorded_verdict():

@@ -1,8 +1,10 @@
 """Rule test cases as data (``casekit.Case``): the early ones here, each family's in ``cases_<family>.py``.
 
-Every ``tests/rules/cases_*.py`` module holds a ``CASES`` list; ``ALL_CASES``
+A new rule's cases go in its family's ``cases_<family>.py`` (a new family: a new module with a ``CASES``
+list; nothing to register). Every ``harness/rules/cases_*.py`` module holds a ``CASES`` list; ``ALL_CASES``
 is this module's lists then theirs, by module name. Verdicts come from
-../shared/oracle (see ``casekit``).
+../shared/oracle (see ``casekit``); ``VERDICTS`` is where ``scripts/oracle_verdicts.py --rule-cases``
+records them, for the offline tests.
 """
 
 from __future__ import annotations
@@ -11,7 +13,10 @@ import importlib
 import pkgutil
 from pathlib import Path
 
-from tests.rules.casekit import FACTS, LORA_OK, MARLIN, Case, at, case, facts_of  # noqa: F401
+from harness.rules.casekit import FACTS, LORA_OK, MARLIN, Case, at, case, facts_of  # noqa: F401
+
+# SGLang's verdict on each case, by id: {"ok": bool, "where": "path:line" or null}
+VERDICTS = Path(__file__).resolve().parent / "oracle-verdicts.json"
 
 EP003, EP004, RUN010 = at("EP003"), at("EP004"), at("RUN010")
 RUN005, RUN006, RUN008, RUN009 = at("RUN005"), at("RUN006"), at("RUN008"), at("RUN009")
@@ -111,7 +116,7 @@ def _family_cases() -> list[Case]:
     found: list[Case] = []
     for info in sorted(pkgutil.iter_modules([str(Path(__file__).parent)]), key=lambda m: m.name):
         if info.name.startswith("cases_"):
-            found += importlib.import_module(f"tests.rules.{info.name}").CASES
+            found += importlib.import_module(f"{__package__}.{info.name}").CASES
     return found
 
 

@@ -4,7 +4,7 @@ A family module holds ``NAME`` (what ``scripts/fidelity.py --family`` takes) and
 ``settings(draw, c, tp, divisors)``, a hypothesis-drawn fragment: it adds to the
 config ``c`` (dest -> value) the settings its rules read, drawn so that SGLang's
 other checks mostly pass and every value the rules branch on comes up often.
-``reachable_configs`` in ``tests/oracle/fidelity.py`` draws the MoE/parallel base
+``reachable_configs`` in ``harness/oracle/fidelity.py`` draws the MoE/parallel base
 and then, for ``all``, each family now and then; for one family, that family
 always.
 """

@@ -1,4 +1,4 @@
-"""An independent reader of unified diffs, for tests: applies one file's diff to its old text.
+"""An independent reader of unified diffs, for the tests and the fuzz target: applies one file's diff to its old text.
 
 Written from the unified format's description (hunk headers ``@@ -a,b +c,d @@``,
 `` ``/``-``/``+`` lines, ``\\ No newline at end of file``); it shares no code

@@ -3,7 +3,7 @@ aux hidden-state capture: cases checked with ../shared/oracle (8x H200 or B200; 
 
 from __future__ import annotations
 
-from tests.rules.casekit import case
+from harness.rules.casekit import case
 
 E = ["--speculative-algorithm", "EAGLE"]
 S3 = ["--speculative-num-steps", "3"]

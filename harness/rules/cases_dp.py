@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.rules.casekit import at, case, raised_at
+from harness.rules.casekit import at, case, raised_at
 
 TP8 = ["--tp-size", "8"]
 TP_LM = ["--enable-tp-lm-head-all-to-all"]

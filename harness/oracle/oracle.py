@@ -1,4 +1,8 @@
-"""Run SGLang 0.5.23's own argument checks through ../shared/oracle, one import per batch."""
+"""Run SGLang 0.5.23's own argument checks through ../shared/oracle, one import per batch.
+
+Whether it is set up here is ``available()``; ``SKIP_REASON`` says why not, and how to set it up (the tests' mark
+that skips on it is ``tests.oracle.requires_oracle``).
+"""
 
 from __future__ import annotations
 
@@ -7,22 +11,21 @@ import os
 import subprocess
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 CHECK_PY = Path(os.environ.get("ORACLE_CHECK", ROOT.parent / "shared" / "oracle" / "check.py"))
 PYTHON = Path(os.environ.get("ORACLE_PYTHON", "/tmp/oracle-venv/bin/python"))
+# Config-only stand-ins for models the oracle does not ship (a --model-path the oracle reads; their README)
+STAND_INS = Path(__file__).resolve().parent / "models"
 
 
 def available() -> bool:
     return CHECK_PY.exists() and PYTHON.exists()
 
 
-# Why a test marked `oracle` is skipped: said for a fresh clone, which has neither the oracle nor ../shared.
+# Why a test that needs the oracle is skipped: said for a fresh clone, which has neither the oracle nor ../shared.
 SKIP_REASON = (f"compares with SGLang 0.5.23's own argument checks, not set up here ({PYTHON} or {CHECK_PY} "
                "missing): point ORACLE_PYTHON at a Python with sglang 0.5.23 and ORACLE_CHECK at the oracle's "
                "check.py, or, beside the project's shared folder, run: bash ../shared/oracle/setup.sh")
-requires_oracle = pytest.mark.skipif(not available(), reason=SKIP_REASON)
 
 
 def run_batch(cases: list[dict], timeout: int = 900, gpu: str = "h200") -> list[dict]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from tests.fuzz.target import NAMES
+from harness.fuzz.target import NAMES
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 _NAME_OF = {"yaml_config": "config.yaml", "argv": "serve.sh", "manifest": "deploy.yaml",

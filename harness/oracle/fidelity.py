@@ -48,10 +48,10 @@ from autofix.pipeline.run import resolve
 from autofix.pipeline.trace import reads
 from autofix.rules import SETTINGS
 from autofix.schema import load
-from tests.oracle import families
-from tests.oracle.oracle import CHECK_PY, PYTHON
-from tests.rules.casekit import oracle_facts, with_draft
-from tests.rules.cases import ALL_CASES, FACTS
+from harness.oracle import families
+from harness.oracle.oracle import CHECK_PY, PYTHON
+from harness.rules.casekit import oracle_facts, with_draft
+from harness.rules.cases import ALL_CASES, FACTS
 
 SCHEMA = load()
 RULES = [it for it in SETTINGS if isinstance(it, SettingsRule)]
@@ -76,7 +76,7 @@ GRAPHS = {"cuda_graph_backend_decode": "decode", "cuda_graph_backend_prefill": "
 
 
 def case_configs() -> list[dict[str, Any]]:
-    """The rule cases' configs (tests/rules/cases.py)."""
+    """The rule cases' configs (harness/rules/cases.py)."""
     return [parse_words(SCHEMA, [Word(t, Location(1, i + 1)) for i, t in enumerate(c.argv)]).explicit
             for c in ALL_CASES]
 
@@ -518,7 +518,7 @@ def reachable_configs(family: str = "all"):
     """Configs over the rules' args that mostly pass SGLang's other checks.
 
     ``family`` is ``all`` (the MoE/parallel base, and each family of
-    ``tests/oracle/families`` one draw in three) or one family's ``NAME`` (the
+    ``harness/oracle/families`` one draw in three) or one family's ``NAME`` (the
     base and that family in every draw).
 
     Sizes form a valid topology (``ep_size`` divides ``tp_size``, DWDP equals

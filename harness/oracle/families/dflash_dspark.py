@@ -1,7 +1,7 @@
 """DFLASH and DSpark speculative decoding (``_handle_dflash``, ``_handle_dspark``, the DFLASH draft attention backend).
 
 Draws the algorithm, the draft model (none, a Hub id the oracle reads as its eagle3-draft, or one of the
-tests/oracle/models stand-ins: the harness judges with that draft's facts, ``casekit.with_draft``), block sizes,
+harness/oracle/models stand-ins: the harness judges with that draft's facts, ``casekit.with_draft``), block sizes,
 draft tokens, steps and top-k, the draft window, the draft attention backend, the device and the draft a2a backend.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.rules.casekit import stand_in
+from harness.rules.casekit import stand_in
 
 NAME = "dflash"
 DRAFTS = ("z-lab/Qwen3-8B-DFlash-b16", "org/dspark-draft", stand_in("dflash-draft"), stand_in("dflash-swa-draft"),

@@ -7,7 +7,7 @@ DeepSeek-V3 config reshapes the CP layout in its model hook (MLA prefill CP), wh
 
 from __future__ import annotations
 
-from tests.rules.casekit import at, case
+from harness.rules.casekit import at, case
 
 CP009, CP010, CP011, CP012, CP013 = at("CP009"), at("CP010"), at("CP011"), at("CP012"), at("CP013")
 CP014, CP015, CP016, CP017, CP018 = at("CP014"), at("CP015"), at("CP016"), at("CP017"), at("CP018")

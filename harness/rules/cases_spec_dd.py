@@ -1,11 +1,11 @@
 """DFLASH and DSpark speculative decoding (``_handle_dflash``, ``_handle_dspark``, the DFLASH draft attention backend):
 cases checked with ../shared/oracle. A Hub-id draft is read as the oracle's eagle3-draft (no DFLASH/DSpark keys:
-block size 16, gamma 7); ``stand_in`` drafts are tests/oracle/models' (dflash-draft: block size 8, dflash-swa-draft:
+block size 16, gamma 7); ``stand_in`` drafts are harness/oracle/models' (dflash-draft: block size 8, dflash-swa-draft:
 4 and sliding layers, dspark-draft: gamma 5)."""
 
 from __future__ import annotations
 
-from tests.rules.casekit import at, case, stand_in
+from harness.rules.casekit import at, case, stand_in
 
 DFLASH = ["--speculative-algorithm", "DFLASH", "--speculative-draft-model-path", "z-lab/Qwen3-8B-DFlash-b16"]
 DFLASH8 = ["--speculative-algorithm", "DFLASH", "--speculative-draft-model-path", stand_in("dflash-draft")]

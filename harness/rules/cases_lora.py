@@ -7,7 +7,7 @@ speculative derivations (``--speculative-adaptive`` that SGLang turns off for NG
 
 from __future__ import annotations
 
-from tests.rules.casekit import at, case, raised_at
+from harness.rules.casekit import at, case, raised_at
 
 L = ["--enable-lora", "--max-lora-rank", "16", "--lora-target-modules", "all"]  # LoRA without adapters
 P = ["--lora-paths", "a=/loras/a"]  # LoRA with one adapter (turns LoRA on)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.rules.casekit import at, case
+from harness.rules.casekit import at, case
 
 RUN001, RUN002, RUN005, RUN010 = at("RUN001"), at("RUN002"), at("RUN005"), at("RUN010")
 RUN011, RUN012, RUN014 = at("RUN011"), at("RUN012"), at("RUN014")

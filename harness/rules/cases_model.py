@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.rules.casekit import at, case
+from harness.rules.casekit import at, case
 
 ZIGZAG = ["--tp", "8", "--enable-prefill-cp", "--cp-strategy", "zigzag"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.rules.casekit import at, case
+from harness.rules.casekit import at, case
 
 UNO = ["--speculative-algorithm", "UNO", "--uno-lora-path", "/models/uno-lora"]
 LINEAR = [*UNO, "--speculative-num-draft-tokens", "4"]

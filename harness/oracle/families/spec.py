@@ -2,7 +2,7 @@
 
 A draft model path is a Hub id: the oracle replaces it by its EAGLE3 stand-in
 (``../shared/oracle/models/eagle3-draft``), whose config the facts give
-(``model.draft_architectures`` in ``tests/rules/casekit.py``).
+(``model.draft_architectures`` in ``harness/rules/casekit.py``).
 """
 
 from __future__ import annotations

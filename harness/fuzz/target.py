@@ -10,20 +10,13 @@
    here that is a bug found);
 2. ``--write`` changes nothing when the diff was empty, and otherwise
    writes exactly the input with the printed diff applied (an independent
-   applier, ``tests.unified``): no byte changes outside the diff's hunks,
+   applier, ``harness.unified``): no byte changes outside the diff's hunks,
    and no other file appears (no temp file, no backup left);
 3. re-run clean: checking the written file again offers no diff and no
    fixable violation.
 
 Inputs come from ``strategies.inputs``: raw bytes, text over YAML and shell
 syntax, and structure-aware mutations of the golden fixtures.
-
-``check_write_fault(original, text, kind, action, at)`` is the write path's
-target: ``original`` (as UTF-8 text) replaced by ``text`` one way or the
-other (``kind``), with another process's ``action`` (an append, the path or
-its directory swapped for a symlink, SIGTERM, SIGKILL) before one of the
-write's system calls (``at``, taken modulo their number); what must hold is
-``tests/write_faults.py``'s.
 """
 
 from __future__ import annotations
@@ -37,8 +30,7 @@ from hypothesis import event
 from hypothesis.control import currently_in_test_context
 
 from autofix.cli.runner import Mode, run
-from tests import write_faults
-from tests.unified import apply_unified
+from harness.unified import apply_unified
 
 NAMES = ("config.yaml", "serve.sh", "Dockerfile", "deploy.yaml", "recipe.yaml", "compose.yml")
 
@@ -92,15 +84,3 @@ def check_input(data: bytes, name: str, unsafe: bool = False) -> None:
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
-
-def check_write_fault(original: bytes, text: str, kind: str, action: str, at: int) -> None:
-    """Write ``text`` over ``original`` (made UTF-8 text: no zero byte in its first four, which would make it
-    UTF-16 or UTF-32, ``files.unicode_form``) the ``kind`` way, with ``action`` before system call number
-    ``at`` (modulo their number, the end included); raise ``AssertionError`` on a breach."""
-    data = original.decode("utf-8", "replace").encode("utf-8")
-    case = write_faults.Case(data[:4].replace(b"\0", b" ") + data[4:], text, kind)
-    calls = write_faults.count(case)
-    at %= len(calls) + 1
-    lost = write_faults.run(case, action, at, calls)
-    if currently_in_test_context():
-        event(f"{action}: an append lost in the window the docs name" if lost else action)

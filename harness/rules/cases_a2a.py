@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.rules.casekit import at, case
+from harness.rules.casekit import at, case
 
 A2A008, A2A029, A2A038 = at("A2A008"), at("A2A029"), at("A2A038")
 A2A019, A2A023, A2A024, A2A025, A2A026 = at("A2A019"), at("A2A023"), at("A2A024"), at("A2A025"), at("A2A026")

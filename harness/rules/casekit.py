@@ -16,6 +16,7 @@ from pathlib import Path
 
 from autofix.pipeline.facts import Facts
 from autofix.rules import get
+from harness.oracle.oracle import STAND_INS
 
 # The oracle's model configs (../shared/oracle/models) as the facts autofix reads of them; none has NVFP4 MoE layers,
 # and none is a KDA, DeepSeek-V4 or multimodal model.
@@ -41,7 +42,7 @@ ORACLE_ENV = {"env.SGLANG_ENABLE_PP_SPEC": False, "env.SGLANG_USE_AITER": False,
               "env.SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION": False,
               "env.SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16": False,
               "env.SGLANG_DISAGG_STAGING_BUFFER": False, "env.SGLANG_RUST_SERVER": False,
-              # LoRA (tests/rules/cases_lora.py)
+              # LoRA (harness/rules/cases_lora.py)
               "env.SGLANG_EXPERIMENTAL_LORA_OPTI": False, "env.SGLANG_ENABLE_OVERLAP_PLAN_STREAM": False,
               "env.SGLANG_RAGGED_VERIFY_MODE": "static",
               "env.SGLANG_AITER_KV_CACHE_LAYOUT": "nhd"}
@@ -64,10 +65,9 @@ def facts_of(case: Case) -> Facts:
 
 
 # The draft models the oracle reads, as the facts autofix reads of them: a draft path that is no local directory (a
-# Hub id) is read as ../shared/oracle/models/eagle3-draft (no DFLASH/DSpark keys), one of tests/oracle/models/ as
+# Hub id) is read as ../shared/oracle/models/eagle3-draft (no DFLASH/DSpark keys), one of harness/oracle/models/ as
 # that stand-in (their README). Without a draft path the draft facts are unknown.
 DRAFT_FLAG = "--speculative-draft-model-path"
-STAND_INS = Path(__file__).resolve().parents[1] / "oracle" / "models"
 _NO_DRAFT_KEYS = {"model.draft_dflash_block_size": None, "model.draft_dspark_gamma": None,
                   "model.draft_all_sliding_attention": False, "model.draft_is_causal": False}
 DRAFTS = {
@@ -80,7 +80,7 @@ DRAFTS = {
 
 
 def stand_in(name: str) -> str:
-    """The absolute path of draft stand-in ``name`` (a directory of tests/oracle/models)."""
+    """The absolute path of draft stand-in ``name`` (a directory of harness/oracle/models)."""
     return str(STAND_INS / name)
 
 

@@ -3,7 +3,7 @@ encoder disaggregation (``handle_encoder_disaggregation``): cases checked with .
 
 from __future__ import annotations
 
-from tests.rules.casekit import at, case
+from harness.rules.casekit import at, case
 
 P = ["--disaggregation-mode", "prefill"]
 D = ["--disaggregation-mode", "decode"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.rules.casekit import at, case
+from harness.rules.casekit import at, case
 
 E = ["--elastic-ep-backend", "mooncake"]
 EPLB = ["--tp", "8", "--ep", "8", "--enable-eplb"]

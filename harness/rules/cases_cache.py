@@ -3,7 +3,7 @@ PD-Multiplexing and chunked-prefill checks (``check_server_args``): cases checke
 
 from __future__ import annotations
 
-from tests.rules.casekit import at, case
+from harness.rules.casekit import at, case
 
 D = ["--disaggregation-mode", "decode"]
 HOST_POOL = ["--disaggregation-decode-retraction-backup", "host_pool"]
