@@ -214,7 +214,7 @@ OTHER_LINE = "another line"  # the catalog's entry names other lines, and gives 
 class CodeRow:
     """One rule code against the catalog: a row of docs/rule-codes.md.
 
-    ``at`` is the rule's ``sglang_source``; ``there`` the catalog's IDs of the lines the rule mirrors (the
+    ``at`` is the rule's SGLang line; ``there`` the catalog's IDs of the lines the rule mirrors (the
     appendix's for a raise/assert site, else the entries whose lines hold them); ``entry`` the catalog's check of
     the code's ID (None: no such check) and ``sites`` how many appendix sites it has, ``mirrored`` how many of
     them the rule mirrors (its line, or a coverage note's).
@@ -251,7 +251,7 @@ def code_rows(text: str, inside: list[Site], outside: list[Site]) -> list[CodeRo
     rows = []
     for code in sorted(BY_CODE, key=_code_key):
         rule = BY_CODE[code]
-        at = rule.sglang_source
+        at = rule.at
         own = {at.split()[0]} | mirrors.get(code, set())
         # a raise/assert site's ID is the appendix's; only a line it does not index is looked up in the entries
         there = sorted({label[w] for w in own if w in label}

@@ -52,7 +52,7 @@ def test_each_row_is_the_rule_as_it_is():
     for code, row in listed.items():
         assert code in BY_CODE, f"{code} is no rule of autofix"
         rule = BY_CODE[code]
-        assert (row["name"], row["summary"], row["at"]) == (rule.name, rule.summary, rule.sglang_source), code
+        assert (row["name"], row["summary"], row["at"]) == (rule.name, rule.summary, rule.at), code
 
 
 def test_the_page_counts_every_code():
@@ -71,7 +71,7 @@ def test_what_the_coverage_data_shows_of_a_code_is_what_the_page_says():
             mirrors[code].add(where)
     listed, decided = rows(), 0
     for code, rule in BY_CODE.items():
-        own = {rule.sglang_source.split()[0]} | mirrors[code]
+        own = {rule.at.split()[0]} | mirrors[code]
         ids = {label[where] for where in own if where in label}
         if not ids:  # an override, or a line the catalog indexes no ID for: only the catalog can say
             continue
