@@ -15,7 +15,7 @@ One file configures a checked file: the closest one found walking up from the ch
 the root of the repository holding it (a directory with ``.git``; no higher: a file above a repository is no
 part of it), or to the file system's root outside any repository. A file found so is read only where it leads
 to a file in its project (``Within``: that repository, else its own directory; or the run's, the repository
-holding ``cwd``, else ``cwd``), judged by the file opened (``files.read_bytes``); elsewhere, a ``ConfigError``. In
+holding ``cwd``, else ``cwd``), judged by the file opened (``reads.read_bytes``); elsewhere, a ``ConfigError``. In
 each directory ``.autofix.toml`` wins over ``autofix.toml``, which wins over ``pyproject.toml``; the first two
 hold their keys at the top level, ``pyproject.toml`` in its ``[tool.autofix]`` table, and a ``pyproject.toml``
 without that table does not count (the walk goes on up). Files at different levels are never merged.
@@ -43,7 +43,7 @@ Read as gitignore reads them (``autofix.project.globs`` says exactly how): a pat
 pattern that matches a directory matches everything below it. Each entry is judged by the configuration of
 the directory that holds it; nothing at or above that configuration's root is looked at.
 
-Pure apart from reading the configuration files it finds (``files.read_bytes``: bounded, regular files only)
+Pure apart from reading the configuration files it finds (``reads.read_bytes``: bounded, regular files only)
 and one ``lstat`` per name of the walk up (and one ``stat`` of each directory's ``.git``). A name that is there
 but cannot be read as a configuration file (a directory, a FIFO, a device, a symlink to nothing), or a document
 tomllib would not read in bounded time (nested too deeply, a dotted key of too many parts:
@@ -63,7 +63,10 @@ from typing import TYPE_CHECKING, Any
 from autofix.common.errors import ConfigError, InputError
 from autofix.common.limits import MAX_TOML_KEY_PARTS
 from autofix.core.policy import ALL, Policy, RuleId, first_unknown
-from autofix.disk import files
+from autofix.disk.encoding import decode
+from autofix.disk.paths import plain, repository_root
+from autofix.disk.reads import Outside, read_bytes
+from autofix.disk.walk import SKIP_DIRS
 from autofix.pipeline.facts import Facts, HardwareError, hardware, parse_gpu
 from autofix.project import globs
 from autofix.schema import DEFAULT_VERSION
@@ -287,7 +290,7 @@ KEYS: tuple[Key, ...] = (
     Key("per-file-ignores", GLOB_TABLE, _check_glob_table, "Rules not to report in the files a glob matches, "
         "whatever selects them; a glob starting with ! applies to the files it does not match.", (), EXTENDS),
     Key("exclude", STRINGS, _check_globs, "Globs of the files and directories a walk skips (replaces the "
-        "default list).", tuple(sorted(files._SKIP_DIRS))),
+        "default list).", tuple(sorted(SKIP_DIRS))),
     Key("extend-exclude", STRINGS, _check_globs, "Globs a walk skips besides exclude's.", (), EXTENDS),
     Key("force-exclude", BOOLEAN, None, "Skip excluded files even when named on the command line (as pre-commit "
         "names them).", False),
@@ -394,8 +397,8 @@ class Within:
 
 def _read(path: str, shown: str, inside: Within | None = None) -> str:
     try:
-        return files.decode(files.read_bytes(path, inside=inside)[0], shown).removeprefix("\ufeff")
-    except files.Outside:
+        return decode(read_bytes(path, inside=inside)[0], shown).removeprefix("\ufeff")
+    except Outside:
         raise ConfigError(shown, 1, 1, f"leads to a file outside the project ({inside.roots[0]}): not read "
                                        "(--config-file names a configuration file to use wherever it is)") from None
     except InputError as exc:  # unreadable, not a regular file, too large, not UTF-8
@@ -614,7 +617,7 @@ class Resolver:
             path = self.stdin_filename
             if path is None:
                 return None
-        return os.path.normpath(os.path.join(self.cwd, files.plain(path)))  # (``lnk/..``: where lnk leads)
+        return os.path.normpath(os.path.join(self.cwd, plain(path)))  # (``lnk/..``: where lnk leads)
 
     def _config_for_dir(self, directory: str) -> Config | None:
         if self.isolated:
@@ -658,8 +661,8 @@ class Resolver:
         """Where a configuration file found in ``directory`` may lead: its project (the repository holding it, else
         ``directory`` itself), or the run's (the repository holding the current directory, else that)."""
         if self._project is None:
-            self._project = os.path.realpath(files.repository_root(self.cwd))
-        return Within((os.path.realpath(files.repository_root(directory)), self._project))
+            self._project = os.path.realpath(repository_root(self.cwd))
+        return Within((os.path.realpath(repository_root(directory)), self._project))
 
     # -- resolution
 
@@ -788,7 +791,7 @@ class Resolver:
         enters it (``is_dir=True`` spares a ``stat`` for a pattern that ends in ``/``); the answers for
         directories are kept.
         """
-        return self._excluded(os.path.normpath(os.path.join(self.cwd, files.plain(path))), is_dir)
+        return self._excluded(os.path.normpath(os.path.join(self.cwd, plain(path))), is_dir)
 
     def _excluded(self, path: str, is_dir: bool | None) -> bool:
         # up the path, one directory at a time, until an answer (not by recursion: a path a thousand
