@@ -41,7 +41,7 @@ MAX_TOML_KEY_PARTS = 64
 # bytes of parse tree per byte of a dense script (`a` on each line: three nodes per two bytes), and autofix walks
 # the tree a few times (the repairs, the commands, each re-read): ~0.4 s and ~300 MB per MiB at worst. Real
 # launch scripts are a few KB; a larger script is refused at the first byte past the bound (checked by
-# formats/shell_syntax.py before tree-sitter parses it).
+# adapters/syntax/shell_tree.py before tree-sitter parses it).
 MAX_SHELL_BYTES = 1024 * 1024
 
 # Depth of a shell script's parse tree (tree-sitter-bash's nodes: a `{ ...; }` or `( ... )` is one level, a
@@ -49,7 +49,7 @@ MAX_SHELL_BYTES = 1024 * 1024
 # sibling in time growing with its depth, and a command's text holds the text of every command nested in it, so
 # deep nesting costs its depth times the script's size. Real scripts nest a few levels (the deepest seen: ~10);
 # bash itself refuses ~5 000 nested `{` and overflows its stack at ~2 000 nested `"$(`. Checked by
-# formats/shell_syntax.py on the first parse, at the first node past it.
+# adapters/syntax/shell_tree.py on the first parse, at the first node past it.
 MAX_SHELL_DEPTH = 1000
 
 # Unknown option spellings of one file that get close spellings ("did you mean"; rule ARG001). difflib compares
