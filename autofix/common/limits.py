@@ -58,7 +58,7 @@ MAX_SHELL_DEPTH = 1000
 # are reported as unknown only. Real files hold a few typos.
 MAX_SUGGESTED_SPELLINGS = 1000
 
-# Bytes (UTF-8) and lines of one Dockerfile, checked by formats/dockerfile_syntax.py before BuildKit's parser reads
+# Bytes (UTF-8) and lines of one Dockerfile, checked by adapters/syntax/dockerfile_syntax.py before BuildKit reads
 # it. The parser (the `dockerfile` package) spends time growing with the square of an instruction's lines (its
 # continuation lines, its heredoc's body: 200 000 lines took 20 s), and autofix ~30 µs and ~2.5 KB on each
 # instruction (1 MiB of `RUN a` lines: 5 s, 500 MB). At these bounds the worst is ~0.5 s and ~130 MB. Real
