@@ -16,7 +16,7 @@ MAX_BYTES = 64 * 1024 * 1024
 # YAML values (scalars, lists, mappings) in one file once aliases are
 # expanded: bounds alias bombs ("billion laughs") and the memory of the node
 # tree (~1 KB per value through the whole check). Checked by
-# formats/yaml_nodes.py before libyaml composes the file (a merge key counts
+# adapters/syntax/yaml_limits.py before libyaml composes the file (a merge key counts
 # as the alias it is, so merged pairs are bounded too).
 MAX_YAML_NODES = 200_000
 
