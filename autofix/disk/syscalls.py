@@ -2,8 +2,8 @@
 whole reads and writes of a descriptor (``pread_all``, ``write_all``, ``pwrite_all``), a directory's descriptor,
 entries and sync (``open_dir``, ``unlink``, ``fsync``), a mode given back (``restore_mode``), and through the C
 library (``ctypes``, loaded by the first write that asks) ``renameat2`` with ``RENAME_EXCHANGE`` (``exchange``)
-and ``fallocate`` (``reserve``). ``tests/write_faults.py`` counts these calls (and ``os``'s) to put a fault
-between any two of them.
+and ``fallocate`` (``reserve``). ``tests/write_faults.py`` counts ``exchange`` and ``reserve`` with ``os``'s
+calls, to put a fault between any two of them: ``writes`` calls them through this module.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ def open_dir(path: str) -> int:
 
 
 def unlink(name: str, dir_fd: int) -> None:
+    """Remove the entry ``name`` of the directory ``dir_fd``; one already gone is no error."""
     try:
         os.unlink(name, dir_fd=dir_fd)
     except FileNotFoundError:
@@ -49,6 +50,7 @@ def pread_all(fd: int) -> bytes:
 
 
 def write_all(fd: int, data: bytes) -> None:
+    """All of ``data`` to ``fd``, from its offset (``os.write`` may write less at once)."""
     view, done = memoryview(data), 0
     while done < len(data):
         done += os.write(fd, view[done:])
