@@ -26,7 +26,7 @@ def pytest_addoption(parser):
 @pytest.fixture
 def project(tmp_path, monkeypatch):
     """``tmp_path`` as the project a run is in: a repository root (``.git``) and the working directory, so
-    the files a launch names beside its script are in it (``files.Scope``), as they are for a user who runs
+    the files a launch names beside its script are in it (``scope.Scope``), as they are for a user who runs
     autofix in the repository."""
     (tmp_path / ".git").mkdir()
     monkeypatch.chdir(tmp_path)

@@ -19,7 +19,8 @@ import pytest
 from typer.testing import CliRunner
 
 from autofix.cli.commands import app
-from autofix.disk import files
+from autofix.disk import files, reads
+from autofix.disk.scope import Scope
 from autofix.report import FORMATS
 from tests.test_walk_errors import unchecked
 
@@ -201,21 +202,21 @@ def test_a_config_file_that_cannot_be_read_is_a_note(project, kind):
 
 
 @pytest.mark.parametrize("error, said", [
-    (lambda p: files.ReadError(p, "cannot read: Permission denied"), "cannot be read (Permission denied)"),
-    (lambda p: files.ReadError(p, "too large (9 bytes; autofix reads at most 8)"), "is too large (9 bytes; "
+    (lambda p: reads.ReadError(p, "cannot read: Permission denied"), "cannot be read (Permission denied)"),
+    (lambda p: reads.ReadError(p, "too large (9 bytes; autofix reads at most 8)"), "is too large (9 bytes; "
      "autofix reads at most 8)"),
-    (lambda p: files.Missing(p, "cannot read: No such file or directory"), None),  # may be on the launch host
+    (lambda p: reads.Missing(p, "cannot read: No such file or directory"), None),  # may be on the launch host
 ])
 def test_what_read_config_makes_of_a_file_it_cannot_read(project, monkeypatch, error, said):
     """(No permission cannot be made as root: the error ``read_bytes`` raises for it, given.)"""
     def read_bytes(path, **_):
         raise error(path)
 
-    monkeypatch.setattr(files, "read_bytes", read_bytes)
-    for disk in (files.FileSet(), files.FileSet(scope=files.Scope(["."]))):
+    monkeypatch.setattr(reads, "read_bytes", read_bytes)
+    for disk in (files.FileSet(), files.FileSet(scope=Scope(["."]))):
         if said is None:
             assert disk.read_config("c.yaml") is None
             continue
-        with pytest.raises(files.NotRead) as exc:
+        with pytest.raises(reads.NotRead) as exc:
             disk.read_config("c.yaml")
         assert (exc.value.path, exc.value.message) == ("c.yaml", said)

@@ -108,7 +108,7 @@ def test_a_line_appended_while_the_backup_is_synced_is_kept_and_the_file_not_wri
                 f.write("port: 30000\n")
         return real(fd)
 
-    monkeypatch.setattr(files.os, "fsync", slow_sync)
+    monkeypatch.setattr(os, "fsync", slow_sync)
     r = run(str(p), "--write")
     assert p.read_text() == BAD + "port: 30000\n" == q.read_text()
     assert r.exit_code == 2 and f"{p}:1:1: error: not written: it changed since autofix read it" in r.stderr
@@ -312,7 +312,7 @@ def test_a_bind_mounted_file_is_written_in_place_when_it_cannot_be_renamed_over(
     # case 12 (simulated): docker -v and a Kubernetes subPath mount one file: a rename over it fails (EBUSY)
     import errno
 
-    from autofix.disk import writes
+    from autofix.disk import syscalls
 
     p = tmp_path / "cfg.yaml"
     p.write_text(BAD)
@@ -321,8 +321,8 @@ def test_a_bind_mounted_file_is_written_in_place_when_it_cannot_be_renamed_over(
     def busy(*args, **kwargs):
         raise OSError(errno.EBUSY, "Device or resource busy")
 
-    monkeypatch.setattr(writes, "_exchange", busy)
-    monkeypatch.setattr(files.os, "replace", busy)
+    monkeypatch.setattr(syscalls, "exchange", busy)
+    monkeypatch.setattr(os, "replace", busy)
     r = run(str(p), "--write")
     assert r.exit_code == 0, r.stderr
     assert p.read_text() == GOOD and p.stat().st_ino == inode
@@ -585,7 +585,7 @@ def test_in_place_write_restores_the_file_when_the_write_fails(tmp_path, monkeyp
             raise OSError(28, "No space left on device")
         return real(fd, data, offset)
 
-    monkeypatch.setattr(files.os, "pwrite", full_disk)
+    monkeypatch.setattr(os, "pwrite", full_disk)
     r = run(str(p), "--write")
     assert r.exit_code == 2
     assert "No space left on device; the file is unchanged" in r.stderr
@@ -610,7 +610,7 @@ def test_in_place_write_interrupted_by_a_signal_restores_the_file(tmp_path, monk
 
     disk = files.FileSet()
     disk.read(str(p))
-    monkeypatch.setattr(files.os, "pwrite", terminated)
+    monkeypatch.setattr(os, "pwrite", terminated)
     with pytest.raises(SystemExit):
         disk.write(str(p), text)
     assert p.read_text() == BAD == q.read_text()
@@ -845,9 +845,9 @@ def test_a_file_over_the_size_limit_is_refused_without_reading_it(tmp_path):
 
 
 def test_a_file_that_grows_past_the_bound_after_fstat_is_too_large(tmp_path, monkeypatch):
-    """``files.read_bytes`` reads on past the size ``fstat`` gave (the file grew), and stops one byte past the
+    """``reads.read_bytes`` reads on past the size ``fstat`` gave (the file grew), and stops one byte past the
     bound: a file that grew beyond it is refused as too large."""
-    from autofix.disk import files
+    from autofix.disk import reads
 
     p = tmp_path / "c.yaml"
     p.write_bytes(b"x" * 5000)
@@ -859,9 +859,9 @@ def test_a_file_that_grows_past_the_bound_after_fstat_is_too_large(tmp_path, mon
         return os.stat_result(st)
 
     monkeypatch.setattr(os, "fstat", fstat)
-    monkeypatch.setattr(files, "MAX_BYTES", 100)
-    with pytest.raises(files.ReadError, match="too large"):
-        files.read_bytes(str(p))
+    monkeypatch.setattr(reads, "MAX_BYTES", 100)
+    with pytest.raises(reads.ReadError, match="too large"):
+        reads.read_bytes(str(p))
 
 
 # --- a walk says what it skipped -------------------------------------------------------------------------------

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from autofix.cli.inputs import Inputs, RealPaths, once_each, scripts_first
-from autofix.disk import files
+from autofix.disk.names import is_yaml
+from autofix.disk.walk import _walk, expand
 
 
 def _tree(root: Path) -> None:
@@ -48,7 +49,7 @@ CASES = {
 
 
 def _reference(paths: list[str]) -> list[tuple[str, bool]]:
-    return once_each(scripts_first(files.expand(paths)), os.path.realpath)
+    return once_each(scripts_first(expand(paths)), os.path.realpath)
 
 
 @pytest.mark.parametrize("paths", CASES.values(), ids=CASES.keys())
@@ -60,10 +61,10 @@ def test_inputs_give_what_listing_every_file_gives(tmp_path, monkeypatch, paths)
     want = _reference(paths)
     assert list(inputs) == want
     assert list(inputs) == want  # and again: a second walk
-    assert inputs.scripts == [item for item in want if not files.is_yaml(item[0])]
+    assert inputs.scripts == [item for item in want if not is_yaml(item[0])]
     assert inputs.count == len(want)
     ref_notes: list[str] = []
-    list(files.expand(paths, note=ref_notes.append))
+    list(expand(paths, note=ref_notes.append))
     assert notes == ref_notes  # noted once, when made
 
 
@@ -76,7 +77,7 @@ def test_an_excluded_file_is_left_out_as_a_walk_leaves_it(tmp_path, monkeypatch)
 
     paths = ["a", "b", "a/y.yml"]
     assert list(Inputs(paths, note=lambda _: None, excluded=excluded)) == \
-        once_each(scripts_first(files.expand(paths, excluded=excluded)), os.path.realpath)
+        once_each(scripts_first(expand(paths, excluded=excluded)), os.path.realpath)
 
 
 def test_disjoint_inputs_keep_nothing_per_yaml_file(tmp_path, monkeypatch):
@@ -152,7 +153,7 @@ def deep_tree(project):
 
 
 def test_the_walk_is_os_walk(tmp_path, monkeypatch):
-    """``files._walk`` gives what ``os.walk`` gives, top down, with the directories pruned and sorted in place as
+    """``walk._walk`` gives what ``os.walk`` gives, top down, with the directories pruned and sorted in place as
     ``expand`` does, a symlinked directory listed but not entered, and one that cannot be listed reported."""
     _tree(tmp_path)
     (tmp_path / "a" / "sub" / "deeper" / "still").mkdir(parents=True)
@@ -179,7 +180,7 @@ def test_the_walk_is_os_walk(tmp_path, monkeypatch):
 
     with unittest.mock.patch.object(os, "scandir", scandir):
         for top in (".", "a", str(tmp_path), "a/dirlink", "missing"):
-            assert walk(files._walk, top) == walk(lambda t, e: os.walk(t, onerror=e), top), top
+            assert walk(_walk, top) == walk(lambda t, e: os.walk(t, onerror=e), top), top
 
 
 def test_a_walk_goes_a_thousand_directories_deep(project, deep_tree):

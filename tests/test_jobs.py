@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 from autofix.cli import runner, workers
 from autofix.cli.commands import app
 from autofix.disk import files
+from autofix.disk.reads import Snapshot
 
 CLEAN = "model-path: meta-llama/Llama-3.1-8B-Instruct\ntp-size: {tp}\nport: 3000{tp}\n"
 NEEDS_FIX = "tp-size: 8\nmoe-a2a-backend: none  # single node\nep-dispatch-algorithm: static\n"
@@ -135,7 +136,7 @@ def test_a_stale_answer_is_checked_again(tmp_path):
                       stdin_filename=None, stdin_format=None, stdin=None)
     ready = workers._check(str(path), True, runner.FileOptions())
     assert ready is not None and one._adopt(ready) is ready.result
-    one.disk.snapshots[str(path.resolve())] = files.Snapshot(0, 0, b"written since")
+    one.disk.snapshots[str(path.resolve())] = Snapshot(0, 0, b"written since")
     assert one._adopt(ready) is None
 
 

@@ -1,6 +1,6 @@
 """Where a run reads and writes (issue 29, cases 4 and 5): the project, and what the command line names.
 
-The project is the repository holding the working directory (``files.Scope``). A file outside it (after
+The project is the repository holding the working directory (``scope.Scope``). A file outside it (after
 resolving symlinks) is never read for content to print, and never written, unless named on the command
 line: a walked symlink to one, a script's ``--config`` file by ``../``, an absolute path or a symlink. A
 ``--config`` file inside the container its launch runs in (``docker run``, ``kubectl exec``) is never
@@ -28,7 +28,8 @@ from autofix.adapters import argv, by_name, embedded
 from autofix.cli import runner, workers
 from autofix.cli.commands import app
 from autofix.core.api import fix_source
-from autofix.disk import files
+from autofix.disk import files, reads
+from autofix.disk.scope import Scope
 
 LAUNCH = "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3"
 SECRET = "sk-live-0123456789abcdef"
@@ -146,7 +147,7 @@ def test_without_a_repository_the_project_is_the_working_directory(tmp_path, mon
     r = run("sub/serve.sh")
     assert "c.yaml:2:1: error: EP003" in r.stdout and r.stderr.count("outside the project") == 1
     _never_shown(r)
-    assert files.Scope([]).root == os.path.realpath(work)
+    assert Scope([]).root == os.path.realpath(work)
 
 
 def test_in_a_repository_the_project_is_its_root(project, monkeypatch):
@@ -256,7 +257,7 @@ def test_a_walked_symlink_costs_nothing_more_when_it_is_none(project, monkeypatc
     realpath, readlink = os.path.realpath, os.readlink
     monkeypatch.setattr(os.path, "realpath", lambda p, **k: calls.append(p) or realpath(p, **k))
     monkeypatch.setattr(os, "readlink", lambda p, **k: links.append(p) or readlink(p, **k))
-    disk = files.FileSet(writes=False, scope=files.Scope(["."]))
+    disk = files.FileSet(writes=False, scope=Scope(["."]))
     assert disk.read("c.yaml", named=False) == disk.read("d.yaml", named=False) == "tp-size: 8\n"
     assert calls == [str(project)]
     if sys.platform == "linux":
@@ -449,7 +450,7 @@ def test_a_worker_that_cannot_be_given_the_bounds_leaves_configs_to_the_main_pro
     would ignore Ctrl-C and tie this process to its parent, as it does a worker's.)"""
     (project / "c.yaml").write_text(VIOLATION)
     (project / "serve.sh").write_text(f"{LAUNCH} --config c.yaml --tp 8\n")
-    monkeypatch.setattr(workers, "_BOUNDS", workers.Bounds(files.Scope(["."])))
+    monkeypatch.setattr(workers, "_BOUNDS", workers.Bounds(Scope(["."])))
     monkeypatch.setattr(workers, "_CONFIGS", False)
     assert workers._check("serve.sh", True, runner.FileOptions()) is None
     assert workers._check("c.yaml", True, runner.FileOptions()) is not None
@@ -468,7 +469,7 @@ def test_runner_run_keeps_the_bounds_without_a_project_configuration(project, ou
 #
 # ``O_NOFOLLOW`` covers a path's last part only: a walk that listed ``sub/x.yaml`` and then opened it by path
 # followed ``sub`` when another process had made it a symlink out meanwhile, and printed and rewrote the file
-# there. What is read is now judged by the real path of the file opened (``files.opened_real``). Each test makes
+# there. What is read is now judged by the real path of the file opened (``reads.opened_real``). Each test makes
 # the race certain: the swap happens right before the open (``swap``), in this process or a worker forked from it.
 
 
@@ -527,7 +528,7 @@ def test_a_walk_never_reads_through_a_directory_swapped_before_the_open(project,
                             else real_fcntl(fd, cmd, arg))
     if how is not None and not os.path.isdir("/proc/self/fd"):
         pytest.skip("needs /proc to stand in for the system's own answer")
-    monkeypatch.setattr(files, "_FD_PATH", how)
+    monkeypatch.setattr(reads, "_FD_PATH", how)
     target = _swappable(project, outside)
     (project / "a.yaml").write_text(VIOLATION)
     swap(project / "sub", outside.parent, "sub/x.yaml")
@@ -610,7 +611,7 @@ def test_the_scripts_read_up_front_are_read_as_the_walk_reads_them(project, outs
     (project / "sub").mkdir()
     (project / "sub" / "s.sh").write_text(f"{LAUNCH} --tp 8\n")
     (outside.parent / "s.sh").write_text(f"{LAUNCH} --config c.yaml\n{LAUNCH} --config c.yaml --tp 2\n")
-    scope = files.Scope(["."])
+    scope = Scope(["."])
     assert runner._shared_configs([("sub/s.sh", False)], load(), scope) == frozenset()
     swap(project / "sub", outside.parent, "sub/s.sh")
     assert runner._shared_configs([("sub/s.sh", False)], load(), scope) == frozenset()
@@ -642,11 +643,11 @@ def test_a_walked_file_read_again_is_read_as_the_walk_reads_it(project, outside,
 
 @pytest.mark.parametrize("how", ["proc", None])
 def test_the_real_path_of_a_file_opened_is_the_file_s_own(project, outside, monkeypatch, how):
-    """``files.opened_real``: a file opened through a directory swapped out and back again is named where it is
+    """``reads.opened_real``: a file opened through a directory swapped out and back again is named where it is
     (``/proc``), or not at all (elsewhere: the path's real path now leads to another file)."""
     if how == "proc" and not os.path.isdir("/proc/self/fd"):
         pytest.skip("no /proc")
-    monkeypatch.setattr(files, "_FD_PATH", how)
+    monkeypatch.setattr(reads, "_FD_PATH", how)
     _swappable(project, outside)
     os.rename(project / "sub", project / "sub.orig")
     os.symlink(outside.parent, project / "sub")
@@ -654,11 +655,11 @@ def test_the_real_path_of_a_file_opened_is_the_file_s_own(project, outside, monk
     try:
         os.unlink(project / "sub")
         os.rename(project / "sub.orig", project / "sub")  # back: the path leads inside again
-        found = files.opened_real(fd, "sub/x.yaml", os.fstat(fd))
+        found = reads.opened_real(fd, "sub/x.yaml", os.fstat(fd))
         assert found == (str(outside.parent / "x.yaml") if how == "proc" else None)
         inside = os.open("sub/x.yaml", os.O_RDONLY)
         try:
-            assert files.opened_real(inside, "sub/x.yaml", os.fstat(inside)) == str(project / "sub" / "x.yaml")
+            assert reads.opened_real(inside, "sub/x.yaml", os.fstat(inside)) == str(project / "sub" / "x.yaml")
         finally:
             os.close(inside)
     finally:

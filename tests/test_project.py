@@ -19,9 +19,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autofix.common.errors import InputError
-from autofix.project import configuration, globs, toml_positions
-from autofix.project.configuration import KEYS, ConfigError, OptionError, Resolver
+from autofix.common.errors import ConfigError, InputError
+from autofix.project import configuration, globs, keys, reading, toml_positions
+from autofix.project.configuration import OptionError, Resolver
+from autofix.project.configuration.keys import KEYS
 from autofix.project.toml_positions import locate, scan
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -188,9 +189,9 @@ def test_each_directory_is_looked_at_once(tmp_path, monkeypatch):
     real path, and where its project is: ``realpath``, which looks at each part of a path) once."""
     build(tmp_path, {"autofix.toml": 'select = ["EP"]\n', "a/b/c/": ""})
     looked, loaded, resolved = [], [], []
-    named, load, realpath = configuration._named, configuration.load, os.path.realpath
+    named, load, realpath = configuration._named, reading.load, os.path.realpath
     monkeypatch.setattr(configuration, "_named", lambda p: looked.append(p) or named(p))
-    monkeypatch.setattr(configuration, "load", lambda *a, **k: loaded.append(a[0]) or load(*a, **k))
+    monkeypatch.setattr(reading, "load", lambda *a, **k: loaded.append(a[0]) or load(*a, **k))
     monkeypatch.setattr(os.path, "realpath", lambda p, **k: resolved.append(p) or realpath(p, **k))
     resolver = Resolver(cwd=str(tmp_path))
     for i in range(200):
@@ -204,8 +205,8 @@ def test_each_directory_is_looked_at_once(tmp_path, monkeypatch):
 def test_a_bad_file_is_read_once_and_fails_every_file_below(tmp_path, monkeypatch):
     build(tmp_path, {"autofix.toml": "selct = []\n"})
     loaded = []
-    load = configuration.load
-    monkeypatch.setattr(configuration, "load", lambda *a, **k: loaded.append(a[0]) or load(*a, **k))
+    load = reading.load
+    monkeypatch.setattr(reading, "load", lambda *a, **k: loaded.append(a[0]) or load(*a, **k))
     resolver = Resolver(cwd=str(tmp_path))
     for path in ("x.yaml", "a/y.yaml", "a/b/z.yaml"):
         with pytest.raises(ConfigError, match="unknown key 'selct'"):
@@ -395,13 +396,13 @@ def test_key_cases_cover_every_key():
 def test_key(case, tmp_path):
     build(tmp_path, {"autofix.toml": f"# project settings\n{case.toml}\n"})
     if case.error is None:
-        config = configuration.load(str(tmp_path / "autofix.toml"), shown="autofix.toml")
+        config = reading.load(str(tmp_path / "autofix.toml"), shown="autofix.toml")
         name = key_name(case)
         assert config.values[name] == case.value
         assert Resolver(cwd=str(tmp_path)).settings("x.yaml").values[name] is not None
         return
     with pytest.raises(ConfigError) as caught:
-        configuration.load(str(tmp_path / "autofix.toml"), shown="autofix.toml")
+        reading.load(str(tmp_path / "autofix.toml"), shown="autofix.toml")
     position, message = case.error.split(" ", 1)
     assert str(caught.value).startswith(f"autofix.toml:{position} error: {message}")
 
@@ -823,7 +824,7 @@ def test_run_settings_come_from_cwd(tmp_path):
 
 def test_every_key_is_kebab_case_and_documented():
     doc = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
-    assert configuration.render_keys() in doc, "docs/configuration.md's key table is out of date: paste render_keys()"
+    assert keys.render_keys() in doc, "docs/configuration.md's key table is out of date: paste render_keys()"
     for key in KEYS:
         assert key.name == key.name.lower() and "_" not in key.name and key.help.endswith(".")
         if key.default is not None and key.check is not None:

@@ -17,7 +17,7 @@ import pytest
 
 from autofix.adapters import detect
 from autofix.core.api import fix_source
-from autofix.disk import files
+from autofix.disk.encoding import decode
 from autofix.schema import load
 
 REALWORLD = Path(os.environ.get("AUTOFIX_REALWORLD", Path(__file__).resolve().parents[1].parent / "shared" / "realworld"))
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.skipif(not FILES, reason=f"reads the production recipes
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_read_and_written_back(path: Path):
-    text = files.decode(path.read_bytes(), str(path))
+    text = decode(path.read_bytes(), str(path))
     fmt = detect(str(path), text)
     assert fmt is not None and fmt.NAME == "srt-slurm", f"{path.name}: detected as {fmt and fmt.NAME}"
     result = fix_source(text, fmt, path=path.name)
@@ -59,7 +59,7 @@ def test_every_recipe_launch_is_found():
         pytest.skip("no realworld files")
     counts = {}
     for path in FILES:
-        text = files.decode(path.read_bytes(), str(path))
+        text = decode(path.read_bytes(), str(path))
         counts[path.name] = fix_source(text, detect(str(path), text), path=path.name).launches
     assert sum(counts.values()) == 195
     assert counts["glm5__gb200-fp4__glm5-mtp.yaml"] == 36

@@ -16,6 +16,7 @@ import pytest
 from autofix.cli import runner
 from autofix.common.errors import WriteError
 from autofix.disk import files
+from autofix.disk.reads import read_bytes
 from tests.test_jobs import CLEAN, NEEDS_FIX, SCRIPT  # the same inputs as the -j tests
 
 OTHER_SCRIPT = "#!/bin/sh\npython3 -m sglang.launch_server --config launched.yaml --tp 8 --port 30001\n"
@@ -100,7 +101,7 @@ def test_a_file_set_forgets_what_an_input_read_and_keeps_what_it_wrote(tmp_path)
     disk.write(str(wrote), "tp-size: 2\n")
     disk.done()
     assert disk.snapshot(str(read.resolve())) is None  # a later input reads it again if it needs it
-    assert disk.snapshot(str(wrote.resolve())) == files.read_bytes(str(wrote))[1]  # a stale -j answer shows
+    assert disk.snapshot(str(wrote.resolve())) == read_bytes(str(wrote))[1]  # a stale -j answer shows
     with pytest.raises(WriteError, match="did not read"):
         disk.write(str(read), "tp-size: 3\n")
     disk.read(str(read))
@@ -121,7 +122,7 @@ def test_a_file_longer_than_fstat_said_is_read_whole(tmp_path, monkeypatch, told
         return os.stat_result(st)
 
     monkeypatch.setattr(os, "fstat", fstat)
-    assert files.read_bytes(str(p))[0] == b"x" * 1000
+    assert read_bytes(str(p))[0] == b"x" * 1000
 
 
 def test_a_run_that_never_writes_keeps_no_snapshot(tmp_path):

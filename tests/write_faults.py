@@ -1,7 +1,7 @@
 """Faults injected into autofix's write path at each point between its system calls, and what must hold.
 
 ``Steps`` wraps the functions ``files.FileSet.write`` reaches the system through (``os``'s, ``fcntl``'s and
-``writes._exchange``/``_reserve``) and counts their calls; before call number ``at`` it does ``action``
+``syscalls.exchange``/``reserve``) and counts their calls; before call number ``at`` it does ``action``
 once: what another process could do at that moment. ``run(case, action, at)`` does one write of
 ``case.original`` -> ``case.fixed`` in a fresh directory with one such fault, and ``check`` raises
 ``AssertionError`` unless what must hold holds:
@@ -53,7 +53,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autofix.common.errors import InputError, WriteError
-from autofix.disk import files, writes
+from autofix.disk import files, syscalls, writes
+from autofix.disk.backups import BACKUP_SUFFIX, backup_name, left_beside, left_note
+from autofix.disk.walk import expand
 
 KINDS = ("rename", "rename-plain", "links", "busy")
 ACTIONS = ("append", "symlink", "directory", "term", "kill", "look")
@@ -108,7 +110,7 @@ class Steps:
         return counted
 
     def __enter__(self) -> Steps:
-        for owner, names in ((os, _OS), (fcntl, ("flock", "fcntl")), (writes, ("_exchange", "_reserve"))):
+        for owner, names in ((os, _OS), (fcntl, ("flock", "fcntl")), (syscalls, ("exchange", "reserve"))):
             for name in names:
                 real = getattr(owner, name)
                 self._saved.append((owner, name, real))
@@ -186,19 +188,19 @@ class Scene:
 
 def _patched(kind: str):
     """What ``kind`` changes of ``writes`` (a context)."""
-    saved = writes._exchange
+    saved = syscalls.exchange
 
     class Patch:
         def __enter__(self):
             if kind == "rename-plain":
-                writes._exchange = lambda dir_fd, a, b: False
+                syscalls.exchange = lambda dir_fd, a, b: False
             elif kind == "busy":
                 def busy(dir_fd, a, b):
                     raise OSError(errno.EBUSY, os.strerror(errno.EBUSY), b)
-                writes._exchange = busy
+                syscalls.exchange = busy
 
         def __exit__(self, *exc):
-            writes._exchange = saved
+            syscalls.exchange = saved
     return Patch()
 
 
@@ -294,7 +296,7 @@ def _killed(scene: Scene, disk: files.FileSet, at: int) -> bool:
     original, fixed = case.original, case.fixed.encode("utf-8")
     got = scene.path.read_bytes()
     directory = scene.path.parent
-    backup = directory / files.backup_name("c.yaml")
+    backup = directory / backup_name("c.yaml")
     left = sorted(p.name for p in directory.iterdir() if ".autofix" in p.name)
     what = f"killed at call {at} ({case.kind}): {got!r}, left {left}"
     grown = original + b"\n" * (len(fixed) - len(original))
@@ -305,7 +307,7 @@ def _killed(scene: Scene, disk: files.FileSet, at: int) -> bool:
     if backup.exists():
         assert original.startswith(backup.read_bytes()), what
     notes: list[str] = []
-    list(files.expand([str(scene.root / "d")], note=notes.append))
+    list(expand([str(scene.root / "d")], note=notes.append))
     for name in left:
         assert any(str(directory / name) in n for n in notes), f"the next walk does not name {name}: {notes}"
     assert not any("or running" in n for n in notes), notes  # the write is over: it can tell
@@ -326,11 +328,11 @@ def look(paths: list[Path], tree: Path) -> None:
     (as for a named file) and a write's check. Raises ``AssertionError`` if one calls a backup an interrupted
     write's."""
     notes: list[str] = []
-    list(files.expand([str(tree)], note=notes.append))
+    list(expand([str(tree)], note=notes.append))
     for path in paths:
-        backup = files.left_beside(str(path))
+        backup = left_beside(str(path))
         if backup is not None:
-            notes.append(files.left_note(str(path), backup))
+            notes.append(left_note(str(path), backup))
         disk = files.FileSet()
         try:
             disk.read(str(path))
@@ -511,7 +513,7 @@ def _group_killed(scene: GroupScene, disk: files.FileSet, at: int) -> None:
     os.waitpid(pid, 0)
     originals, fixed = scene.originals(), scene.fixed()
     got = [p.read_bytes() for p in scene.paths]
-    backups = [p.parent / files.backup_name(p.name) for p in scene.paths]
+    backups = [p.parent / backup_name(p.name) for p in scene.paths]
     kept = [b.read_bytes() if b.exists() else None for b in backups]
     left = sorted(p.name for p in scene.paths[0].parent.iterdir() if ".autofix" in p.name)
     what = f"killed at call {at} ({case}): {got!r}, left {left}"
@@ -528,14 +530,14 @@ def _group_killed(scene: GroupScene, disk: files.FileSet, at: int) -> None:
             read = (originals[i], originals[i] + LINE) if case.fails and i == 1 else (originals[i],)
             assert backup in read, f"the group half written, {scene.paths[i].name} without its backup: {what}"
     notes: list[str] = []
-    list(files.expand([str(scene.root / "d")], note=notes.append))
+    list(expand([str(scene.root / "d")], note=notes.append))
     for name in left:
         named = [n for n in notes if str(scene.paths[0].parent / name) in n]
         assert named, f"the next walk does not name {name}: {notes}"
-        if name.endswith(files.BACKUP_SUFFIX):
+        if name.endswith(BACKUP_SUFFIX):
             assert "interrupted autofix write" in named[0] and "or running" not in named[0], named
     for path, backup in zip(scene.paths, backups):
-        assert (files.left_beside(str(path)) is not None) == backup.exists(), what  # a run naming the file
+        assert (left_beside(str(path)) is not None) == backup.exists(), what  # a run naming the file
         if backup.exists():  # and the next --write leaves the file alone
             again = files.FileSet()
             again.read(str(path))

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from autofix.adapters import embedded
 from autofix.adapters.launch import Launch
 from autofix.adapters.syntax import shell_syntax, shell_words
-from autofix.adapters.syntax.shell_syntax import ShellSyntaxError
+from autofix.adapters.syntax.shell_tree import ShellSyntaxError
 from autofix.adapters.syntax.shell_words import ShellWord
 from autofix.common.arguments import Word, entries_of, parse_words
 from autofix.common.diagnostics import Drop, EntryOp, Location, Op, Respell, Revalue, Rewrite, Unset

@@ -62,7 +62,8 @@ from dataclasses import dataclass, replace
 from autofix.adapters import LAUNCH, embedded, tokens
 from autofix.adapters.launch import Launch
 from autofix.adapters.syntax import dockerfile_exec, dockerfile_syntax
-from autofix.adapters.syntax.dockerfile_syntax import Heredoc, Instruction, instructions
+from autofix.adapters.syntax.dockerfile_instruction import Heredoc, Instruction
+from autofix.adapters.syntax.dockerfile_syntax import instructions
 from autofix.adapters.syntax.strings import json_string_view
 from autofix.adapters.syntax.text_view import View, identity, read_only, within
 from autofix.common.arguments import Entry, ParsedArgs

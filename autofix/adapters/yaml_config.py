@@ -24,6 +24,7 @@ import yaml
 
 from autofix.adapters.launch import Launch
 from autofix.adapters.syntax import yaml_nodes
+from autofix.adapters.syntax.yaml_loader import yaml_column
 from autofix.adapters.syntax.yaml_nodes import Composed, Merge
 from autofix.common.arguments import Entry, ParsedArgs, Word, parse_words
 from autofix.common.diagnostics import Drop, EntryOp, Location, Op, Respell, Revalue, Rewrite, Unset
@@ -266,7 +267,7 @@ def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) 
                 end = _line_end(text, off + pair.key_node.end_mark.index)
             keep = text[start:end][len(text[start:end].rstrip()):]  # the line break a block value ends with
             flow = ctx.root is not None and ctx.root.flow_style
-            indent = ", " if flow else ctx.newline + " " * yaml_nodes.yaml_column(text[off:], pair.key_node.start_mark.index)
+            indent = ", " if flow else ctx.newline + " " * yaml_column(text[off:], pair.key_node.start_mark.index)
             lines = [f"{flag[2:]}: {_yaml_values(values)}" for flag, values in op.settings]
             edits.append(Edit(start, end, indent.join(lines) + keep))
     return [_keep_missing_final_newline(text, e) for e in merge_deletions(edits)]
@@ -469,7 +470,7 @@ def _append_lines(text: str, ctx: Context, lines: list[str]) -> Edit:
             return Edit(at, at, body + nl)
         return Edit(at, at, nl + body)
     last_key, last_value = root.value[-1]  # the last pair written (a merge key's too)
-    indent = " " * yaml_nodes.yaml_column(text[off:], last_key.start_mark.index)
+    indent = " " * yaml_column(text[off:], last_key.start_mark.index)
     end = off + last_value.end_mark.index
     if last_value.start_mark.index < last_key.end_mark.index:  # `key: *alias`: the node is written earlier
         end = off + yaml_nodes.alias_end(text[off:], last_key)

@@ -28,6 +28,8 @@ from autofix.common.edits import line_col
 from autofix.common.errors import ConfigError, InputError, WriteError
 from autofix.core.api import fix_source
 from autofix.disk import files
+from autofix.disk.scope import Scope
+from autofix.disk.walk import expand
 
 if TYPE_CHECKING:
     from autofix.report.stream import ReportStream
@@ -52,9 +54,9 @@ def add_ignores(paths: list[str], *, options: Callable, err: ReportStream,
     from autofix.schema import load
 
     others = frozenset(r.code for r in RULES) - {"SUP001"}
-    disk = files.FileSet(scope=files.Scope(paths))  # a walked symlink to a file outside is not read nor written
+    disk = files.FileSet(scope=Scope(paths))  # a walked symlink to a file outside is not read nor written
     added = changed = left = failed = unwritten = 0
-    for path, named in files.expand(paths, note=err.line, excluded=excluded, scope=disk.scope):
+    for path, named in expand(paths, note=err.line, excluded=excluded, scope=disk.scope):
         if path == "-":
             err.line("-:1:1: error: --add-ignores writes files: give paths, not stdin")
             failed += 1

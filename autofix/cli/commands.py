@@ -241,7 +241,7 @@ def explain(
         raise typer.BadParameter("give a rule code or name, or SGLang's error (or pipe it in)", param_hint="TEXT")
     words = text or ["-"]
     if words == ["-"]:
-        from autofix.disk.files import ReadError, read_stdin
+        from autofix.disk.reads import ReadError, read_stdin
 
         try:  # a closed stdin, one that is not UTF-8 or too large: never a traceback
             given = read_stdin().decode("utf-8", "replace")

@@ -4,7 +4,7 @@ Scripts and Dockerfiles come first, then the YAML files: a ``--config`` file
 is then checked through the launches that read it (merged with their flags)
 before a walk reaches it alone, whatever the order of the paths. Within each
 group the files keep the order of the inputs, directories walked in sorted
-order (``files.expand``). A file reached by several names (``a.yaml
+order (``walk.expand``). A file reached by several names (``a.yaml
 ./a.yaml``, a symlink to it) is checked once, under the first name, and as a
 named file if any of its names was given on the command line.
 
@@ -23,7 +23,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 
-from autofix.disk import files
+from autofix.disk.names import is_yaml
+from autofix.disk.scope import Scope
+from autofix.disk.walk import expand
 
 Item = tuple[str, bool]  # (path, named on the command line)
 
@@ -51,18 +53,18 @@ class Inputs:
 
     ``count`` is how many items an iteration gives (for a progress bar, and to choose worker processes);
     ``scripts`` are the items that are not YAML files, in order. Making one walks ``paths`` and prints the
-    walk's notes (``note``); ``excluded``, ``left`` and ``scope`` are ``files.expand``'s.
+    walk's notes (``note``); ``excluded``, ``left`` and ``scope`` are ``walk.expand``'s.
     """
 
     def __init__(self, paths: list[str], note: Callable[[str], None],
                  excluded: Callable[[str, bool, bool], bool] | None,
-                 left: Callable[[str, str], None] | None = None, scope: files.Scope | None = None) -> None:
+                 left: Callable[[str, str], None] | None = None, scope: Scope | None = None) -> None:
         self._paths, self._excluded, self._scope, self._real = paths, excluded, scope, RealPaths()
-        walked = files.expand(paths, note=note, excluded=excluded, left=left, scope=scope)
+        walked = expand(paths, note=note, excluded=excluded, left=left, scope=scope)
         self._listed: list[Item] | None = None
         if _overlap(paths):
             self._listed = once_each(scripts_first(walked), self._real)
-            self.scripts = [item for item in self._listed if not files.is_yaml(item[0])]
+            self.scripts = [item for item in self._listed if not is_yaml(item[0])]
             self._count: int | None = len(self._listed)
             return
         scripts: list[Item] = []
@@ -75,7 +77,7 @@ class Inputs:
                 self._twice.add(real)
                 if named:
                     self._named.add(real)
-            if files.is_yaml(path):
+            if is_yaml(path):
                 yaml_names += 1
             else:
                 scripts.append((path, named))
@@ -101,7 +103,7 @@ class Inputs:
             if twice and item[0] != "-":
                 seen.add(real(item[0]))
             yield item
-        for path, named in files.expand(self._paths, excluded=self._excluded, only_yaml=True, scope=self._scope):
+        for path, named in expand(self._paths, excluded=self._excluded, only_yaml=True, scope=self._scope):
             if twice:
                 found = real(path)
                 if found in twice:
@@ -124,7 +126,7 @@ def scripts_first(items: Iterable[Item]) -> list[Item]:
     scripts: list[Item] = []
     yaml: list[Item] = []
     for item in items:
-        (yaml if files.is_yaml(item[0]) else scripts).append(item)
+        (yaml if is_yaml(item[0]) else scripts).append(item)
     scripts.extend(yaml)
     return scripts
 

@@ -95,7 +95,7 @@ def _quiet(fd: int) -> None:
 
 def _stdin():
     """The process's stdin as bytes, or None when it is closed (``sys.stdin`` is None when fd 0 was): it matters
-    only when ``-`` is read (``files.read_stdin``: one error line, exit 2)."""
+    only when ``-`` is read (``reads.read_stdin``: one error line, exit 2)."""
     return getattr(sys.stdin, "buffer", None)
 
 

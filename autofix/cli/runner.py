@@ -51,6 +51,12 @@ from autofix.core.api import FixResult, config_files, fix_source
 from autofix.core.policy import DEFAULT as DEFAULT_POLICY
 from autofix.core.policy import Policy
 from autofix.disk import files
+from autofix.disk.backups import left_beside, left_note
+from autofix.disk.encoding import as_meant, decode
+from autofix.disk.names import is_yaml, launcher_kind
+from autofix.disk.paths import plain, repository_root
+from autofix.disk.reads import ReadError, copy_stream, read_stdin
+from autofix.disk.scope import Scope
 from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.report.stream import ReportStream
 from autofix.schema import DEFAULT_VERSION, load
@@ -209,11 +215,11 @@ def run(
     strings mention; named, it is skipped with a note.
     ``excluded(path, named, is_dir)`` leaves a walked file or directory (or
     a named file, when the project says ``force-exclude``) out of the run
-    (``files.expand``), and a ``--config`` file a launch names out of what
+    (``walk.expand``), and a ``--config`` file a launch names out of what
     is read.
 
     What is read, and so what can be written, stays in the project
-    (``files.Scope``: the repository holding the working directory, else
+    (``scope.Scope``: the repository holding the working directory, else
     that directory, after resolving symlinks) and what ``paths`` name: a
     walked symlink to a file outside is not read (a note on stderr), nor is
     a ``--config`` file outside, excluded, or inside the container its
@@ -258,7 +264,7 @@ def run(
         config_policy = lambda p: options(p).policy  # noqa: E731 - a --config file's own (per-file-ignores)
     rep = Report(mode, exit_zero=exit_zero, exit_non_zero_on_fix=exit_non_zero_on_fix)
     schema = load(target_version)
-    scope = files.Scope(paths)
+    scope = Scope(paths)
     disk = files.FileSet(writes=mode is Mode.WRITE, scope=scope, excluded=excluded)
     through_launch: set[str] = set()  # real paths of config files a launch has handled
     # scripts first, each file once; the YAML files are walked, not listed (autofix.cli.inputs)
@@ -351,7 +357,7 @@ class _ProgressItems:
 def _render(rep: Report, fmt: str, target_version: str, out: TextIO) -> None:
     """Print the machine format ``fmt``'s document of ``rep``; keep the github format's step summary.
 
-    Paths are made relative to the repository (``files.repository_root``), where GitHub, reviewdog and GitLab
+    Paths are made relative to the repository (``paths.repository_root``), where GitHub, reviewdog and GitLab
     look for them, wherever in it autofix runs; an absolute path stays absolute.
     """
     import autofix
@@ -359,12 +365,12 @@ def _render(rep: Report, fmt: str, target_version: str, out: TextIO) -> None:
     from autofix.report.records import RenderContext
 
     cwd = os.getcwd()
-    root = files.repository_root(cwd)
+    root = repository_root(cwd)
 
     def rebased(path: str) -> str:
         if path == "-":
             return path
-        path = files.plain(path)  # a report reads ``..`` as text: ``lnk/../c.yaml`` is where lnk leads, not c.yaml
+        path = plain(path)  # a report reads ``..`` as text: ``lnk/../c.yaml`` is where lnk leads, not c.yaml
         if root == cwd or os.path.isabs(path):
             return path
         return os.path.relpath(os.path.join(cwd, path), root)
@@ -462,7 +468,7 @@ class _One:
         try:
             if path == "-":
                 self.stdin_data = self._read_stdin()
-                text = files.decode(self.stdin_data, shown)
+                text = decode(self.stdin_data, shown)
             else:
                 text = self.disk.read(path, named=named)
             fmt = format_of(path, shown, text, named, self.stdin_format)
@@ -492,10 +498,10 @@ class _One:
 
     def _read_stdin(self) -> bytes:
         try:
-            return files.read_stdin(self.stdin)
-        except files.ReadError as exc:
+            return read_stdin(self.stdin)
+        except ReadError as exc:
             if self.mode is Mode.WRITE:  # still a filter: what came in goes out
-                files.copy_stream(exc.data, self.stdin, self.out)
+                copy_stream(exc.data, self.stdin, self.out)
             raise
 
     def _report(self, path: str, result: FixResult) -> None:
@@ -562,7 +568,7 @@ class _One:
         if not changed:
             return group
         for r, _ in group:  # a file the launch reads, unchanged, that an interrupted write may have left half done
-            backup = None if r.changed else files.left_beside(self.disk.real(r.path))
+            backup = None if r.changed else left_beside(self.disk.real(r.path))
             if backup is not None:
                 return self._not_written(group, WriteError(changed[-1].path, (
                     f"its launch reads {r.path}, and a backup of an autofix write is next to that file ({backup}): "
@@ -646,7 +652,7 @@ def format_of(path: str, shown: str, text: str, named: bool, stdin_format: str |
         return by_name(stdin_format)
     fmt = detect(shown, text)
     if fmt is None:
-        launcher = files.launcher_kind(shown) or text.startswith("#!") \
+        launcher = launcher_kind(shown) or text.startswith("#!") \
             or (path == "-" and DOCKERFILE.match(text) is not None)
         if named and not launcher:
             raise InputError(shown, 1, 1, "not an SGLang config (.yaml/.yml) and runs no SGLang launch")
@@ -707,31 +713,31 @@ def _walked(path: str, text: str | None, exc: InputError, disk: files.FileSet) -
 
     - ``"error"`` (exit 2, in the document) when SGLang would read it as it is: it mentions an SGLang launch
       (a script, a Dockerfile, a manifest), or it is YAML whose keys are mostly SGLang options; a file that
-      is not UTF-8 text is judged on the text it most likely holds (``files.as_meant``: in the UTF-16 or
+      is not UTF-8 text is judged on the text it most likely holds (``encoding.as_meant``: in the UTF-16 or
       UTF-32 form its first bytes name, else its ASCII words), so no encoding hides a config or a launch.
       A CI gate must not pass it, as when it is named;
-    - ``"note"`` (a warning on stderr) when nothing is known of what it holds (``files.ReadError``: not a
+    - ``"note"`` (a warning on stderr) when nothing is known of what it holds (``reads.ReadError``: not a
       regular file, no permission, too large), or it is a template that launches SGLang (``{{ }}``, a Helm
       chart's), which is not what runs until it is rendered;
     - None (passed over quietly): any other file, a script that launches nothing.
 
     ``disk`` reads the file again (as a walked file: within the run's bounds) when it is not UTF-8.
     """
-    if isinstance(exc, files.ReadError):
+    if isinstance(exc, ReadError):
         return "note"
     if text is None:
         try:
-            text = files.as_meant(disk.read_bytes(path, named=False))
-        except files.ReadError:  # gone since, or leads elsewhere now
+            text = as_meant(disk.read_bytes(path, named=False))
+        except ReadError:  # gone since, or leads elsewhere now
             return "note"
-        if files.is_yaml(path) and looks_like_config_text(text, load()):
+        if is_yaml(path) and looks_like_config_text(text, load()):
             return "error"
     if LAUNCH.search(text) is None:
         return None
     return "note" if "{{" in text and "}}" in text else "error"
 
 
-def _shared_configs(scripts: list[tuple[str, bool]], schema, scope: files.Scope | None = None) -> frozenset[str]:
+def _shared_configs(scripts: list[tuple[str, bool]], schema, scope: Scope | None = None) -> frozenset[str]:
     """The real paths of the ``--config`` files more than one launch of ``scripts`` (path, named) reads.
 
     Each script is counted once (by real path), read as it is now, as the run reads it (``scope``: not a
@@ -757,7 +763,7 @@ def _shared_configs(scripts: list[tuple[str, bool]], schema, scope: files.Scope 
 
 
 class _Leftovers:
-    """Names what autofix writes left next to the files of a run (``files.left_note``: a warning on stderr),
+    """Names what autofix writes left next to the files of a run (``backups.left_note``: a warning on stderr),
     each once: what a walk finds (called with the file and what is next to it), a backup next to a file named
     on the command line or a ``--config`` file a launch read (``beside``: one ``lstat`` each)."""
 
@@ -772,13 +778,13 @@ class _Leftovers:
             return
         if (st.st_dev, st.st_ino) not in self.seen:
             self.seen.add((st.st_dev, st.st_ino))
-            self.err.line(files.left_note(path, leftover, real))
+            self.err.line(left_note(path, leftover, real))
 
     def beside(self, path: str, real: str | None = None) -> None:
         """Name the backup next to the file ``path`` (at real path ``real``, when known: a write through a
         symlink leaves its backup next to the file it leads to), if there is one; shown relative to the working
         directory when it is in it."""
-        backup = files.left_beside(real or path)
+        backup = left_beside(real or path)
         if backup is not None:
             shown = os.path.relpath(backup) if real is not None else backup
             self(path, backup if shown.startswith(os.pardir) else shown, real)

@@ -7,7 +7,7 @@ what is printed once, the writes, the errors, the counts and the exit code. So t
 bytes whatever the number of jobs.
 
 A worker's answer for a file is used only when nothing the main process did since could have changed
-it: it carries the snapshot of every file it read (``files.Snapshot``), and the main process takes it
+it: it carries the snapshot of every file it read (``reads.Snapshot``), and the main process takes it
 only when none of those files is one this run wrote since, to other bytes (``files.FileSet.snapshot``: a
 ``--write`` earlier in the run that rewrote a config file makes the answer stale). Otherwise, and for
 every file a worker could not finish (a read error, bad input, a file that is no SGLang input, an
@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from autofix.adapters import detect
 from autofix.core.api import FixResult
 from autofix.disk import files
+from autofix.disk.reads import Snapshot
+from autofix.disk.scope import Scope
 
 # Below this many files a run stays in-process whatever -j says: starting the workers (a fork each, and
 # each warming its own caches on its first files) costs about what checking ~100 clean files does on one
@@ -62,13 +64,13 @@ class Ready:
     real path each path it read led to then (``files.FileSet.reals``: a write checks the path still does)."""
 
     result: FixResult
-    snapshots: dict[str, files.Snapshot]
+    snapshots: dict[str, Snapshot]
     reals: dict[str, str]
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class Bounds:
-    """What a worker may read, as the main process's ``files.FileSet`` does: the run's ``files.Scope``, what
+    """What a worker may read, as the main process's ``files.FileSet`` does: the run's ``scope.Scope``, what
     its ``excluded`` leaves out, and the policy of each ``--config`` file (``config_policy``; None: the
     checked file's).
 
@@ -77,7 +79,7 @@ class Bounds:
     and then reads no ``--config`` file at all: a file whose launch names one is left to the main process.
     """
 
-    scope: files.Scope | None = None
+    scope: Scope | None = None
     excluded: Callable[[str, bool, bool], bool] | None = None
     config_policy: Callable | None = None
 

@@ -16,7 +16,7 @@ MAX_BYTES = 64 * 1024 * 1024
 # YAML values (scalars, lists, mappings) in one file once aliases are
 # expanded: bounds alias bombs ("billion laughs") and the memory of the node
 # tree (~1 KB per value through the whole check). Checked by
-# formats/yaml_nodes.py before libyaml composes the file (a merge key counts
+# adapters/syntax/yaml_limits.py before libyaml composes the file (a merge key counts
 # as the alias it is, so merged pairs are bounded too).
 MAX_YAML_NODES = 200_000
 
@@ -41,7 +41,7 @@ MAX_TOML_KEY_PARTS = 64
 # bytes of parse tree per byte of a dense script (`a` on each line: three nodes per two bytes), and autofix walks
 # the tree a few times (the repairs, the commands, each re-read): ~0.4 s and ~300 MB per MiB at worst. Real
 # launch scripts are a few KB; a larger script is refused at the first byte past the bound (checked by
-# formats/shell_syntax.py before tree-sitter parses it).
+# adapters/syntax/shell_tree.py before tree-sitter parses it).
 MAX_SHELL_BYTES = 1024 * 1024
 
 # Depth of a shell script's parse tree (tree-sitter-bash's nodes: a `{ ...; }` or `( ... )` is one level, a
@@ -49,7 +49,7 @@ MAX_SHELL_BYTES = 1024 * 1024
 # sibling in time growing with its depth, and a command's text holds the text of every command nested in it, so
 # deep nesting costs its depth times the script's size. Real scripts nest a few levels (the deepest seen: ~10);
 # bash itself refuses ~5 000 nested `{` and overflows its stack at ~2 000 nested `"$(`. Checked by
-# formats/shell_syntax.py on the first parse, at the first node past it.
+# adapters/syntax/shell_tree.py on the first parse, at the first node past it.
 MAX_SHELL_DEPTH = 1000
 
 # Unknown option spellings of one file that get close spellings ("did you mean"; rule ARG001). difflib compares
@@ -58,7 +58,7 @@ MAX_SHELL_DEPTH = 1000
 # are reported as unknown only. Real files hold a few typos.
 MAX_SUGGESTED_SPELLINGS = 1000
 
-# Bytes (UTF-8) and lines of one Dockerfile, checked by formats/dockerfile_syntax.py before BuildKit's parser reads
+# Bytes (UTF-8) and lines of one Dockerfile, checked by adapters/syntax/dockerfile_syntax.py before BuildKit reads
 # it. The parser (the `dockerfile` package) spends time growing with the square of an instruction's lines (its
 # continuation lines, its heredoc's body: 200 000 lines took 20 s), and autofix ~30 µs and ~2.5 KB on each
 # instruction (1 MiB of `RUN a` lines: 5 s, 500 MB). At these bounds the worst is ~0.5 s and ~130 MB. Real

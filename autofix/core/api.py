@@ -31,7 +31,8 @@ from autofix.core import fix_edits as placing
 from autofix.core.policy import DEFAULT, Policy
 from autofix.core.proposals import Proposals
 from autofix.core.screen import FileScreen
-from autofix.disk.files import NotRead, is_yaml
+from autofix.disk.names import is_yaml
+from autofix.disk.reads import NotRead
 from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.schema import Schema, load, others_of
 
@@ -71,7 +72,7 @@ class FixResult:
     diff is computed from them alone. ``unread`` holds the ``--config``
     files of its launches that autofix did not read (``Unread``: outside the
     project, excluded or there but unreadable, which ``read_config`` says by
-    raising ``files.NotRead``, or inside a container), one per file.
+    raising ``reads.NotRead``, or inside a container), one per file.
     """
 
     path: str
@@ -137,7 +138,7 @@ def fix_source(
     accepts (invalid YAML, not a mapping; not UTF-8 text, which
     ``read_config`` says by raising ``InputError``) is unknown too, and is in
     ``FixResult.errors``. So is, with a note in ``FixResult.unread``, a file
-    ``read_config`` does not read (it raises ``files.NotRead``: outside the
+    ``read_config`` does not read (it raises ``reads.NotRead``: outside the
     project, excluded, a FIFO) and the file of a launch run in a container
     (``Launch.elsewhere``: ``docker run IMAGE ...``), which ``read_config``
     is never asked for: FILE is the container's. A file is known by its

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from autofix.adapters.launch import Launch
 from autofix.common.arguments import parse_words
 from autofix.common.diagnostics import Op, Unset
-from autofix.disk import files
+from autofix.disk.paths import normalize
 from autofix.schema import Schema
 
 
@@ -42,9 +42,9 @@ class Merged:
 
 def config_path(launching: str, written: str) -> str:
     """The path of ``--config`` file ``written``, relative to the launching file ``launching``'s directory, leading
-    where the system's look-up of it leads (``files.normalize``: ``lnk/../p.yaml`` stays as it is when ``lnk`` is a
+    where the system's look-up of it leads (``paths.normalize``: ``lnk/../p.yaml`` stays as it is when ``lnk`` is a
     symlink, which ``..`` leaves from where it leads)."""
-    return files.normalize(os.path.join(os.path.dirname(launching), written))
+    return normalize(os.path.join(os.path.dirname(launching), written))
 
 
 def merge(launch: Launch, config: Launch, path: str, index: int, schema: Schema) -> Launch:

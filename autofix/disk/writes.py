@@ -1,7 +1,7 @@
 """How a fixed text replaces a file: only the file autofix read under that name, only while it still holds
 what was read (``files.FileSet.write`` and ``write_all`` are the way in).
 
-A ``Target`` is the file a path was read as (``files.Snapshot``: device, inode, digest), opened again to be
+A ``Target`` is the file a path was read as (``reads.Snapshot``: device, inode, digest), opened again to be
 written: its directory and then the file itself, once, without following a symlink at the last step. All
 that follows goes through those two descriptors, so a path that leads elsewhere by now (a symlink swapped
 in, a directory renamed, a ``git checkout``) is never written through: a write lands in the file that was
@@ -41,7 +41,7 @@ holding what was read.
 
 As long as its write runs, a backup is locked (``flock``: the copy by its own descriptor, the hard link as the
 file read, which ``keep`` locks), and so is the file written in place. Another run that finds a backup
-tells by those locks whether its write runs (``files.running``: the file is being written; run again) or
+tells by those locks whether its write runs (``backups.running``: the file is being written; run again) or
 was interrupted (compare the two, then delete the backup): it never tells a user to delete a running
 write's backup.
 
@@ -60,12 +60,9 @@ import os
 import stat
 
 from autofix.common.errors import WriteError
-from autofix.disk.files import BACKUP_SUFFIX, MAX_BYTES, Snapshot, backup_name, blake2b, running
-
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-_RENAME_EXCHANGE = 2  # linux/fs.h
-_FALLOC_FL_KEEP_SIZE = 1  # linux/falloc.h
+from autofix.disk import syscalls
+from autofix.disk.backups import BACKUP_SUFFIX, backup_left, backup_name, running, temp_name
+from autofix.disk.reads import CLOEXEC, NOFOLLOW, Snapshot, digest
 
 CHANGED = "it changed since autofix read it; run autofix again"
 REPLACED = "it was replaced since autofix read it (another file is at this path now); run autofix again"
@@ -81,7 +78,7 @@ class Target:
 
     Opening it raises ``WriteError`` (nothing changed) unless the path's directory still holds, under the
     file's name, that very file (same device and inode, a regular file), it is not write-protected, and no
-    backup of an autofix write is next to it (``files.backup_name``; for a file with other names, next to
+    backup of an autofix write is next to it (``backups.backup_name``; for a file with other names, next to
     one of them in its directory, or where the file's ``MARK`` says): ``kept``, the backup (device, inode)
     of this run's own group write (``keep``), is the one accepted. ``st`` is its ``os.stat_result``. Its bytes
     are not looked at until ``verify``, ``write``, ``replace`` or ``write_in_place``.
@@ -99,9 +96,9 @@ class Target:
         self.locked: bool | None = None  # whether another process holds the file's lock: False once this one has it
         self.dir = self.fd = self.bfd = -1  # bfd: the backup this write made, locked while it exists
         try:
-            self.dir = _open_dir(os.path.dirname(real))
+            self.dir = syscalls.open_dir(os.path.dirname(real))
             self._is_it(os.stat(self.name, dir_fd=self.dir, follow_symlinks=False))  # before opening a device
-            self.fd = os.open(self.name, os.O_RDWR | os.O_NONBLOCK | os.O_NOCTTY | _NOFOLLOW | _CLOEXEC,
+            self.fd = os.open(self.name, os.O_RDWR | os.O_NONBLOCK | os.O_NOCTTY | NOFOLLOW | CLOEXEC,
                               dir_fd=self.dir)
             self.st = os.fstat(self.fd)
             self._is_it(self.st)
@@ -176,12 +173,12 @@ class Target:
 
     def content(self) -> bytes:
         """The file's bytes now, through its descriptor (at most ``MAX_BYTES`` + 1)."""
-        return _pread_all(self.fd)
+        return syscalls.pread_all(self.fd)
 
     def verify(self) -> bytes:
         """The file's bytes, which must be those read (their digest). Raises ``WriteError``."""
         data = self.content()
-        if blake2b(data).digest() != self.expected.digest:
+        if digest(data) != self.expected.digest:
             raise WriteError(self.path, CHANGED)
         return data
 
@@ -213,9 +210,9 @@ class Target:
             else:
                 st = os.stat(name, dir_fd=self.dir, follow_symlinks=False)
                 if (st.st_dev, st.st_ino) != (self.st.st_dev, self.st.st_ino):  # another file took the name since
-                    _unlink(name, self.dir)
+                    syscalls.unlink(name, self.dir)
                     raise WriteError(self.path, REPLACED)
-                _fsync(self.dir)
+                syscalls.fsync(self.dir)
                 self.kept, self.linked = (st.st_dev, st.st_ino), True
                 return
         self.kept = self._make_backup(self.original)
@@ -232,7 +229,7 @@ class Target:
             return
         if (st.st_dev, st.st_ino) == self.kept:
             self._unmark()
-            _unlink(name, self.dir)
+            syscalls.unlink(name, self.dir)
         self.kept = None
 
     def put_back(self, written: Snapshot) -> Snapshot:
@@ -266,7 +263,7 @@ class Target:
             new = os.fstat(tfd)
             self.verify()  # the last look before the swap
             try:
-                if _exchange(self.dir, tmp, self.name):
+                if syscalls.exchange(self.dir, tmp, self.name):
                     holds = "original"
                 else:  # no exchange here: a rename, which cannot tell what it replaced
                     os.replace(tmp, self.name, src_dir_fd=self.dir, dst_dir_fd=self.dir)
@@ -280,8 +277,8 @@ class Target:
             if holds == "original":
                 out = os.stat(tmp, dir_fd=self.dir, follow_symlinks=False)  # what the swap took out
                 if (out.st_dev, out.st_ino) != (self.st.st_dev, self.st.st_ino) \
-                        or blake2b(self.content()).digest() != self.expected.digest:
-                    _exchange(self.dir, tmp, self.name)  # theirs back where it was, ours in the temp
+                        or digest(self.content()) != self.expected.digest:
+                    syscalls.exchange(self.dir, tmp, self.name)  # theirs back where it was, ours in the temp
                     holds = "new"
                     raise WriteError(self.path, f"{WRITTEN_MEANWHILE}: it is left as that process left it; "
                                                 "run autofix again", unchanged=False)
@@ -293,17 +290,17 @@ class Target:
                     raise WriteError(self.path, "it was moved or replaced while autofix wrote it: autofix's version "
                                                 "took the place of what was there; run autofix again", unchanged=False)
                 now = self.content()  # the original, through the descriptor: written to since the last look?
-                if blake2b(now).digest() != self.expected.digest:
+                if digest(now) != self.expected.digest:
                     self._put_back(now)
                     raise WriteError(self.path, f"{WRITTEN_MEANWHILE}: it is put back as that process left it; "
                                                 "run autofix again", unchanged=False)
-            _fsync(self.dir)
-            return Snapshot(new.st_dev, new.st_ino, blake2b(data).digest())
+            syscalls.fsync(self.dir)
+            return Snapshot(new.st_dev, new.st_ino, digest(data))
         finally:
             os.close(tfd)
             if holds == "original":  # interrupted between the swap and its check (Ctrl-C): undo it
                 try:
-                    _exchange(self.dir, tmp, self.name)
+                    syscalls.exchange(self.dir, tmp, self.name)
                     holds = "new"
                 except OSError:
                     pass  # the original stays in the temp file: never removed
@@ -313,15 +310,15 @@ class Target:
                 except FileNotFoundError:
                     left = None
                 if left is not None and new is not None and (left.st_dev, left.st_ino) == (new.st_dev, new.st_ino):
-                    _unlink(tmp, self.dir)
+                    syscalls.unlink(tmp, self.dir)
 
     def _temp(self, data: bytes) -> tuple[str, int] | None:
         """A synced temp file next to this one that holds ``data`` and has its owner, mode and extended
         attributes: (name, descriptor); None (nothing left) when a copy cannot keep one of them."""
-        tmp = f".{self.name}.{os.urandom(4).hex()}.autofix"
-        tfd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=self.dir)
+        tmp = temp_name(self.name)
+        tfd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | CLOEXEC, 0o600, dir_fd=self.dir)
         try:
-            _write_all(tfd, data)
+            syscalls.write_all(tfd, data)
             st, made = self.st, os.fstat(tfd)
             kept = True
             if (st.st_uid, st.st_gid) != (made.st_uid, made.st_gid):
@@ -337,10 +334,10 @@ class Target:
                 return tmp, tfd
         except BaseException:
             os.close(tfd)
-            _unlink(tmp, self.dir)
+            syscalls.unlink(tmp, self.dir)
             raise
         os.close(tfd)
-        _unlink(tmp, self.dir)
+        syscalls.unlink(tmp, self.dir)
         return None
 
     def _put_back(self, data: bytes) -> None:
@@ -355,7 +352,7 @@ class Target:
         try:
             os.replace(tmp, self.name, src_dir_fd=self.dir, dst_dir_fd=self.dir)
         except BaseException:
-            _unlink(tmp, self.dir)
+            syscalls.unlink(tmp, self.dir)
             raise
 
     def write_in_place(self, data: bytes) -> Snapshot:
@@ -375,7 +372,7 @@ class Target:
         try:
             if self.linked:  # ``keep``'s backup is this very file: a copy takes its place before a byte changes
                 self._copy_over_link(original)
-            _reserve(fd, len(data))  # a full disk fails here, before a byte of the file changes
+            syscalls.reserve(fd, len(data))  # a full disk fails here, before a byte of the file changes
             if self.content() != original:  # the last look
                 raise WriteError(self.path, CHANGED)
         except BaseException:
@@ -385,7 +382,7 @@ class Target:
         try:
             if len(data) > len(original):
                 self._lengthen(len(original), len(data))
-            _pwrite_all(fd, data + b"\n" * (len(original) - len(data)))
+            syscalls.pwrite_all(fd, data + b"\n" * (len(original) - len(data)))
             if len(data) < len(original) and not self._shorten(original, len(data)):
                 os.fsync(fd)
                 self._drop_own()
@@ -401,7 +398,7 @@ class Target:
             raise
         except BaseException as exc:  # a full disk, or a signal (SIGINT, SIGTERM) in the middle
             try:
-                _pwrite_all(fd, original)
+                syscalls.pwrite_all(fd, original)
                 os.ftruncate(fd, len(original))
                 os.fsync(fd)
             except OSError:
@@ -416,9 +413,9 @@ class Target:
             raise WriteError(self.path, f"{WRITTEN_MEANWHILE}: it is left as that process left it, and the "
                                         f"original is kept in {shown}: compare the two, then delete the backup",
                              unchanged=False)
-        _restore_mode(fd, stat.S_IMODE(self.st.st_mode))
+        syscalls.restore_mode(fd, stat.S_IMODE(self.st.st_mode))
         self._drop_own()
-        return Snapshot(self.st.st_dev, self.st.st_ino, blake2b(data).digest())
+        return Snapshot(self.st.st_dev, self.st.st_ino, digest(data))
 
     def _lock(self) -> None:
         """Take the file's advisory lock (``flock``). Raises ``WriteError`` when another process holds it."""
@@ -439,21 +436,21 @@ class Target:
         (device, inode). Raises ``WriteError`` when a backup is there (nothing made), ``OSError`` (nothing left)."""
         name = backup_name(self.name)
         try:
-            bfd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=self.dir)
+            bfd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | CLOEXEC, 0o600, dir_fd=self.dir)
         except FileExistsError:  # since the look when it was opened
             raise WriteError(self.path, backup_left(self.backup, running(self.locked, self.backup))) from None
         try:
             _hold(bfd)
-            _write_all(bfd, original)
+            syscalls.write_all(bfd, original)
             os.fsync(bfd)
             made = os.fstat(bfd)
-            _fsync(self.dir)
+            syscalls.fsync(self.dir)
             if self.st.st_nlink > 1:
                 self._mark()
         except BaseException:
             os.close(bfd)
             self._unmark()
-            _unlink(name, self.dir)
+            syscalls.unlink(name, self.dir)
             raise
         self.bfd = bfd
         return made.st_dev, made.st_ino
@@ -462,19 +459,19 @@ class Target:
         """Make ``keep``'s backup, a hard link to this file, a copy of ``original`` (a rename over it: the
         backup holds the original all along), locked as ``_make_backup``'s, before the file is written in
         place."""
-        tmp = f".{self.name}.{os.urandom(4).hex()}.autofix"
-        tfd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=self.dir)
+        tmp = temp_name(self.name)
+        tfd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | CLOEXEC, 0o600, dir_fd=self.dir)
         try:
             _hold(tfd)
-            _write_all(tfd, original)
+            syscalls.write_all(tfd, original)
             os.fsync(tfd)
             made = os.fstat(tfd)
             os.replace(tmp, backup_name(self.name), src_dir_fd=self.dir, dst_dir_fd=self.dir)
         except BaseException:
             os.close(tfd)
-            _unlink(tmp, self.dir)
+            syscalls.unlink(tmp, self.dir)
             raise
-        _fsync(self.dir)
+        syscalls.fsync(self.dir)
         self.bfd = tfd
         self.kept, self.linked = (made.st_dev, made.st_ino), False
 
@@ -482,7 +479,7 @@ class Target:
         """Remove the backup this write made (not a group's: ``drop`` removes that)."""
         if self.kept is None:
             self._unmark()
-            _unlink(backup_name(self.name), self.dir)
+            syscalls.unlink(backup_name(self.name), self.dir)
 
     def _mark(self) -> None:
         """Name the backup in the file's extended attribute ``MARK`` (best effort: a file system without them)."""
@@ -508,7 +505,7 @@ class Target:
         flags = fcntl.fcntl(self.fd, fcntl.F_GETFL)
         fcntl.fcntl(self.fd, fcntl.F_SETFL, flags | os.O_APPEND)
         try:
-            _write_all(self.fd, b"\n" * (to - size))
+            syscalls.write_all(self.fd, b"\n" * (to - size))
         finally:
             fcntl.fcntl(self.fd, fcntl.F_SETFL, flags)
         if os.lseek(self.fd, 0, os.SEEK_CUR) != to:  # where this append ended: after another one
@@ -518,7 +515,7 @@ class Target:
         """Cut the file (the new text padded to the length of ``original``) to ``size`` bytes; False, with
         ``original`` written back instead, when another process has appended to it since the write."""
         if os.fstat(self.fd).st_size != len(original):
-            _pwrite_all(self.fd, original)  # before the other's bytes: the file as that process left it
+            syscalls.pwrite_all(self.fd, original)  # before the other's bytes: the file as that process left it
             return False
         os.ftruncate(self.fd, size)  # an append between the look at the size and this cut is lost: the window left
         return True
@@ -532,22 +529,9 @@ class _AppendedFirst(Exception):
         self.count = count
 
 
-def backup_left(backup: str, running: bool | None) -> str:
-    """The error for a file that has the backup of an autofix write next to it: an interrupted write's, or,
-    when ``running`` (``files.running``: True, False, None when the system cannot tell), a running one's."""
-    if running:
-        return (f"it is being written: another process holds a lock on it (flock), and the backup of that write is "
-                f"next to it ({backup}); run autofix again once it is done")
-    if running is None:
-        return (f"a backup of an interrupted or running autofix write is next to it ({backup}): once no autofix "
-                "writes it, compare the two, then delete the backup")
-    return (f"a backup of an interrupted autofix write is next to it ({backup}): compare the two, then delete the "
-            "backup")
-
-
 def _hold(fd: int) -> None:
     """Lock the backup ``fd`` (``flock``), for as long as it is open: another run that finds it can tell a
-    running write's backup from an interrupted one's (``files.running``). Best effort."""
+    running write's backup from an interrupted one's (``backups.running``). Best effort."""
     import fcntl
 
     try:
@@ -566,56 +550,6 @@ def _opening_error(exc: OSError) -> str:
     return f"cannot write: {exc.strerror or exc}"
 
 
-def _open_dir(path: str) -> int:
-    """A descriptor of the directory ``path`` (``O_PATH`` where it may not be read: it cannot be synced then)."""
-    try:
-        return os.open(path or "/", os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
-    except PermissionError:
-        if not hasattr(os, "O_PATH"):
-            raise
-        return os.open(path or "/", os.O_PATH | os.O_DIRECTORY | _CLOEXEC)
-
-
-def _unlink(name: str, dir_fd: int) -> None:
-    try:
-        os.unlink(name, dir_fd=dir_fd)
-    except FileNotFoundError:
-        pass
-
-
-def _pread_all(fd: int) -> bytes:
-    """Every byte of ``fd`` from offset 0 (at most ``MAX_BYTES`` + 1), whatever its offset."""
-    parts, at = [], 0
-    while at <= MAX_BYTES:
-        part = os.pread(fd, min(1 << 20, MAX_BYTES + 1 - at), at)
-        if not part:
-            break
-        parts.append(part)
-        at += len(part)
-    return b"".join(parts)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view, done = memoryview(data), 0
-    while done < len(data):
-        done += os.write(fd, view[done:])
-
-
-def _pwrite_all(fd: int, data: bytes) -> None:
-    """``data`` at offset 0: one system call for a file of the size autofix reads (unless the disk fills)."""
-    view, done = memoryview(data), 0
-    while done < len(data):
-        done += os.pwrite(fd, view[done:], done)
-
-
-def _fsync(fd: int) -> None:
-    """Make a rename or a new name in the directory ``fd`` durable (best effort: some file systems refuse)."""
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-
-
 def _copy_xattrs(source: int, dest: int) -> bool:
     """Give the file ``dest`` every extended attribute of the file ``source``; False when one cannot be set."""
     try:
@@ -631,64 +565,3 @@ def _copy_xattrs(source: int, dest: int) -> bool:
         except OSError:
             return False  # e.g. security.* as an unprivileged user
     return True
-
-
-def _restore_mode(fd: int, mode: int) -> None:
-    """Give the file back the setuid/setgid bits the kernel clears when a non-root user writes it (best effort:
-    only its owner may)."""
-    if stat.S_IMODE(os.fstat(fd).st_mode) != mode:
-        try:
-            os.fchmod(fd, mode)
-        except PermissionError:
-            pass
-
-
-_LIBC: object = None  # (ctypes, the C library), loaded at the first write that asks; False: none here
-
-
-def _libc():
-    global _LIBC
-    if _LIBC is None:
-        try:
-            import ctypes  # only to write (start-up, issue 15)
-
-            _LIBC = (ctypes, ctypes.CDLL(None, use_errno=True))
-        except (ImportError, OSError):
-            _LIBC = False
-    return _LIBC or None
-
-
-def _call(name: str, argtypes: tuple, *args) -> int | None:
-    """The C library's ``name(*args)``: 0, or an ``errno``; None when this system has no such function."""
-    found = _libc()
-    function = getattr(found[1], name, None) if found else None
-    if function is None:
-        return None
-    ctypes = found[0]
-    function.argtypes = tuple(getattr(ctypes, t) for t in argtypes)
-    return 0 if function(*args) == 0 else ctypes.get_errno()
-
-
-_UNSUPPORTED = (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP)
-
-
-def _exchange(dir_fd: int, a: str, b: str) -> bool:
-    """Swap the entries ``a`` and ``b`` of the directory ``dir_fd`` in one step (``renameat2`` with
-    ``RENAME_EXCHANGE``). False, nothing changed, where the system cannot (not Linux, an old kernel or C
-    library, a file system without it: NFS). Raises ``OSError`` (``EBUSY``: ``b`` is a mount point)."""
-    err = _call("renameat2", ("c_int", "c_char_p", "c_int", "c_char_p", "c_uint"),
-                dir_fd, os.fsencode(a), dir_fd, os.fsencode(b), _RENAME_EXCHANGE)
-    if err is None or err in _UNSUPPORTED:
-        return False
-    if err:
-        raise OSError(err, os.strerror(err), b)
-    return True
-
-
-def _reserve(fd: int, size: int) -> None:
-    """Reserve the disk space for ``size`` bytes of the file ``fd`` without changing its size (``fallocate``
-    with ``FALLOC_FL_KEEP_SIZE``: no zeros appear at its end): a full disk fails here. Best effort where the
-    system cannot. Raises ``OSError``."""
-    err = _call("fallocate", ("c_int", "c_int", "c_longlong", "c_longlong"), fd, _FALLOC_FL_KEEP_SIZE, 0, max(size, 1))
-    if err and err not in _UNSUPPORTED:
-        raise OSError(err, os.strerror(err))

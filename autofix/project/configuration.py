@@ -1,4 +1,5 @@
-"""Project configuration: find, read, check and resolve ``[tool.autofix]`` / ``autofix.toml`` as ruff does.
+"""Project configuration: find ``[tool.autofix]`` / ``autofix.toml`` for each checked file and resolve its settings
+(the command line over the file), as ruff does. One file is read and checked by ``reading.load``.
 
 Use::
 
@@ -7,15 +8,15 @@ Use::
     settings.policy, settings.facts, settings.target_version, settings.skips(named=True)
     resolver.excluded("deploy/venv", is_dir=True)        # a directory walk asks before it enters one
 
-``KEYS`` is the table of keys (name, type, check, help, default, how the command line combines with it);
-``docs/configuration.md`` shows it (``render_keys``).
+``keys.KEYS`` is the table of keys (name, type, check, help, default, how the command line combines with it);
+``docs/configuration.md`` shows it (``keys.render_keys``).
 
 ## Where the configuration comes from
 One file configures a checked file: the closest one found walking up from the checked file's directory, up to
 the root of the repository holding it (a directory with ``.git``; no higher: a file above a repository is no
 part of it), or to the file system's root outside any repository. A file found so is read only where it leads
-to a file in its project (``Within``: that repository, else its own directory; or the run's, the repository
-holding ``cwd``, else ``cwd``), judged by the file opened (``files.read_bytes``); elsewhere, a ``ConfigError``. In
+to a file in its project (``reading.Within``: that repository, else its own directory; or the run's, the repository
+holding ``cwd``, else ``cwd``), judged by the file opened (``reads.read_bytes``); elsewhere, a ``ConfigError``. In
 each directory ``.autofix.toml`` wins over ``autofix.toml``, which wins over ``pyproject.toml``; the first two
 hold their keys at the top level, ``pyproject.toml`` in its ``[tool.autofix]`` table, and a ``pyproject.toml``
 without that table does not count (the walk goes on up). Files at different levels are never merged.
@@ -27,7 +28,7 @@ Paths and globs written in a file are relative to that file's directory (its *ro
 command line to the current directory.
 
 ## How the command line combines with a file
-Each key of ``KEYS`` says how (``Key.cli``): ``replaces`` (the command line's value, when given, is used instead
+Each key of ``keys.KEYS`` says how (``Key.cli``): ``replaces`` (the command line's value, when given, is used instead
 of the file's) or ``extends`` (the file's list, then the command line's). ``select`` also resets the file's
 ``extend-select``: ``--select`` names the whole selection, as a later layer does in ruff. The file's
 ``ignore`` and ``unfixable`` still apply under ``--select``; where a selector that turns a rule on and one that
@@ -43,7 +44,7 @@ Read as gitignore reads them (``autofix.project.globs`` says exactly how): a pat
 pattern that matches a directory matches everything below it. Each entry is judged by the configuration of
 the directory that holds it; nothing at or above that configuration's root is looked at.
 
-Pure apart from reading the configuration files it finds (``files.read_bytes``: bounded, regular files only)
+Pure apart from reading the configuration files it finds (``reads.read_bytes``: bounded, regular files only)
 and one ``lstat`` per name of the walk up (and one ``stat`` of each directory's ``.git``). A name that is there
 but cannot be read as a configuration file (a directory, a FIFO, a device, a symlink to nothing), or a document
 tomllib would not read in bounded time (nested too deeply, a dotted key of too many parts:
@@ -54,25 +55,19 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from autofix.common.errors import ConfigError, InputError
-from autofix.common.limits import MAX_TOML_KEY_PARTS
-from autofix.core.policy import ALL, Policy, RuleId, first_unknown
-from autofix.disk import files
+from autofix.common.errors import ConfigError
+from autofix.core.policy import Policy
+from autofix.disk.paths import plain, repository_root, within
 from autofix.pipeline.facts import Facts, HardwareError, hardware, parse_gpu
-from autofix.project import globs
-from autofix.schema import DEFAULT_VERSION
-
-if TYPE_CHECKING:
-    import tomllib
+from autofix.project import globs, reading
+from autofix.project.configuration.keys import BY_NAME, EXTENDS, GLOB_TABLE, KEYS, STRINGS, Key, rule_ids, stored
 
 NAMES = (".autofix.toml", "autofix.toml", "pyproject.toml")  # precedence within one directory, highest first
-TABLE = ("tool", "autofix")  # where pyproject.toml holds the keys
 
 
 class OptionError(ValueError):
@@ -81,421 +76,6 @@ class OptionError(ValueError):
     def __init__(self, message: str, param: str) -> None:
         super().__init__(message)
         self.param = param
-
-
-class Invalid(ValueError):
-    """Raised by a key's check: the value has the right type but autofix cannot use it.
-
-    ``at`` is the path from the key to the offending part (``(2,)``: the list's third item); ``on_key``: the
-    part is a key (a glob of ``per-file-ignores``), so the error points at it rather than at its value.
-    """
-
-    def __init__(self, message: str, at: tuple[str | int, ...] = (), on_key: bool = False) -> None:
-        super().__init__(message)
-        self.at = at
-        self.on_key = on_key
-
-
-# --- value types -------------------------------------------------------------------------------------------
-
-
-def _what(value: Any) -> str:
-    """The TOML type of ``value``, with its article ("a string", "an integer")."""
-    if isinstance(value, bool):
-        return "a boolean"
-    for kind, name in ((str, "a string"), (int, "an integer"), (float, "a float"), (list, "a list"),
-                       (dict, "a table")):
-        if isinstance(value, kind):
-            return name
-    return f"a {type(value).__name__}"  # datetime, date, time
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
-class Kind:
-    """The TOML type a key's value must have: ``mismatch`` says where and how a value differs from it (None:
-    it has it), ``normalise`` makes the stored form (tuples for lists)."""
-
-    what: str  # "a list of strings"
-    mismatch: Callable[[Any], tuple[tuple[str | int, ...], str] | None]
-    normalise: Callable[[Any], Any] = lambda v: v
-
-
-def _scalar(kind: type, what: str) -> Kind:
-    def mismatch(v):
-        ok = isinstance(v, kind) and (kind is bool or not isinstance(v, bool))
-        return None if ok else ((), f"not {_what(v)}")
-    return Kind(what, mismatch)
-
-
-def _strings_mismatch(v: Any, at: tuple[str | int, ...] = (), of: str = "") -> tuple[tuple, str] | None:
-    if not isinstance(v, list):
-        return at, f"not {_what(v)}" if not of else f"but {of} is {_what(v)}"
-    for i, item in enumerate(v):
-        if not isinstance(item, str):
-            return (*at, i), f"but item {i + 1}{' of ' + of if of else ''} is {_what(item)}"
-    return None
-
-
-def _table_mismatch(v: Any) -> tuple[tuple, str] | None:
-    if not isinstance(v, dict):
-        return (), f"not {_what(v)}"
-    for glob, selectors in v.items():
-        found = _strings_mismatch(selectors, (glob,), repr(glob))
-        if found:
-            return found
-    return None
-
-
-STRING = _scalar(str, "a string")
-INTEGER = _scalar(int, "an integer")
-BOOLEAN = _scalar(bool, "a boolean")
-STRINGS = Kind("a list of strings", _strings_mismatch, tuple)
-GLOB_TABLE = Kind("a table of glob = [selectors]", _table_mismatch,
-                  lambda v: tuple((g, tuple(s)) for g, s in v.items()))
-
-# --- checks (a value of the right type that autofix cannot use raises Invalid) ------------------------------
-
-
-def _suggest(word: str, known: Iterable[str]) -> str:
-    """`` (did you mean 'x'?)`` for the closest of ``known``, or ``""``."""
-    if len(word) > 100:  # far from every name (difflib would index all of it first)
-        return ""
-    import difflib
-
-    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-@lru_cache(maxsize=1)
-def rule_ids() -> tuple[RuleId, ...]:
-    """Every rule a selector can name (``autofix.rules.RULES``), imported on first use."""
-    from autofix.rules import RULES
-
-    return tuple(RuleId(r.code, r.name) for r in RULES)
-
-
-def _check_version(value: str) -> None:
-    from autofix.schema import versions
-
-    if value not in versions():
-        raise Invalid(f"no argument table for SGLang {value}; one of: {', '.join(versions())}")
-
-
-def _check_gpu(value: str) -> None:
-    try:
-        hardware(value)
-    except HardwareError as exc:
-        raise Invalid(str(exc)) from None
-
-
-def _check_gpus_per_node(value: int) -> None:
-    try:
-        hardware(None, value)
-    except HardwareError as exc:
-        raise Invalid(str(exc)) from None
-
-
-def _check_selectors(value: Sequence[str]) -> None:
-    rules = rule_ids()
-    i = first_unknown(value, rules)  # linear in the selectors (a 16 MB list: issue 29)
-    if i is not None:
-        known = [r.code for r in rules] + [r.name for r in rules]
-        raise Invalid(f"{value[i]!r} names no rule (a code such as EP003, a prefix such as EP, a rule name, "
-                      f"or ALL; see `autofix rules`){_suggest(value[i], known)}", (i,))
-
-
-def _glob_problem(pattern: str, negation: bool) -> str | None:
-    if pattern.startswith("!") and not negation:
-        return f"{pattern!r}: '!' (negation) is only read in per-file-ignores"
-    if not pattern.lstrip("!").strip("/").removeprefix("./"):
-        return f"{pattern!r} is not a glob (empty)"
-    return None
-
-
-def _check_globs(value: Sequence[str]) -> None:
-    for i, pattern in enumerate(value):
-        problem = _glob_problem(pattern, negation=False)
-        if problem:
-            raise Invalid(problem, (i,))
-
-
-def _check_glob_table(value: Sequence[tuple[str, Sequence[str]]]) -> None:
-    for glob, selectors in value:
-        problem = _glob_problem(glob, negation=True)
-        if problem:
-            raise Invalid(problem, (glob,), on_key=True)
-        try:
-            _check_selectors(selectors)
-        except Invalid as exc:
-            raise Invalid(str(exc), (glob, *exc.at)) from None
-
-
-def _check_output_format(value: str) -> None:
-    from autofix.report import FORMATS
-
-    if value not in FORMATS:
-        raise Invalid(f"unknown output format {value!r}; one of: {', '.join(FORMATS)}{_suggest(value, FORMATS)}")
-
-
-# --- the keys ------------------------------------------------------------------------------------------------
-
-REPLACES, EXTENDS = "replaces", "extends"  # how a command-line value combines with the file's (Key.cli)
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
-class Key:
-    """One configuration key: its kebab-case name, type, check, help, and how the command line combines with it.
-
-    ``check`` raises ``Invalid`` for a value of the right type that autofix cannot use. ``cli``: ``replaces``
-    (the command line's value, when given, instead of the file's) or ``extends`` (the file's list, then the
-    command line's). ``resets``: keys whose file value a command-line value of this key drops too.
-    ``run``: the key is read once per run, from the current directory's configuration (``Resolver.run_settings``).
-    """
-
-    name: str
-    kind: Kind
-    check: Callable[[Any], None] | None
-    help: str
-    default: Any = None
-    cli: str = REPLACES
-    resets: tuple[str, ...] = ()
-    run: bool = False
-
-    @property
-    def dest(self) -> str:
-        """The name as a Python identifier (``extend_select``): the command line's parameter, an override's key."""
-        return self.name.replace("-", "_")
-
-
-KEYS: tuple[Key, ...] = (
-    Key("target-version", STRING, _check_version, "The SGLang release the configs must start on.",
-        DEFAULT_VERSION),
-    Key("gpu", STRING, _check_gpu, "The GPUs the launches run on: NAME or COUNTxNAME (h200, 8xh200); "
-        "`--gpu COUNTxNAME` also replaces the file's gpus-per-node."),
-    Key("gpus-per-node", INTEGER, _check_gpus_per_node, "GPUs per node (the COUNT of gpu, which it must match; "
-        "`--gpus-per-node` replaces the COUNT of the file's gpu)."),
-    Key("select", STRINGS, _check_selectors, "The rules to report, as selectors: a code (EP003), a prefix (EP), "
-        "a rule name or ALL.", (ALL,), resets=("extend-select",)),
-    Key("extend-select", STRINGS, _check_selectors, "Rules to report besides select's.", (), EXTENDS),
-    Key("ignore", STRINGS, _check_selectors, "Rules not to report.", (), EXTENDS),
-    Key("fixable", STRINGS, _check_selectors, "The rules whose fixes may be applied.", (ALL,)),
-    Key("unfixable", STRINGS, _check_selectors, "Rules whose fixes are only shown, never applied.", (), EXTENDS),
-    Key("extend-safe-fixes", STRINGS, _check_selectors, "Rules whose fixes count as safe (applied by --write).",
-        (), EXTENDS),
-    Key("extend-unsafe-fixes", STRINGS, _check_selectors, "Rules whose fixes count as unsafe (applied only with "
-        "unsafe-fixes); unsafe wins where both name a rule.", (), EXTENDS),
-    Key("per-file-ignores", GLOB_TABLE, _check_glob_table, "Rules not to report in the files a glob matches, "
-        "whatever selects them; a glob starting with ! applies to the files it does not match.", (), EXTENDS),
-    Key("exclude", STRINGS, _check_globs, "Globs of the files and directories a walk skips (replaces the "
-        "default list).", tuple(sorted(files._SKIP_DIRS))),
-    Key("extend-exclude", STRINGS, _check_globs, "Globs a walk skips besides exclude's.", (), EXTENDS),
-    Key("force-exclude", BOOLEAN, None, "Skip excluded files even when named on the command line (as pre-commit "
-        "names them).", False),
-    Key("unsafe-fixes", BOOLEAN, None, "Also offer and apply fixes that change behaviour.", False),
-    Key("show-fixes", BOOLEAN, None, "List every fix under each violation.", False, run=True),
-    Key("output-format", STRING, _check_output_format, "How diagnostics are printed: full, concise, json, "
-        "json-lines, sarif, github, rdjson or gitlab.", "full", run=True),
-)
-BY_NAME: Mapping[str, Key] = MappingProxyType({k.name: k for k in KEYS})
-
-
-def render_keys() -> str:
-    """The keys as a Markdown table (``docs/configuration.md`` holds it; a test keeps the two the same)."""
-    rows = ["| key | type | default | the command line's value | what it does |", "|---|---|---|---|---|"]
-    for k in KEYS:
-        default = "" if k.default in (None, ()) else f"`{_toml(k.default)}`"
-        how = f"{k.cli} the file's" + (f" (and drops its {', '.join(f'`{r}`' for r in k.resets)})" if k.resets
-                                       else "")
-        run = " Read once per run, from the current directory's configuration." if k.run else ""
-        rows.append(f"| `{k.name}` | {k.kind.what} | {default} | {how} | {k.help}{run} |")
-    return "\n".join(rows) + "\n"
-
-
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, (tuple, list)):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if isinstance(value, str):
-        return f'"{value}"'
-    return str(value)
-
-
-# --- reading a file -----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Config:
-    """One configuration file, read and checked: its keys' values (normalised, kebab-case names).
-
-    ``path`` is absolute, ``shown`` as errors name it, ``root`` the directory its relative paths start from.
-    """
-
-    path: str
-    shown: str
-    root: str
-    values: Mapping[str, Any]
-    text: str = field(repr=False)
-    table: tuple[str, ...] = ()  # where the keys are: TABLE in a pyproject.toml, () at the top level
-
-    def error(self, at: tuple[str | int, ...], message: str, *, value: bool = True) -> ConfigError:
-        """A ``ConfigError`` at key path ``at`` (below this file's table): at the value, or at the key."""
-        from autofix.project import toml_positions  # only to report an error in a settings file
-
-        line, col = toml_positions.locate(self.text, (*self.table, *at), value=value, table=self.table)
-        prefix = "[tool.autofix] " if self.table else ""
-        return ConfigError(self.shown, line, col, prefix + message)
-
-
-def _shown(path: str, cwd: str) -> str:
-    """``path`` as errors name it: relative to ``cwd`` when below it, else absolute."""
-    return globs.below(path, cwd) or path
-
-
-def _toml_error(shown: str, text: str, exc: tomllib.TOMLDecodeError) -> ConfigError:
-    """tomllib's message, at its position."""
-    from autofix.project import toml_positions
-
-    line, col, message = toml_positions.decode_error(text, str(exc))
-    return ConfigError(shown, line, col, f"invalid TOML: {message}")
-
-
-def _check_key_parts(shown: str, text: str) -> None:
-    """Raise ``ConfigError`` at a dotted key or table name of more than ``MAX_TOML_KEY_PARTS`` parts, which
-    tomllib would read in time growing with their square (``limits``)."""
-    from autofix.project import toml_positions
-
-    offset = toml_positions.long_key(text, MAX_TOML_KEY_PARTS)
-    if offset is not None:
-        line, col = toml_positions.line_col(text, offset)
-        raise ConfigError(shown, line, col, f"a dotted key or table name of more than {MAX_TOML_KEY_PARTS} parts "
-                                            f"(autofix reads at most {MAX_TOML_KEY_PARTS})")
-
-
-def _depth_error(shown: str, text: str) -> ConfigError:
-    """Arrays or inline tables nested too deeply for tomllib, at the outermost bracket of the deepest nest."""
-    from autofix.project import toml_positions
-
-    offset, depth = toml_positions.deepest(text)
-    line, col = toml_positions.line_col(text, offset)
-    return ConfigError(shown, line, col, f"too deeply nested to read: arrays or inline tables {depth:,} deep")
-
-
-@dataclass(frozen=True, slots=True)
-class Within:
-    """The real paths a configuration file found by discovery may lead to: at or under one of ``roots`` (real
-    paths; the first is the project a message names)."""
-
-    roots: tuple[str, ...]
-
-    def __call__(self, real: str) -> bool:
-        return any(_contains(root, real) for root in self.roots)
-
-
-def _read(path: str, shown: str, inside: Within | None = None) -> str:
-    try:
-        return files.decode(files.read_bytes(path, inside=inside)[0], shown).removeprefix("\ufeff")
-    except files.Outside:
-        raise ConfigError(shown, 1, 1, f"leads to a file outside the project ({inside.roots[0]}): not read "
-                                       "(--config-file names a configuration file to use wherever it is)") from None
-    except InputError as exc:  # unreadable, not a regular file, too large, not UTF-8
-        raise ConfigError(shown, exc.line, exc.col, _dangling(path) or exc.message) from None
-
-
-def _dangling(path: str) -> str | None:
-    """What to say of ``path`` when it is a symlink to nothing (a bare "No such file" would puzzle), else None."""
-    try:
-        os.stat(path)
-    except FileNotFoundError:
-        if os.path.islink(path):
-            return f"cannot read: a symlink to {os.readlink(path)!r}, which does not exist"
-    except OSError:
-        pass
-    return None
-
-
-def load(path: str, *, shown: str | None = None, required: bool = True, inside: Within | None = None) -> Config | None:
-    """Read and check the configuration file at ``path``.
-
-    A ``pyproject.toml`` without ``[tool.autofix]`` gives None, or, when ``required`` (a file named by
-    ``--config-file``), a ``ConfigError``; so does any file autofix cannot read, parse or use (the error names
-    the key and its line). A ``pyproject.toml`` that does not mention ``autofix`` at all is not parsed (a
-    broken one elsewhere in the tree is no concern of autofix's). ``inside`` (a file found by discovery): a
-    file that leads elsewhere (its real path, and that of the file opened) is a ``ConfigError`` too, and not
-    read.
-    """
-    path = os.path.abspath(path)
-    shown = shown or path
-    text = _read(path, shown, inside)
-    is_pyproject = os.path.basename(path) == "pyproject.toml"
-    if is_pyproject and not required and "autofix" not in text:
-        return None
-    import tomllib  # here, not at the top: a run without a settings file never parses TOML (start-up, issue 15)
-
-    if text.count(".") >= MAX_TOML_KEY_PARTS:  # else no key has that many parts
-        _check_key_parts(shown, text)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise _toml_error(shown, text, exc) from None
-    except RecursionError:  # tomllib recurses once per level of nesting: ~300 are too many for it
-        raise _depth_error(shown, text) from None
-    table: tuple[str, ...] = ()
-    if is_pyproject:
-        table = TABLE
-        tool = data.get("tool")
-        data = tool.get("autofix") if isinstance(tool, dict) else None
-        if data is None:
-            if required:
-                raise ConfigError(shown, 1, 1, "no [tool.autofix] table (a pyproject.toml named by --config-file "
-                                               "must have one)")
-            return None
-    config = Config(path, shown, os.path.dirname(path), MappingProxyType({}), text, table)
-    if not isinstance(data, dict):
-        raise config.error((), f"must be a table, not {_what(data)}")
-    return replace(config, values=MappingProxyType(_checked(config, data)))
-
-
-def _checked(config: Config, data: Mapping[str, Any]) -> dict[str, Any]:
-    """The file's keys, each of the right type and usable, normalised; raises ``ConfigError`` at the first that
-    is not (in the file's order)."""
-    out: dict[str, Any] = {}
-    for name, raw in data.items():
-        key = BY_NAME.get(name)
-        if key is None:
-            raise config.error((name,), _unknown(name), value=False)
-        out[name] = _value(key, raw, lambda at, msg, on_key: config.error((name, *at), msg, value=not on_key))  # noqa: B023
-    gpu, per_node = out.get("gpu"), out.get("gpus-per-node")
-    if gpu is not None and per_node is not None and parse_gpu(gpu)[1] not in (None, per_node):
-        raise config.error(("gpus-per-node",), f"'gpus-per-node' is {per_node}, but gpu = {gpu!r} says "
-                                               f"{parse_gpu(gpu)[1]} GPUs per node")
-    return out
-
-
-def _unknown(name: str) -> str:
-    kebab = name.replace("_", "-")
-    if kebab != name and kebab in BY_NAME:
-        return f"unknown key {name!r} (did you mean {kebab!r}? keys are kebab-case)"
-    return f"unknown key {name!r}{_suggest(name, BY_NAME)}"
-
-
-def _value(key: Key, raw: Any, error: Callable[..., Exception]) -> Any:
-    """``raw`` as key ``key`` stores it; ``error(at, message, on_key)`` makes the exception raised when it
-    cannot be."""
-    found = key.kind.mismatch(raw)
-    if found is not None:
-        at, detail = found
-        raise error(at, f"{key.name!r} must be {key.kind.what}, {detail}", False)
-    value = key.kind.normalise(raw)
-    if key.check is not None:
-        try:
-            key.check(value)
-        except Invalid as exc:
-            raise error(exc.at, f"{key.name!r}: {exc}", exc.on_key) from None
-    return value
-
-
-# --- resolution ----------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -538,7 +118,7 @@ class _Failed:
 class _Resolved:
     """One configuration file (or none) with the command line over it: what every file it configures shares."""
 
-    config: Config | None
+    config: reading.Config | None
     root: str
     values: Mapping[str, Any]
     exclude: tuple[tuple[globs.Glob, str], ...]  # exclude + extend-exclude: (glob, the directory it is relative to)
@@ -572,11 +152,11 @@ class Resolver:
         self.isolated = isolated
         self.stdin_filename = stdin_filename
         self._cli = self._overrides(overrides or {})
-        self._fixed: Config | None = None
+        self._fixed: reading.Config | None = None
         if config_file is not None:
             path = os.path.join(self.cwd, config_file)
-            self._fixed = load(path, shown=config_file, required=True)
-        self._dirs: dict[str, Config | None | _Failed] = {}
+            self._fixed = reading.load(path, shown=config_file, required=True)
+        self._dirs: dict[str, reading.Config | None | _Failed] = {}
         self._project: str | None = None  # the run's project, for ``_within``: found when first needed
         self._resolved: dict[int, _Resolved] = {}
         self._excluded_dirs: dict[str, bool] = {}
@@ -592,7 +172,7 @@ class Resolver:
                 continue
             if key.kind is GLOB_TABLE and isinstance(value, (list, tuple)):
                 value = dict(value)  # (glob, selectors) pairs
-            out[name] = _value(key, _as_toml(value), _override_error(key))
+            out[name] = stored(key, _as_toml(value), _override_error(key))
         gpu, per_node = out.get("gpu"), out.get("gpus-per-node")
         if gpu is not None and per_node is not None:
             try:
@@ -603,7 +183,7 @@ class Resolver:
 
     # -- discovery
 
-    def config_for(self, path: str) -> Config | None:
+    def config_for(self, path: str) -> reading.Config | None:
         """The configuration file of the checked file ``path`` (``-``: stdin), or None."""
         target = self._target(path)
         return self._config_for_dir(self.cwd if target is None else os.path.dirname(target))
@@ -614,9 +194,9 @@ class Resolver:
             path = self.stdin_filename
             if path is None:
                 return None
-        return os.path.normpath(os.path.join(self.cwd, files.plain(path)))  # (``lnk/..``: where lnk leads)
+        return os.path.normpath(os.path.join(self.cwd, plain(path)))  # (``lnk/..``: where lnk leads)
 
-    def _config_for_dir(self, directory: str) -> Config | None:
+    def _config_for_dir(self, directory: str) -> reading.Config | None:
         if self.isolated:
             return None
         if self._fixed is not None:
@@ -644,26 +224,26 @@ class Resolver:
             raise found.error
         return found
 
-    def _look_in(self, directory: str) -> Config | None:
+    def _look_in(self, directory: str) -> reading.Config | None:
         for name in NAMES:
             path = os.path.join(directory, name)
             if _named(path):
-                found = load(path, shown=_shown(path, self.cwd), required=name != "pyproject.toml",
-                             inside=self._within(directory))
+                found = reading.load(path, shown=_shown(path, self.cwd), required=name != "pyproject.toml",
+                                     inside=self._within(directory))
                 if found is not None:
                     return found
         return None
 
-    def _within(self, directory: str) -> Within:
+    def _within(self, directory: str) -> reading.Within:
         """Where a configuration file found in ``directory`` may lead: its project (the repository holding it, else
         ``directory`` itself), or the run's (the repository holding the current directory, else that)."""
         if self._project is None:
-            self._project = os.path.realpath(files.repository_root(self.cwd))
-        return Within((os.path.realpath(files.repository_root(directory)), self._project))
+            self._project = os.path.realpath(repository_root(self.cwd))
+        return reading.Within((os.path.realpath(repository_root(directory)), self._project))
 
     # -- resolution
 
-    def _resolve(self, config: Config | None) -> _Resolved:
+    def _resolve(self, config: reading.Config | None) -> _Resolved:
         found = self._resolved.get(id(config))
         if found is not None:
             return found
@@ -788,7 +368,7 @@ class Resolver:
         enters it (``is_dir=True`` spares a ``stat`` for a pattern that ends in ``/``); the answers for
         directories are kept.
         """
-        return self._excluded(os.path.normpath(os.path.join(self.cwd, files.plain(path))), is_dir)
+        return self._excluded(os.path.normpath(os.path.join(self.cwd, plain(path))), is_dir)
 
     def _excluded(self, path: str, is_dir: bool | None) -> bool:
         # up the path, one directory at a time, until an answer (not by recursion: a path a thousand
@@ -815,7 +395,7 @@ class Resolver:
         """Whether ``path`` itself matches an exclusion of the configuration of its directory, and whether,
         when it does not, its parent is to be asked (it lies below that configuration's root)."""
         parent = os.path.dirname(path)
-        if parent == path or _contains(path, self.cwd):
+        if parent == path or within(self.cwd, path):
             return False, False
         resolved = self._resolve(self._config_for_dir(parent))
         below = globs.below(path, resolved.root)  # None outside the root: judged by its name alone
@@ -841,8 +421,8 @@ def _as_toml(value: Any) -> Any:
 
 def _named(path: str) -> bool:
     """Whether a directory holds the name ``path`` (one ``lstat``, as ``isfile`` was one ``stat``): a regular
-    file, or anything else that ``load`` then refuses (a directory, a FIFO, a device, a symlink to nothing), so
-    that a configuration file that cannot be used stops the run instead of being passed over (issue 29)."""
+    file, or anything else that ``reading.load`` then refuses (a directory, a FIFO, a device, a symlink to
+    nothing), so that a configuration file that cannot be used stops the run instead of being passed over (issue 29)."""
     try:
         os.lstat(path)
     except (FileNotFoundError, NotADirectoryError):
@@ -852,6 +432,6 @@ def _named(path: str) -> bool:
     return True
 
 
-def _contains(directory: str, path: str) -> bool:
-    """Whether ``path`` is ``directory`` or lies below it (both absolute and normalised)."""
-    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
+def _shown(path: str, cwd: str) -> str:
+    """``path`` as errors name it: relative to ``cwd`` when below it, else absolute."""
+    return globs.below(path, cwd) or path

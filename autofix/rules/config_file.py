@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from autofix.common.diagnostics import Drop, Fix, Respell, Rewrite, Violation
 from autofix.common.written import Written
-from autofix.disk.files import is_yaml
+from autofix.disk.names import is_yaml
 from autofix.rules.base import arg_rule
 
 CONFIG_PARSER = "utils/server_args_config_parser.py"

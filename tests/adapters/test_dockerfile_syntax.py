@@ -1,4 +1,4 @@
-"""autofix.adapters.syntax.dockerfile_syntax: exact offsets of Dockerfile instructions."""
+"""autofix.adapters.syntax.dockerfile_syntax and dockerfile_instruction: exact offsets of Dockerfile instructions."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autofix.adapters.syntax.dockerfile_syntax import Instruction, instructions
+from autofix.adapters.syntax.dockerfile_instruction import Instruction
+from autofix.adapters.syntax.dockerfile_syntax import instructions
 from autofix.common.errors import InputError
 
 

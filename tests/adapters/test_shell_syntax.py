@@ -1,11 +1,12 @@
-"""The shell reader reads a script as bash does (``formats/shell_syntax.py``, ``shell_words.py`` under ``argv.py``).
+"""The shell reader reads a script as bash does (``adapters/syntax/``: ``shell_tree.py``, ``shell_syntax.py`` and
+``shell_words.py``, under ``argv.py``).
 
 Each case was checked with bash (``bash -n`` for the verdict; a stub
 command recording its argv for the words). The numbered sections are the
 bugs of the bashlex reader: (1) quadratic time, (2) scripts bash runs that
 it refused, (3) launches bash never runs that it edited. The last section
 holds the places where tree-sitter-bash reads otherwise than bash and
-``shell_syntax`` repairs its reading. ``tests/property/test_shell_vs_bash.py``
+``shell_tree`` repairs its reading. ``tests/property/test_shell_vs_bash.py``
 compares with bash itself on generated scripts.
 """
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 import yaml
 
-from autofix.adapters.syntax import yaml_nodes
+from autofix.adapters.syntax import yaml_limits, yaml_loader, yaml_nodes
 from autofix.common.errors import InputError
 from autofix.common.limits import MAX_YAML_DEPTH, MAX_YAML_NODES
 
@@ -168,7 +168,7 @@ def test_reading_leaves_the_node_graph_as_written(text):
     for _key, value in doc.root.value:
         if isinstance(value, yaml.MappingNode):
             doc.effective(value)
-    assert yaml.serialize(doc.root) == yaml.serialize(yaml.compose(text, Loader=yaml_nodes.Loader))
+    assert yaml.serialize(doc.root) == yaml.serialize(yaml.compose(text, Loader=yaml_loader.Loader))
 
 
 def test_pairs_say_which_merge_key_they_came_from():
@@ -237,17 +237,17 @@ def test_every_yaml_error_has_a_real_position(text, where):
     "a: *x\n", "*x: 1\n", "[*x]\n", "{a:*x}\n", "- *x\n", "a: '1'*x\n", "\ufeff*x\n", "a:\t*x\n",
 ])
 def test_text_that_may_hold_an_alias_is_not_taken_as_bounded(text):
-    assert not yaml_nodes._surely_within(text)
+    assert not yaml_limits.surely_within(text)
 
 
 @pytest.mark.parametrize("text", ["a: b*c\n", "# x*y\n", "a: /x/*.yaml\n", "a: !x*y 1\n"])
 def test_a_star_that_is_no_alias_keeps_the_cheap_path(text):
-    assert yaml_nodes._surely_within(text)
+    assert yaml_limits.surely_within(text)
 
 
 def test_the_usual_config_needs_no_event_pass():
     text = "".join(f"key-number-{i}: value-{i}  # a comment: with - dashes\n" for i in range(60))
-    assert len(text) > MAX_YAML_DEPTH and yaml_nodes._surely_within(text)
+    assert len(text) > MAX_YAML_DEPTH and yaml_limits.surely_within(text)
 
 
 def merge_chain(n: int) -> str:

@@ -43,7 +43,7 @@ def test_mutated_fixtures(case, unsafe):
 
 def check_write_fault(original: bytes, text: str, kind: str, action: str, at: int) -> None:
     """Write ``text`` over ``original`` (made UTF-8 text: no zero byte in its first four, which would make it
-    UTF-16 or UTF-32, ``files.unicode_form``) the ``kind`` way, with ``action`` before system call number
+    UTF-16 or UTF-32, ``encoding.unicode_form``) the ``kind`` way, with ``action`` before system call number
     ``at`` (modulo their number, the end included); raise ``AssertionError`` on a breach."""
     data = original.decode("utf-8", "replace").encode("utf-8")
     case = write_faults.Case(data[:4].replace(b"\0", b" ") + data[4:], text, kind)

@@ -11,7 +11,7 @@ import pytest
 
 from autofix.adapters import argv as shell
 from autofix.core.api import fix_source
-from autofix.disk import files
+from autofix.disk.reads import read_if_file
 from autofix.schema import load
 from harness.oracle.oracle import run_batch, verdict
 from tests.oracle import requires_oracle
@@ -37,7 +37,7 @@ def answers(tmp_path_factory) -> dict[str, dict]:
         (given / "a.sh").write_text(LAUNCH + c.flags + "\n")
         (given / "c.yaml").write_text(c.config)
         result = fix_source((given / "a.sh").read_text(), shell, path=str(given / "a.sh"), unsafe=c.unsafe,
-                            read_config=files.read_if_file)
+                            read_config=read_if_file)
         fixed = tmp_path_factory.mktemp(c.id + "-fixed")
         (fixed / "c.yaml").write_text(result.others[0].output)
         fields = {} if c.differs is None else {"fields": "all"}

@@ -1,4 +1,5 @@
-"""The bounded YAML loader (autofix/adapters/syntax/yaml_nodes.py) reads what ``yaml.safe_load`` reads.
+"""The bounded YAML loader (autofix/adapters/syntax/yaml_nodes.py, within yaml_limits.py) reads what
+``yaml.safe_load`` reads.
 
 Within the limits, on documents with anchors, aliases and merge keys
 (``<<: *a``, ``<<: [*a, *b]``, inline ``<<: {...}``, and merges of
@@ -19,7 +20,7 @@ import yaml
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from autofix.adapters.syntax import yaml_nodes
+from autofix.adapters.syntax import yaml_limits, yaml_nodes
 from autofix.common.errors import InputError
 from autofix.common.limits import MAX_YAML_DEPTH, MAX_YAML_NODES
 
@@ -180,19 +181,21 @@ def test_the_event_pass_refuses_exactly_what_crosses_the_limits(text, nodes, dep
         total, height = _expanded(text)
     except yaml.YAMLError:
         assume(False)
-    with mock.patch.object(yaml_nodes, "MAX_YAML_NODES", nodes), mock.patch.object(yaml_nodes, "MAX_YAML_DEPTH", depth), \
-            mock.patch.object(yaml_nodes, "_surely_within", lambda _: False):
+    with mock.patch.object(yaml_limits, "MAX_YAML_NODES", nodes), \
+            mock.patch.object(yaml_limits, "MAX_YAML_DEPTH", depth), \
+            mock.patch.object(yaml_limits, "surely_within", lambda _: False):
         if total > nodes or height > depth:
             with pytest.raises(InputError):
-                yaml_nodes._check_limits(text, "x.yaml")
+                yaml_limits.check_limits(text, "x.yaml")
         else:
-            yaml_nodes._check_limits(text, "x.yaml")
+            yaml_limits.check_limits(text, "x.yaml")
 
 
 @given(st.text(alphabet="[]{},:?-*&!ab1 \n\t#'\"|>=<.", max_size=24), st.integers(1, 4), st.integers(5, 80))
 def test_the_character_bounds_never_pass_what_crosses_the_limits(text, depth, nodes):
-    with mock.patch.object(yaml_nodes, "MAX_YAML_NODES", nodes), mock.patch.object(yaml_nodes, "MAX_YAML_DEPTH", depth):
-        within = yaml_nodes._surely_within(text)
+    with mock.patch.object(yaml_limits, "MAX_YAML_NODES", nodes), \
+            mock.patch.object(yaml_limits, "MAX_YAML_DEPTH", depth):
+        within = yaml_limits.surely_within(text)
     try:
         events = list(yaml.parse(text, Loader=yaml.CSafeLoader))
         if any(isinstance(e, yaml.AliasEvent) for e in events):
@@ -201,10 +204,10 @@ def test_the_character_bounds_never_pass_what_crosses_the_limits(text, depth, no
         total, height = _expanded(text)
     except yaml.YAMLError:
         return
-    # the bounds themselves (module docstring of yaml_nodes), then what they decide
+    # the bounds themselves (yaml_limits.surely_within's docstring), then what they decide
     indicators = sum(text.count(c) for c in "-:?,[{")
     assert total <= 3 * len(text) + 1 and total <= 4 * indicators + 1
-    assert height <= sum(text.count(c) for c in ":?[{") + sum(text.count(b) for b in yaml_nodes._ENTRY_BLANKS) \
+    assert height <= sum(text.count(c) for c in ":?[{") + sum(text.count(b) for b in yaml_limits._ENTRY_BLANKS) \
         + text.endswith("-")
     assert height <= 2 * (max(map(len, text.split("\n"))) + 1) + text.count("[") + text.count("{")
     if within:
@@ -223,6 +226,6 @@ def test_the_character_bounds_hold_for_dumped_structures(value, flow, indent, wi
     total, height = _expanded(text)
     brackets = text.count("[") + text.count("{")
     assert total <= 4 * sum(text.count(c) for c in "-:?,[{") + 1 and total <= 3 * len(text) + 1
-    assert height <= brackets + text.count(":") + text.count("?") + sum(map(text.count, yaml_nodes._ENTRY_BLANKS)) \
+    assert height <= brackets + text.count(":") + text.count("?") + sum(map(text.count, yaml_limits._ENTRY_BLANKS)) \
         + text.endswith("-")
     assert height <= 2 * (max(map(len, text.split("\n"))) + 1) + brackets

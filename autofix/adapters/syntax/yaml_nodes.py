@@ -14,17 +14,8 @@ SGLang's own loader) plus the reading of it that ``yaml.safe_load`` makes:
   ``construct_document`` builds it (no recursion: ``state_generators`` are
   drained in a loop), on those flattened mappings.
 
-The limits of ``autofix.common.limits`` hold before anything is built: at most
-``MAX_YAML_DEPTH`` nested collections and ``MAX_YAML_NODES`` values once
-aliases are expanded (per file, all documents together; an alias counts
-every value of the node it names, so alias bombs stop at the alias that
-crosses the bound, and so does an alias inside the node it names). The
-text's characters alone prove most files within bounds (``_surely_within``,
-a few ``str.count`` calls); only the others get an iterative pass over
-libyaml's events before the C composer runs (which overflows the C stack on
-deep nesting in PyYAML 6.0.3). Crossing a limit is an ``InputError`` at the
-event where it is crossed; so is every YAML error, at a real 1-based
-line:col (1:1 when PyYAML gives no position).
+The limits of ``autofix.common.limits`` hold before anything is built (``yaml_limits``), and every YAML error
+is an ``InputError`` at a real 1-based line:col (1:1 when PyYAML gives no position; ``yaml_loader``).
 
 With both limits, a walk over the composed graph that follows aliases
 visits at most ``MAX_YAML_NODES`` nodes and nests at most
@@ -36,53 +27,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable
-from functools import lru_cache
 from typing import Any
 
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 
-from autofix.common.edits import line_col
+from autofix.adapters.syntax.yaml_limits import STOP, check_limits
+from autofix.adapters.syntax.yaml_loader import Composer, Loader, input_error, renumber
 from autofix.common.errors import InputError
-from autofix.common.limits import MAX_YAML_DEPTH, MAX_YAML_NODES
 
-Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MERGE = "tag:yaml.org,2002:merge"
 _STR, _INT, _BOOL = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:bool"
 _VALUE = "tag:yaml.org,2002:value"  # a plain `=` key, which flatten_mapping reads as the string "="
-_STOP = "autofix does not read further"
-
-# Where libyaml can start an alias token: the start of the text, or after
-# whitespace, a flow indicator, `:`/`?` (indicators in flow context even when
-# followed by a non-blank), a closing quote, or a BOM. A `*` anywhere else is
-# inside a plain scalar, a tag or a comment. Over-matching only costs an event pass.
-# (Patterns, compiled on first use by re's cache: not every start needs them.)
-_ALIAS_START = "(?<![^\\s\\[\\]{},:?\"'\ufeff])\\*"
-# What follows a `-` that starts a block sequence entry: libyaml's blank-or-break-or-end.
-_ENTRY_BLANKS = ("- ", "-\t", "-\r", "-\n", "-\x85", "-\u2028", "-\u2029", "-\0")
-
-
-class _Composer(Loader):
-    """``Loader`` with the tag of each short scalar resolved once per run, not once per scalar.
-
-    PyYAML's resolver (Python, called by libyaml's composer for every scalar) tries its implicit
-    resolvers' regexes on each; a file's keys and most of its values are the same few hundred words from
-    file to file. The tag is a function of the scalar's text and style alone: SafeLoader's resolver has
-    no path resolvers.
-    """
-
-    def resolve(self, kind, value, implicit):
-        if kind is yaml.ScalarNode and len(value) <= 64:
-            return _scalar_tag(value, implicit)
-        return super().resolve(kind, value, implicit)
-
-
-@lru_cache(maxsize=4096)
-def _scalar_tag(value: str, implicit: tuple[bool, bool]) -> str:
-    return _RESOLVER.resolve(yaml.ScalarNode, value, implicit)
-
-
-_RESOLVER = yaml.resolver.Resolver()
 
 
 def compose(text: str, path: str) -> Composed:
@@ -90,18 +46,18 @@ def compose(text: str, path: str) -> Composed:
 
     Raises ``InputError`` for invalid YAML, a second document, or a limit crossed.
     """
-    _check_limits(text, path)
-    loader = _Composer(text)
+    check_limits(text, path)
+    loader = Composer(text)
     try:
         root = loader.get_single_node()
     except yaml.YAMLError as exc:
         raise input_error(exc, text, path) from None
     except RecursionError:  # only PyYAML's pure-Python composer (no libyaml) recurses, ~2 frames a level
-        raise InputError(path, 1, 1, f"YAML nested too deeply for PyYAML's composer; {_STOP}") from None
+        raise InputError(path, 1, 1, f"YAML nested too deeply for PyYAML's composer; {STOP}") from None
     finally:
         loader.dispose()
     if root is not None:
-        _renumber(text, [root])
+        renumber(text, [root])
     return Composed(text, path, (root,) if root is not None else ())
 
 
@@ -167,8 +123,8 @@ def check_as_safe_load(text: str, path: str) -> None:
 
 def compose_all(text: str, path: str) -> Composed:
     """Every document of ``text``, in order. Raises ``InputError`` as ``compose`` does."""
-    _check_limits(text, path)
-    loader = _Composer(text)
+    check_limits(text, path)
+    loader = Composer(text)
     try:
         nodes = []
         while loader.check_node():
@@ -176,10 +132,10 @@ def compose_all(text: str, path: str) -> Composed:
     except yaml.YAMLError as exc:
         raise input_error(exc, text, path) from None
     except RecursionError:
-        raise InputError(path, 1, 1, f"YAML nested too deeply for PyYAML's composer; {_STOP}") from None
+        raise InputError(path, 1, 1, f"YAML nested too deeply for PyYAML's composer; {STOP}") from None
     finally:
         loader.dispose()
-    _renumber(text, nodes)
+    renumber(text, nodes)
     return Composed(text, path, tuple(nodes))
 
 
@@ -419,184 +375,3 @@ def _written(text: str, key: yaml.Node, value: yaml.Node) -> str:
         return m.group(1) if m else "*..."
     shown = " ".join(text[value.start_mark.index:value.end_mark.index].split())
     return shown if len(shown) <= 40 else shown[:37] + "..."
-
-
-def input_error(exc: yaml.YAMLError, text: str, path: str) -> InputError:
-    """A PyYAML error as an ``InputError`` at its 1-based line:col (1:1 when it has no position)."""
-    if isinstance(exc, yaml.MarkedYAMLError):
-        mark = exc.problem_mark or exc.context_mark
-        problem = ", ".join(p for p in (exc.context, exc.problem) if p) or "invalid YAML"
-        line, col = _line_col(text, mark.index) if mark is not None else (1, 1)
-        return InputError(path, line, col, f"invalid YAML: {problem}")
-    if isinstance(exc, yaml.reader.ReaderError):
-        # libyaml counts UTF-8 bytes of the text, PyYAML's own reader characters
-        at = exc.position
-        if Loader is not yaml.SafeLoader:
-            at = len(text.encode("utf-8")[:at].decode("utf-8", "ignore"))
-        line, col = _line_col(text, at)
-        what = f"unacceptable character #x{exc.character:04x}: " if isinstance(exc.character, int) else ""
-        return InputError(path, line, col, f"invalid YAML: {what}{exc.reason}")
-    return InputError(path, 1, 1, f"invalid YAML: {exc}")
-
-
-# What YAML counts as a line break and autofix does not (NEL, LS, PS, a CR not before a LF): autofix's lines,
-# like its diffs and edits, end at a LF only.
-_YAML_ONLY_BREAKS = re.compile("[\x85\u2028\u2029]|\r(?!\n)")
-
-
-def yaml_column(text: str, index: int) -> int:
-    """The 0-based column YAML gives ``text[index]``: from its last YAML line break (LF, CR, NEL, LS, PS).
-
-    A node's marks carry autofix's line and column (``_renumber``); indentation is YAML's.
-    """
-    start = index
-    while start > 0 and text[start - 1] not in "\n\r\x85\u2028\u2029":
-        start -= 1
-    return index - start
-
-
-def _renumber(text: str, roots: list[yaml.Node]) -> None:
-    """Give every node's marks the line and column autofix counts (from the mark's character index).
-
-    libyaml counts NEL, LS, PS and a lone CR as line breaks; a position read
-    from its marks would then point past the lines autofix (and the diff) has.
-    """
-    if not ("\r" in text or "\x85" in text or "\u2028" in text or "\u2029" in text):
-        return  # found by `in` at memchr speed: the pattern's scan of a file was ~1.5% of its check (issue 15)
-    if not _YAML_ONLY_BREAKS.search(text):
-        return
-    seen: set[int] = set()
-    todo = list(roots)
-    while todo:
-        node = todo.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        for attr in ("start_mark", "end_mark"):
-            mark = getattr(node, attr)
-            if mark is not None:
-                line, col = _line_col(text, mark.index)
-                setattr(node, attr, yaml.Mark(mark.name, mark.index, line - 1, col - 1, None, None))
-        if isinstance(node, yaml.MappingNode):
-            todo.extend(n for pair in node.value for n in pair)
-        elif isinstance(node, yaml.SequenceNode):
-            todo.extend(node.value)
-
-
-def _line_col(text: str, index: int) -> tuple[int, int]:
-    return line_col(text, max(0, min(index, len(text))))
-
-
-def _surely_within(text: str) -> bool:
-    """Whether the characters of ``text`` alone prove it within both limits (no alias, shallow, small).
-
-    Sound bounds, cheap enough for every file. Without an alias token
-    nothing expands. Values: a document has at most 3 per character (an
-    empty key, an empty value and a mapping from one `?` or `:`), and at
-    most 4 per indicator (`-`, `:`, `?`, `,`, `[`, `{`): every value is a
-    document's root (one more document needs a `---`) or a child of an
-    entry, and an entry (a `-` item, a `?`/`:` pair, a flow item after a
-    `[`, `{` or `,`) holds at most 3 (a flow pair `[a: b]`). Nesting: every
-    collection needs an indicator of its own (`[`, `{`, `:`, `?`, or `-`
-    before a blank), so it is at most their count; and block collections
-    nest by indentation, two levels per column at most (a sequence may sit
-    at its parent mapping's column, nothing else), plus one per bracket.
-    """
-    if "*" in text and re.search(_ALIAS_START, text):
-        return False
-    n = len(text)
-    if n <= MAX_YAML_DEPTH:
-        return True  # 3 * 400 + 1 values at most
-    count = text.count
-    brackets = count("[") + count("{")
-    keys = brackets + count(":") + count("?")
-    dashes = count("-")
-    if 3 * n + 1 > MAX_YAML_NODES and 4 * (keys + dashes + count(",")) + 1 > MAX_YAML_NODES:
-        return False
-    if keys + dashes <= MAX_YAML_DEPTH:
-        return True
-    if keys + sum(map(count, _ENTRY_BLANKS)) + text.endswith("-") <= MAX_YAML_DEPTH:
-        return True
-    # a line split at "\n" only is never shorter than libyaml's (which also breaks at \r, \x85, \u2028, \u2029)
-    return 2 * (max(map(len, text.split("\n"))) + 1) + brackets <= MAX_YAML_DEPTH
-
-
-def _check_limits(text: str, path: str) -> None:
-    """Raise ``InputError`` where ``text`` crosses a limit (see the module docstring); else nothing.
-
-    One pass over libyaml's events (iterative), with an anchor's expanded
-    size and height taken when it closes: an alias adds them at once.
-    """
-    if _surely_within(text):
-        return
-    loader = Loader(text)
-    try:
-        anchors: dict[str, tuple[int, int]] = {}  # anchor -> (values, height) of the node it names
-        open_anchors: set[str] = set()
-        stack: list[list] = []  # open collections: [values before it, anchor, deepest level under it]
-        total = 0
-        while True:
-            event = loader.get_event()
-            kind = type(event)
-            if kind is yaml.ScalarEvent:
-                total += 1
-                if total > MAX_YAML_NODES:
-                    _too_many(text, path, event, None)
-                if event.anchor is not None:
-                    anchors[event.anchor] = (1, 0)
-            elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
-                level = len(stack) + 1
-                if level > MAX_YAML_DEPTH:
-                    _too_deep(text, path, event, None)
-                total += 1
-                if total > MAX_YAML_NODES:
-                    _too_many(text, path, event, None)
-                stack.append([total - 1, event.anchor, level])
-                if event.anchor is not None:
-                    open_anchors.add(event.anchor)
-            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
-                before, anchor, deepest = stack.pop()
-                if stack:
-                    stack[-1][2] = max(stack[-1][2], deepest)
-                if anchor is not None:
-                    anchors[anchor] = (total - before, deepest - len(stack))
-                    open_anchors.discard(anchor)
-            elif kind is yaml.AliasEvent:
-                name = event.anchor
-                if name in open_anchors:
-                    raise InputError(path, *_at(text, event), f"the YAML alias *{name} is inside the node it names "
-                                     f"(a recursive alias); {_STOP}")
-                values, height = anchors.get(name, (1, 0))  # undefined: the composer refuses it
-                total += values
-                if total > MAX_YAML_NODES:
-                    _too_many(text, path, event, name)
-                if len(stack) + height > MAX_YAML_DEPTH:
-                    _too_deep(text, path, event, name)
-                if stack:
-                    stack[-1][2] = max(stack[-1][2], len(stack) + height)
-            elif kind is yaml.DocumentStartEvent:
-                anchors.clear()  # anchors are the document's
-            elif event is None or kind is yaml.StreamEndEvent:
-                return
-    except yaml.YAMLError as exc:
-        raise input_error(exc, text, path) from None
-    finally:
-        loader.dispose()
-
-
-def _at(text: str, event) -> tuple[int, int]:
-    return _line_col(text, event.start_mark.index)
-
-
-def _too_many(text: str, path: str, event, alias: str | None):
-    if alias is not None:
-        raise InputError(path, *_at(text, event), f"YAML aliases expand to more than {MAX_YAML_NODES:,} values "
-                         f"(alias *{alias} here); {_STOP}")
-    raise InputError(path, *_at(text, event), f"more than {MAX_YAML_NODES:,} YAML values; {_STOP}")
-
-
-def _too_deep(text: str, path: str, event, alias: str | None):
-    if alias is not None:
-        raise InputError(path, *_at(text, event), f"YAML aliases nest collections more than {MAX_YAML_DEPTH} levels "
-                         f"deep (alias *{alias} here); {_STOP}")
-    raise InputError(path, *_at(text, event), f"YAML collections nested more than {MAX_YAML_DEPTH} levels deep; {_STOP}")
