@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from autofix.core import policy
 from autofix.core.policy import ALL, Policy, RuleId, SelectorError
-from autofix.project.configuration.keys import rule_ids
+from autofix.project.keys import rule_ids
 
 RULES = rule_ids()
 _PREFIX = re.compile(r"^[A-Z][A-Z0-9]*$")

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from autofix.common.errors import ConfigError, InputError
 from autofix.project import configuration, globs, keys, reading, toml_positions
 from autofix.project.configuration import OptionError, Resolver
-from autofix.project.configuration.keys import KEYS
+from autofix.project.keys import KEYS
 from autofix.project.toml_positions import locate, scan
 
 ROOT = Path(__file__).resolve().parent.parent

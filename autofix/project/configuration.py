@@ -65,7 +65,7 @@ from autofix.core.policy import Policy
 from autofix.disk.paths import plain, repository_root, within
 from autofix.pipeline.facts import Facts, HardwareError, hardware, parse_gpu
 from autofix.project import globs, reading
-from autofix.project.configuration.keys import BY_NAME, EXTENDS, GLOB_TABLE, KEYS, STRINGS, Key, rule_ids, stored
+from autofix.project.keys import BY_NAME, EXTENDS, GLOB_TABLE, KEYS, STRINGS, Key, rule_ids, stored
 
 NAMES = (".autofix.toml", "autofix.toml", "pyproject.toml")  # precedence within one directory, highest first
 

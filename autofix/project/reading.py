@@ -17,7 +17,7 @@ from autofix.disk.encoding import decode
 from autofix.disk.paths import within
 from autofix.disk.reads import Outside, read_bytes
 from autofix.pipeline.facts import parse_gpu
-from autofix.project.configuration.keys import BY_NAME, stored, suggest, toml_type
+from autofix.project.keys import BY_NAME, stored, suggest, toml_type
 
 if TYPE_CHECKING:
     import tomllib
