@@ -1,4 +1,4 @@
-"""Turn results into text. Reporters return strings; the runner decides where they go.
+"""The output formats: results turned into text. Reporters return strings; the runner decides where they go.
 
 ``text`` holds the human formats (``full``, ``concise``) and the summary line (from ``tally``, the run's
 counts); each machine format is a module with ``render(records, ctx) -> str`` (``records``:

@@ -1,4 +1,4 @@
-"""The rule registry.
+"""The rules, one package per SGLang hook module and one module per step, and their registry.
 
 ``WRITTEN``: the checks of how a launch is written, in the order SGLang (and
 before it, the host) meets them: Docker's reading of a Dockerfile, the
