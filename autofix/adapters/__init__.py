@@ -37,7 +37,7 @@ def detect(path: str, text: str) -> ModuleType | None:
     ``args:``, ``entrypoint:``) that launch SGLang; other YAML is an SGLang
     ``--config`` file; any other text that launches SGLang is a shell script.
     """
-    from autofix.disk.names import DOCKERFILE_NAMES, is_dockerfile, is_yaml
+    from autofix.common.filenames import DOCKERFILE_NAMES, is_dockerfile, is_yaml
 
     if is_dockerfile(path) or (path == "-" and DOCKERFILE.match(text)):
         named_alone = path.replace("\\", "/").rsplit("/", 1)[-1].lower() in DOCKERFILE_NAMES

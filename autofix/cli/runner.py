@@ -47,13 +47,13 @@ from autofix.common.diagnostics import Location
 from autofix.common.edits import unified_diff
 from autofix.common.errors import ConfigError, InputError, InternalError, OutputError, WriteError
 from autofix.common.escapes import visible
+from autofix.common.filenames import is_yaml, launcher_kind
 from autofix.core.api import FixResult, config_files, fix_source
 from autofix.core.policy import DEFAULT as DEFAULT_POLICY
 from autofix.core.policy import Policy
 from autofix.disk import files
 from autofix.disk.backups import left_beside, left_note
 from autofix.disk.encoding import as_meant, decode
-from autofix.disk.names import is_yaml, launcher_kind
 from autofix.disk.paths import plain, repository_root
 from autofix.disk.reads import ReadError, copy_stream, read_stdin
 from autofix.disk.scope import Scope

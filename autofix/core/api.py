@@ -25,13 +25,13 @@ from autofix.common.arguments import parse_words
 from autofix.common.diagnostics import UNKNOWN, Applicability, Diagnostic, Location, Respell, Rewrite, Set, Unset
 from autofix.common.edits import Change, Edit, apply_edits, compose, line_col, mapper_back, offset_of
 from autofix.common.errors import CannotEdit, InputError, InternalError
+from autofix.common.filenames import is_yaml
 from autofix.common.written import Layers, Spellings, Written
 from autofix.core import engine, merge
 from autofix.core import fix_edits as placing
 from autofix.core.policy import DEFAULT, Policy
 from autofix.core.proposals import Proposals
 from autofix.core.screen import FileScreen
-from autofix.disk.names import is_yaml
 from autofix.disk.reads import NotRead
 from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.schema import Schema, load, others_of
