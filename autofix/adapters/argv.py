@@ -22,9 +22,10 @@ import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from autofix.adapters import embedded
-from autofix.adapters.launch import Launch
+from autofix.adapters import embedded, yaml_config
+from autofix.adapters.launch import ConfigArgument, Launch
 from autofix.adapters.syntax import shell_syntax, shell_words
 from autofix.adapters.syntax.shell_tree import ShellSyntaxError
 from autofix.adapters.syntax.shell_words import ShellWord
@@ -34,8 +35,13 @@ from autofix.common.edits import Edit, line_col, merge_deletions
 from autofix.common.errors import CannotEdit, InputError
 from autofix.schema import Schema
 
+if TYPE_CHECKING:
+    from autofix.adapters.contract import Adapter
+
 NAME = "shell"
 SOURCE = "command"  # what the argparse-stage rules see (``written.Written.source``)
+# a launch's --config file is read on this host with it, as SGLang's merger reads it: a YAML config
+CONFIG_FILES: Adapter | None = yaml_config
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +104,14 @@ def _without_line_end(text: str, word: ShellWord, value: str) -> tuple[int, str]
     return e, value[: len(value) - (word.end - e)]
 
 
-def read(text: str, path: str, schema: Schema, locate: Callable[[int], Location] | None = None,
-         dynamic: Callable[[int, int], bool] | None = None, *, elsewhere: str | None = None) -> list[Launch]:
-    """Every SGLang launch in ``text``, in order.
+def read(text: str, path: str, schema: Schema) -> list[Launch]:
+    """Every SGLang launch in the script ``text``, in order (``read_script`` with its defaults)."""
+    return read_script(text, path, schema)
+
+
+def read_script(text: str, path: str, schema: Schema, locate: Callable[[int], Location] | None = None,
+                dynamic: Callable[[int, int], bool] | None = None, *, elsewhere: str | None = None) -> list[Launch]:
+    """Every SGLang launch in the script ``text``, in order.
 
     ``locate(offset)`` gives the location of a text offset for messages (by
     default its line and column in ``text``; a script inside another file's
@@ -174,8 +185,8 @@ def _script_launches(text: str, cmd: shell_syntax.Command, values: list[str], pa
     if script is None:
         return []
     view = shell_words.view(text, cmd.words[script])
-    found = read(view.text, path, schema, lambda i: locate(view.offsets[i]),
-                 elsewhere=elsewhere or embedded.runs_elsewhere(values[:script]))
+    found = read_script(view.text, path, schema, lambda i: locate(view.offsets[i]),
+                        elsewhere=elsewhere or embedded.runs_elsewhere(values[:script]))
     return [embedded.nested(launch, view, sys.modules[__name__]) for launch in found]
 
 
@@ -412,18 +423,9 @@ def _append(text: str, ctx: Context, flags: list[str], deletions: list[Edit]) ->
     return Edit(end, end, "".join(f" {f}" for f in flags))
 
 
-@dataclass(frozen=True, slots=True)
-class ConfigArgument:
-    """A launch's ``--config FILE``, as SGLang's merger finds it.
-
-    ``index`` is the ``--config`` word's index in ``Launch.parsed.words``;
-    ``path`` is FILE as written, or None when autofix cannot know which file
-    SGLang reads (FILE is a shell expansion, is missing, or ``--config`` is
-    given twice, which SGLang refuses).
-    """
-
-    index: int
-    path: str | None
+def looks_like_config(launches: list[Launch], schema: Schema | None = None) -> bool:
+    """A script is always checked: one that launches nothing has nothing to report."""
+    return True
 
 
 def config_argument(launch: Launch) -> ConfigArgument | None:

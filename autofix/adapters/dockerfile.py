@@ -58,23 +58,29 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from autofix.adapters import LAUNCH, embedded, tokens
-from autofix.adapters.launch import Launch
+from autofix.adapters.launch import Launch, no_config_argument
 from autofix.adapters.syntax import dockerfile_exec, dockerfile_syntax
 from autofix.adapters.syntax.dockerfile_instruction import Heredoc, Instruction
 from autofix.adapters.syntax.dockerfile_syntax import instructions
 from autofix.adapters.syntax.strings import json_string_view
 from autofix.adapters.syntax.text_view import View, identity, read_only, within
 from autofix.common.arguments import Entry, ParsedArgs
-from autofix.common.diagnostics import Requote
+from autofix.common.diagnostics import EntryOp, Op, Requote
 from autofix.common.edits import Edit, apply_edits
 from autofix.common.errors import CannotEdit
 from autofix.common.written import NotJson, ShellForm, SplitScript
 from autofix.schema import Schema
 
+if TYPE_CHECKING:
+    from autofix.adapters.contract import Adapter
+
 NAME = "dockerfile"
 SOURCE = "command"
+CONFIG_FILES: Adapter | None = None  # a container's --config FILE is the container's: never read on this host
+config_argument = no_config_argument
 _RUNS = ("CMD", "ENTRYPOINT", "RUN")
 _BLANKS = " \t"
 # BuildKit's reHeredoc, matched against the whole command of a RUN: a lone heredoc is run as a script
@@ -540,14 +546,14 @@ def _as_json(ctx: _NotJson, ops) -> list[Edit]:
                          "or a comment line): write it as JSON by hand") from None
 
 
-def edit(text: str, launch: Launch, ops, schema: Schema) -> list[Edit]:
+def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]:
     """Settings edits for one launch (see ``embedded.edit``)."""
     if isinstance(launch.ctx, (_NotJson, _Rewrite)):
         raise CannotEdit("Docker does not run this command as written: SGLang never reads its settings")
     return _guard(launch, lambda at: embedded.edit(text, at, ops, schema))
 
 
-def edit_entries(text: str, launch: Launch, ops, schema: Schema) -> list[Edit]:
+def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) -> list[Edit]:
     """Argparse-stage edits for one launch (see ``embedded.edit_entries``); for a command Docker does not run
     as written, ``Requote`` writes it as a JSON array (DKR001, DKR002, DKR003's fix)."""
     ctx = launch.ctx

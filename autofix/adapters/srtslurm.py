@@ -29,21 +29,28 @@ edit there by the launch that owns it must suit every launch that merges it.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from autofix.adapters import yaml_config
-from autofix.adapters.launch import Launch
+from autofix.adapters.launch import Launch, no_config_argument
 from autofix.adapters.syntax import yaml_nodes
 from autofix.adapters.syntax.yaml_nodes import Composed
 from autofix.adapters.yaml_config import Context, Pair, _loc, entries_of_pairs, read_pairs_of
 from autofix.common.arguments import Word, parse_words
+from autofix.common.diagnostics import EntryOp, Op
+from autofix.common.edits import Edit
 from autofix.common.errors import CannotEdit, InputError
 from autofix.schema import Schema
 
+if TYPE_CHECKING:
+    from autofix.adapters.contract import Adapter
+
 NAME = "srt-slurm"
 SOURCE = "recipe"  # keys as written, flags as read (``written.Written.source``)
+CONFIG_FILES: Adapter | None = None  # srtctl hands SGLang flags, not a --config file
+config_argument = no_config_argument
 comments = yaml_nodes.comments  # where the comments are (``autofix.common.suppressions`` reads markers only there)
 MODES = {"prefill": "prefill", "decode": "decode"}  # role -> --disaggregation-mode srtctl adds
 
@@ -62,7 +69,7 @@ def _keeps_a_key(launch: Launch, gone: set[str]) -> None:
                              "which srtctl reads as no worker: fix it by hand")
 
 
-def edit(text: str, launch: Launch, ops: list, schema: Schema) -> list:
+def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]:
     """``yaml_config.edit``, refusing to empty a role mapping."""
     from autofix.common.diagnostics import Unset
 
@@ -71,7 +78,7 @@ def edit(text: str, launch: Launch, ops: list, schema: Schema) -> list:
     return yaml_config.edit(text, launch, ops, schema)
 
 
-def edit_entries(text: str, launch: Launch, ops: list, schema: Schema) -> list:
+def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) -> list[Edit]:
     """``yaml_config.edit_entries``; a renamed key is renamed in the layers it overrides too.
 
     A sweep variant that overrides the base's ``cuda-graph-max-bs`` and

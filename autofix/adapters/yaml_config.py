@@ -18,11 +18,11 @@ import json
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from autofix.adapters.launch import Launch
+from autofix.adapters.launch import Launch, no_config_argument
 from autofix.adapters.syntax import yaml_nodes
 from autofix.adapters.syntax.yaml_loader import yaml_column
 from autofix.adapters.syntax.yaml_nodes import Composed, Merge
@@ -32,8 +32,13 @@ from autofix.common.edits import Edit, merge_deletions
 from autofix.common.errors import CannotEdit, InputError
 from autofix.schema import Schema
 
+if TYPE_CHECKING:
+    from autofix.adapters.contract import Adapter
+
 NAME = "yaml"
 SOURCE = "config"  # what the argparse-stage rules see (``written.Written.source``)
+CONFIG_FILES: Adapter | None = None  # a --config file's settings are its own: it names no other file SGLang reads
+config_argument = no_config_argument
 comments = yaml_nodes.comments  # where the comments are (``autofix.common.suppressions`` reads markers only there)
 MAP_TAG = "tag:yaml.org,2002:map"  # what PyYAML resolves an untagged mapping to
 

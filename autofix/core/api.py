@@ -746,7 +746,7 @@ def _arg_stage(text: str, fmt: ModuleType, path: str, schema: Schema, others: tu
     conflicts: list[str] = []
     texts = {text}
     launches = fmt.read(current, path, schema)
-    is_config = getattr(fmt, "looks_like_config", lambda *_: True)(launches, schema)
+    is_config = fmt.looks_like_config(launches, schema)
     if not is_config and not non_configs:
         return _ArgStage(text, launches, [], [], [], [], [()] * len(launches), is_config=False)
     suppressed: set[tuple[str, str]] = set()  # the suppressed violations of the text as written

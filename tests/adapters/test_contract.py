@@ -1,0 +1,89 @@
+"""Every adapter module implements ``contract.Adapter`` whole, with the Protocol's signatures (issue 30).
+
+The core and the command line take an ``Adapter``, never a module's name: a member missing from one module
+(``looks_like_config`` once was, read through ``getattr``), or one with other parameters, would fail here
+rather than at the first file of that kind. mypy checks the same at ``contract.ADAPTERS``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import types
+
+import pytest
+
+from autofix.adapters import NAMES, by_name, contract
+from autofix.adapters.contract import Adapter, Editor
+
+MODULES = {name: by_name(name) for name in NAMES}
+
+
+def _methods(protocol: type) -> dict[str, inspect.Signature]:
+    """The Protocol's methods (its own and its bases'), each signature without ``self``."""
+    out = {}
+    for cls in reversed(protocol.__mro__):
+        if cls in (Adapter, Editor):
+            for name, member in vars(cls).items():
+                if inspect.isfunction(member) and not name.startswith("_"):
+                    sig = inspect.signature(member, eval_str=True)
+                    out[name] = sig.replace(parameters=list(sig.parameters.values())[1:])
+    return out
+
+
+def _attributes(protocol: type) -> set[str]:
+    return {name for cls in (Adapter, Editor) for name in inspect.get_annotations(cls)}
+
+
+def test_the_protocol_is_what_the_core_reads():
+    assert set(_methods(Adapter)) == {"read", "edit", "edit_entries", "comments", "looks_like_config",
+                                      "config_argument"}
+    assert _attributes(Adapter) == {"NAME", "SOURCE", "CONFIG_FILES"}
+
+
+def _differences(module: types.ModuleType) -> list[str]:
+    """What ``module`` lacks of ``Adapter``, or has with another signature (parameters, defaults, annotations)."""
+    out = []
+    for member, expected in _methods(Adapter).items():
+        if not hasattr(module, member):
+            out.append(f"no {member}")
+        elif inspect.signature(getattr(module, member), eval_str=True) != expected:
+            out.append(f"{member}{inspect.signature(getattr(module, member))} is not {member}{expected}")
+    out.extend(f"no {name}" for name in _attributes(Adapter) if not hasattr(module, name))
+    return out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_adapter_has_every_member_with_its_signature(name):
+    module = MODULES[name]
+    assert _differences(module) == []
+    assert module.NAME == name
+    assert module.SOURCE in ("config", "command", "recipe")
+    assert module.CONFIG_FILES is None or module.CONFIG_FILES in MODULES.values()
+
+
+def test_a_module_that_lacks_a_member_or_differs_is_named():
+    # the shell adapter as it was: no looks_like_config (read through getattr), no CONFIG_FILES, and a read
+    # with the inner reader's parameters
+    stale = types.ModuleType("stale")
+    shell = MODULES["shell"]
+    for member in ("NAME", "SOURCE", "edit", "edit_entries", "comments", "config_argument"):
+        setattr(stale, member, getattr(shell, member))
+    stale.read = shell.read_script
+    assert _differences(stale) == [
+        f"read{inspect.signature(shell.read_script)} is not read{_methods(Adapter)['read']}",
+        "no looks_like_config", "no CONFIG_FILES"]
+
+
+def test_only_the_shell_adapter_reads_config_files():
+    """What differs between adapters is a member: the shell's launches read their ``--config`` file, as YAML."""
+    assert {name for name, m in MODULES.items() if m.CONFIG_FILES is not None} == {"shell"}
+    assert MODULES["shell"].CONFIG_FILES is MODULES["yaml"]
+
+
+def test_mypy_accepts_each_module_where_an_adapter_is_expected():
+    api = pytest.importorskip("mypy.api")
+    out, err, status = api.run(["--follow-imports=silent", f"--cache-dir={os.devnull}", "--strict", contract.__file__])
+    assert status == 0, out + err
+    assert "ADAPTERS: tuple[Adapter, ...] = (yaml_config, argv, srtslurm, manifest, dockerfile)" in \
+        inspect.getsource(contract)
