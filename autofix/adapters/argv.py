@@ -36,10 +36,10 @@ from autofix.common.errors import CannotEdit, InputError
 from autofix.schema import Schema
 
 if TYPE_CHECKING:
-    from autofix.adapters.contract import Adapter
+    from autofix.adapters.contract import Adapter, Source
 
 NAME = "shell"
-SOURCE = "command"  # what the argparse-stage rules see (``written.Written.source``)
+SOURCE: Source = "command"  # what the argparse-stage rules see (``written.Written.source``)
 # a launch's --config file is read on this host with it, as SGLang's merger reads it: a YAML config
 CONFIG_FILES: Adapter | None = yaml_config
 

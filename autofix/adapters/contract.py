@@ -13,12 +13,14 @@ Nothing imports this module at run time but the test: the others name ``Adapter`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from autofix.adapters.launch import ConfigArgument, Launch
 from autofix.common.diagnostics import EntryOp, Op
 from autofix.common.edits import Edit
 from autofix.schema import Schema
+
+Source = Literal["config", "command", "recipe"]  # how the argparse-stage rules read a launch's words
 
 
 class Editor(Protocol):
@@ -46,7 +48,7 @@ class Adapter(Editor, Protocol):
     """
 
     NAME: str  # the kind's name, as ``--stdin-format`` and ``FixResult.format`` give it
-    SOURCE: str  # what the argparse-stage rules see (``written.Written.source``): config, command or recipe
+    SOURCE: Source  # what the argparse-stage rules see (``written.Written.source``)
     CONFIG_FILES: Adapter | None  # the adapter of the ``--config`` files its launches read on this host; None: none
 
     def read(self, text: str, path: str, schema: Schema) -> list[Launch]:

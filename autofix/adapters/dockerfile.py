@@ -75,10 +75,10 @@ from autofix.common.written import NotJson, ShellForm, SplitScript
 from autofix.schema import Schema
 
 if TYPE_CHECKING:
-    from autofix.adapters.contract import Adapter
+    from autofix.adapters.contract import Adapter, Source
 
 NAME = "dockerfile"
-SOURCE = "command"
+SOURCE: Source = "command"
 CONFIG_FILES: Adapter | None = None  # a container's --config FILE is the container's: never read on this host
 config_argument = no_config_argument
 _RUNS = ("CMD", "ENTRYPOINT", "RUN")

@@ -67,10 +67,10 @@ from autofix.common.written import SplitScript
 from autofix.schema import Schema
 
 if TYPE_CHECKING:
-    from autofix.adapters.contract import Adapter
+    from autofix.adapters.contract import Adapter, Source
 
 NAME = "manifest"
-SOURCE = "command"
+SOURCE: Source = "command"
 CONFIG_FILES: Adapter | None = None  # a container's --config FILE is the container's: never read on this host
 config_argument = no_config_argument
 comments = yaml_nodes.comments  # the YAML comments; those of the scripts a shell runs: ``embedded.script_comments``

@@ -45,10 +45,10 @@ from autofix.common.errors import CannotEdit, InputError
 from autofix.schema import Schema
 
 if TYPE_CHECKING:
-    from autofix.adapters.contract import Adapter
+    from autofix.adapters.contract import Adapter, Source
 
 NAME = "srt-slurm"
-SOURCE = "recipe"  # keys as written, flags as read (``written.Written.source``)
+SOURCE: Source = "recipe"  # keys as written, flags as read (``written.Written.source``)
 CONFIG_FILES: Adapter | None = None  # srtctl hands SGLang flags, not a --config file
 config_argument = no_config_argument
 comments = yaml_nodes.comments  # where the comments are (``autofix.common.suppressions`` reads markers only there)

@@ -33,10 +33,10 @@ from autofix.common.errors import CannotEdit, InputError
 from autofix.schema import Schema
 
 if TYPE_CHECKING:
-    from autofix.adapters.contract import Adapter
+    from autofix.adapters.contract import Adapter, Source
 
 NAME = "yaml"
-SOURCE = "config"  # what the argparse-stage rules see (``written.Written.source``)
+SOURCE: Source = "config"  # what the argparse-stage rules see (``written.Written.source``)
 CONFIG_FILES: Adapter | None = None  # a --config file's settings are its own: it names no other file SGLang reads
 config_argument = no_config_argument
 comments = yaml_nodes.comments  # where the comments are (``autofix.common.suppressions`` reads markers only there)

@@ -26,7 +26,7 @@ from autofix.adapters.embedded import script_comments
 from autofix.common.diagnostics import Diagnostic
 from autofix.common.edits import line_col
 from autofix.common.errors import ConfigError, InputError, WriteError
-from autofix.core.api import fix_source
+from autofix.core.api import FixOptions, fix_source
 from autofix.disk import files
 from autofix.disk.scope import Scope
 from autofix.disk.walk import expand
@@ -71,7 +71,7 @@ def add_ignores(paths: list[str], *, options: Callable, err: ReportStream,
             schema = load(opts.target_version)
 
             def check(t: str, policy=opts.policy, fmt=fmt, path=path, schema=schema, facts=opts.facts):
-                return fix_source(t, fmt, path=path, schema=schema, facts=facts, policy=policy)
+                return fix_source(t, fmt, path=path, options=FixOptions(schema=schema, facts=facts, policy=policy))
 
             # the unused suppressions removed: the file's own rules judge them, only SUP001's fix is applied
             first = check(text, replace(opts.policy, unfixable=others))

@@ -19,7 +19,7 @@ and cannot undo it.
 Before any file is checked, the scripts of the run are read once to count
 the launches that read each config file (by real path): a file read by more
 than one launch of the run is never edited by a settings fix, whichever
-script reaches it first (``fix_source``'s ``shared_configs``); a launch
+script reaches it first (``ConfigReader.shared``); a launch
 outside the run is not known. A config file reached through several scripts
 is reported once per run: each of its diagnostics (real path, line, column,
 code, message) and its diff are printed and counted once, and so is the
@@ -33,7 +33,6 @@ import enum
 import itertools
 import os
 import sys
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, BinaryIO, TextIO
@@ -41,14 +40,15 @@ from typing import TYPE_CHECKING, BinaryIO, TextIO
 from autofix import report
 from autofix.adapters import DOCKERFILE, LAUNCH, by_name, detect
 from autofix.adapters.yaml_config import NotAConfig, looks_like_config_text
-from autofix.cli import workers
+from autofix.cli import config_files, workers
+from autofix.cli.config_files import on_disk
 from autofix.cli.inputs import Inputs
 from autofix.common.diagnostics import Location
 from autofix.common.edits import unified_diff
 from autofix.common.errors import ConfigError, InputError, InternalError, OutputError, WriteError
 from autofix.common.escapes import visible
 from autofix.common.filenames import is_yaml, launcher_kind
-from autofix.core.api import FixResult, config_files, fix_source
+from autofix.core.api import ConfigReader, FixOptions, FixResult, fix_source
 from autofix.core.policy import DEFAULT as DEFAULT_POLICY
 from autofix.core.policy import Policy
 from autofix.disk import files
@@ -62,6 +62,7 @@ from autofix.report.stream import ReportStream
 from autofix.schema import DEFAULT_VERSION, load
 
 if TYPE_CHECKING:  # the records are made only for a machine format or an error: not on a clean run's start-up
+    from autofix.adapters.contract import Adapter
     from autofix.report.records import ErrorRecord, Record
 
 # why a YAML file is not checked: it is no --config file, nor a manifest or recipe that launches SGLang
@@ -121,14 +122,14 @@ class FileOptions:
     target_version: str = DEFAULT_VERSION
     facts: Facts = NO_FACTS
 
-    def fix(self, text: str, fmt, path: str, *, read_config, shared: frozenset[str], fix_edits: bool,
-            config_policy: Callable[[str], Policy] | None = None) -> FixResult:
-        """``api.fix_source`` of ``text`` (format ``fmt``, shown as ``path``) with these options: what the main
-        process and a ``-j`` worker (``autofix.cli.workers``) both run for a file. ``config_policy(path)``: the
-        policy of a ``--config`` file's diagnostics (its own options'), when it may differ."""
-        return fix_source(text, fmt, path=path, unsafe=self.unsafe, schema=load(self.target_version),
-                          read_config=read_config, shared_configs=shared, facts=self.facts, policy=self.policy,
-                          fix_edits=fix_edits, config_policy=config_policy, check_non_configs=False)
+    def fix(self, text: str, adapter: Adapter, path: str, *, configs: ConfigReader | None,
+            fix_edits: bool) -> FixResult:
+        """``api.fix_source`` of ``text`` (read by ``adapter``, shown as ``path``) with these options, its
+        ``--config`` files reached through ``configs``: what the main process and a ``-j`` worker
+        (``autofix.cli.workers``) both run for a file."""
+        options = FixOptions(self.unsafe, load(self.target_version), None, self.facts, self.policy, fix_edits,
+                             check_non_configs=False)
+        return fix_source(text, adapter, path=path, options=options, config_reader=configs)
 
 
 @dataclass(slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
@@ -270,7 +271,7 @@ def run(
     # scripts first, each file once; the YAML files are walked, not listed (autofix.cli.inputs)
     left = _Leftovers(err)
     inputs = Inputs(paths, note=err.line, excluded=excluded, left=left, scope=scope)
-    shared = _shared_configs(inputs.scripts, schema, scope)
+    shared = config_files.shared(inputs.scripts, schema, scope)
     once = _Once()
     run_one = _One(rep, mode, disk, once, through_launch, shared, out, err, output, options, left=left,
                    stdin_filename=stdin_filename, stdin_format=stdin_format, stdin=stdin,
@@ -476,8 +477,9 @@ class _One:
                 self.pass_through()
                 return
             opts = self.options(shown)
-            result = opts.fix(text, fmt, shown, read_config=None if path == "-" else self.disk.read_config,
-                              shared=self.shared, fix_edits=self.output.machine, config_policy=self.config_policy)
+            configs = None if path == "-" else on_disk(self.disk.read_config, shared=self.shared,
+                                                       policy=self.config_policy)
+            result = opts.fix(text, fmt, shown, configs=configs, fix_edits=self.output.machine)
         except ConfigError:
             raise  # the project's configuration, not this file: it stops the run
         except InputError as exc:
@@ -664,7 +666,7 @@ def passed_over(result: FixResult, shown: str, named: bool) -> str | None:
     a line when the file was named (reported as ``shown``), else None (a walk passes it over quietly)."""
     if not named:
         return None
-    why = NOT_A_CONFIG if result.format == "yaml" else "no SGLang launch found"
+    why = NOT_A_CONFIG if by_name(result.format).SOURCE == "config" else "no SGLang launch found"
     return f"{shown}: skipped: {why}"
 
 
@@ -684,7 +686,7 @@ def unchecked(exc: InputError, path: str, shown: str, named: bool, text: str | N
 
     ``disk``: the run's ``files.FileSet``, which reads a walked file again when it is not UTF-8 (``_walked``).
     """
-    yaml = text is not None and fmt is not None and fmt.NAME == "yaml" and exc.path == shown
+    yaml = text is not None and fmt is not None and fmt.SOURCE == "config" and exc.path == shown
     parsed = isinstance(exc, NotAConfig)  # YAML that parses but is no mapping of strings (a workflow's `on:`)
     # YAML meant as an SGLang config: half its top-level keys name SGLang options, or it does not parse and
     # launches SGLang (a broken manifest: what it meant cannot be known, and SGLang would run it). The strings
@@ -735,31 +737,6 @@ def _walked(path: str, text: str | None, exc: InputError, disk: files.FileSet) -
     if LAUNCH.search(text) is None:
         return None
     return "note" if "{{" in text and "}}" in text else "error"
-
-
-def _shared_configs(scripts: list[tuple[str, bool]], schema, scope: Scope | None = None) -> frozenset[str]:
-    """The real paths of the ``--config`` files more than one launch of ``scripts`` (path, named) reads.
-
-    Each script is counted once (by real path), read as it is now, as the run reads it (``scope``: not a
-    walked symlink to a file outside it); one that cannot be read counts for nothing (it is reported when
-    it is checked).
-    """
-    count: Counter[str] = Counter()
-    seen: set[str] = set()
-    disk = files.FileSet(writes=False, scope=scope)
-    for path, named in scripts:
-        if path == "-" or os.path.realpath(path) in seen:
-            continue
-        seen.add(os.path.realpath(path))
-        try:
-            text = disk.read(path, named=named)
-            fmt = detect(path, text)
-            if fmt is None or "config" not in text:  # no --config word (cheap: most scripts)
-                continue
-            count.update(os.path.realpath(c) for c in config_files(text, fmt, path=path, schema=schema))
-        except Exception:  # noqa: BLE001 - reported when the script is checked (in the guard)
-            continue
-    return frozenset(p for p, n in count.items() if n > 1)
 
 
 class _Leftovers:

@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from autofix.adapters import detect
+from autofix.cli.config_files import on_disk
 from autofix.core.api import FixResult
 from autofix.disk import files
 from autofix.disk.reads import Snapshot
@@ -90,7 +91,7 @@ class _Declined(Exception):
 
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
-_SHARED: frozenset[str] = frozenset()  # the run's shared --config files (runner._shared_configs), per worker
+_SHARED: frozenset[str] = frozenset()  # the run's shared --config files (config_files.shared), per worker
 _FIX_EDITS = False
 _BOUNDS = Bounds()
 _CONFIGS = True  # False: read no --config file (a worker that could not be given the bounds' closures)
@@ -163,8 +164,8 @@ def _check(path: str, named: bool, opts) -> Ready | None:
         fmt = detect(path, text)
         if fmt is None:
             return None
-        result = opts.fix(text, fmt, path, read_config=read_config, shared=_SHARED, fix_edits=_FIX_EDITS,
-                          config_policy=bounds.config_policy)
+        result = opts.fix(text, fmt, path, configs=on_disk(read_config, shared=_SHARED, policy=bounds.config_policy),
+                          fix_edits=_FIX_EDITS)
     except Exception:  # noqa: BLE001 - every error is reported by the main process, which checks it again
         return None
     if result.errors:  # a --config file SGLang refuses: its InputError is reported (and pickles) in the main process

@@ -9,9 +9,9 @@ is written.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from autofix import rules as _rules
 from autofix.common.diagnostics import Applicability, Fix, Op, Set, Unset, Violation, applied
@@ -22,10 +22,11 @@ from autofix.rules import WRITTEN
 from autofix.rules.base import HostRule, WrittenRule
 from autofix.schema import Schema
 
-__all__ = ["Applicability", "Finding", "Outcome", "Screen", "check", "check_args", "choose_entry_fixes", "net_ops",
-           "run", "screened"]
+__all__ = ["Applicability", "Finding", "Outcome", "Screen", "check", "check_args", "choose_entry_fixes", "fixpoint",
+           "net_ops", "run", "screened"]
 
 MAX_PASSES = 10
+S = TypeVar("S")
 
 @dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class Screen:
@@ -125,7 +126,7 @@ def check_args(written: Written, rules: Sequence[WrittenRule] = WRITTEN) -> list
     return [v for r in arg_rules for v in r.find(written)]
 
 
-_SPLITS: dict[tuple[int, str], tuple] = {}
+_SPLITS: dict[tuple[int, str], tuple[Sequence[WrittenRule], tuple[WrittenRule, ...], tuple[WrittenRule, ...]]] = {}
 
 
 def _split(rules: Sequence[WrittenRule], version: str) -> tuple[tuple[WrittenRule, ...], tuple[WrittenRule, ...]]:
@@ -144,7 +145,7 @@ def choose_entry_fixes(violations: Sequence[Violation], level: Applicability) ->
     """The fix to apply for each violation now: its best at ``level``, unless an
     earlier chosen fix already edits one of its entries (that one waits for the
     next pass, on the re-read text)."""
-    touched: set = set()
+    touched: set[object] = set()  # entry indexes, ("dest", dest) pairs
     chosen: list[Fix | None] = []
     for v in violations:
         fix = v.best_fix(level)
@@ -158,7 +159,7 @@ def choose_entry_fixes(violations: Sequence[Violation], level: Applicability) ->
     return chosen
 
 
-def _freeze(state: Mapping[str, Any]) -> tuple:
+def _freeze(state: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((k, repr(v)) for k, v in state.items()))
 
 
@@ -180,6 +181,27 @@ class _Findings:
         return sorted({f.violation.code for f in self.found.values()})
 
 
+def fixpoint(state: S, one_pass: Callable[[S], S | None], key: Callable[[S], Hashable]) -> tuple[S, str | None]:
+    """Apply ``one_pass`` to ``state`` until a pass changes nothing (returns None): the state reached, and why it
+    is no fixpoint when it is not: ``"cycle"`` (a state seen before, by ``key``: fixes undoing each other) or
+    ``"bound"`` (``MAX_PASSES`` passes, each a change). The one fixpoint loop of a check: the settings of a launch
+    (``run``) and the text of a file (``autofix.core.argparse_stage``) both go round it.
+    """
+    seen: set[Hashable] | None = None  # the states passed through, once a pass changes one (most: none)
+    for _ in range(MAX_PASSES):
+        new = one_pass(state)
+        if new is None:
+            return state, None
+        if seen is None:
+            seen = {key(state)}
+        state = new
+        frozen = key(state)
+        if frozen in seen:
+            return state, "cycle"
+        seen.add(frozen)
+    return state, "bound"
+
+
 def run(
     explicit: Mapping[str, Any],
     schema: Schema,
@@ -188,7 +210,7 @@ def run(
     items: tuple[Item, ...] | None = None,
     screen: Screen | None = None,
 ) -> Outcome:
-    """Detect, apply the best fix at ``level`` for each violation, repeat.
+    """Detect, apply the best fix at ``level`` for each violation, repeat (``fixpoint``).
 
     Within a pass, a fix that touches a dest an earlier fix of the same pass
     touched waits for the next pass (it is re-checked on the new state).
@@ -197,39 +219,35 @@ def run(
     A violation ``screen`` leaves out is neither fixed nor reported, and
     takes no part in a pass (it holds back no other fix).
     """
-    state = dict(explicit)
-    seen: set[tuple] | None = None  # the states passed through, once a fix is applied (most launches: none)
     suppressed: set[tuple[str, str]] = set()  # the suppressed violations of the launch as written
     findings = _Findings()
     fixed: list[str] = []  # codes fixed so far, in order
-    conflict = None
-    for pass_no in range(1, MAX_PASSES + 1):
+    last: list[Violation] = []  # what the last pass found
+    passes = [0]
+
+    def one_pass(state: dict[str, Any]) -> dict[str, Any] | None:
+        passes[0] += 1
+        pass_no = passes[0]
         after = tuple(fixed) if pass_no > 1 else ()
         touched: set[str] = set()
-        found = screened(check(state, schema, facts, items), screen, suppressed, as_written=pass_no == 1)
+        found = last[:] = screened(check(state, schema, facts, items), screen, suppressed, as_written=pass_no == 1)
         for v in found:
             fix = v.best_fix(level)
-            dests = {op.dest for op in fix.ops} if fix else set()
+            dests = {op.dest for op in fix.ops} if fix else set()  # type: ignore[union-attr]  # settings fixes: Set, Unset
             use = fix if fix and not dests & touched else None
             if use:
                 state = applied(state, use.ops)
                 touched |= dests
                 fixed.append(v.code)
             findings.add(v, pass_no, after, use)
-        if not touched:
-            break
-        frozen = _freeze(state)
-        if seen is None:
-            seen = {_freeze(explicit)}
-        if frozen in seen:
-            conflict = "fixes of " + ", ".join(findings.codes()) + " undo each other"
-            break
-        seen.add(frozen)
-    else:
-        conflict = f"no fixpoint after {MAX_PASSES} passes"
+        return state if touched else None
+
+    state, stop = fixpoint(dict(explicit), one_pass, _freeze)
+    conflict = None if stop is None else f"no fixpoint after {MAX_PASSES} passes" if stop == "bound" else \
+        "fixes of " + ", ".join(findings.codes()) + " undo each other"
     # a pass that applied nothing checked the final state already (a clean launch is resolved once)
-    remaining = tuple(found) if not touched else tuple(screened(check(state, schema, facts, items), screen,
-                                                                       suppressed, as_written=False))
+    remaining = tuple(last) if stop is None else tuple(screened(check(state, schema, facts, items), screen,
+                                                                  suppressed, as_written=False))
     return Outcome(tuple(findings.found.values()), state, remaining, conflict if remaining else None)
 
 

@@ -12,7 +12,7 @@ from autofix.adapters import argv as shell
 from autofix.common.arguments import Word, parse_words
 from autofix.common.diagnostics import Location
 from autofix.core import engine
-from autofix.core.api import fix_source
+from autofix.core.api import FixOptions, fix_source
 from autofix.rules import SETTINGS, defined_in
 from autofix.schema import load
 from harness.oracle.oracle import verdict
@@ -33,7 +33,7 @@ def explicit(argv) -> dict:
 def fixed_argv(case: Case, unsafe: bool = True) -> list[str]:
     """Fix the case written as a launch command and read the fixed words back."""
     text = "python3 -m sglang.launch_server " + shlex.join(case.argv) + "\n"
-    result = fix_source(text, shell, unsafe=unsafe, facts=facts_of(case))
+    result = fix_source(text, shell, options=FixOptions(unsafe=unsafe, facts=facts_of(case)))
     words = shlex.split(result.output)
     return words[3:]
 
