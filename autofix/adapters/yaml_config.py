@@ -126,7 +126,7 @@ class NotAConfig(InputError):
     mapping value ``json.dumps`` refuses. An error for a file meant as an SGLang config (its top-level keys
     say so), another file's business otherwise, whatever its strings mention: a GitHub workflow's ``on:`` key
     is a boolean, a playbook a list, CloudFormation's ``!Ref`` and GitLab's ``!reference`` are tags of their
-    own (``runner._One._check``)."""
+    own (``one_file.OneFile._check``)."""
 
 
 def read(text: str, path: str, schema: Schema) -> list[Launch]:

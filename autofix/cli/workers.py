@@ -155,17 +155,17 @@ def _declined(path: str) -> str | None:
 
 
 def _check(path: str, named: bool, opts) -> Ready | None:
-    """``path`` read and checked as ``runner._One`` does; None when the main process must do it itself."""
+    """``path`` read and checked as ``one_file.OneFile`` does; None when the main process must do it itself."""
     try:
         bounds = _BOUNDS
         disk = files.FileSet(scope=bounds.scope, excluded=bounds.excluded)
         read_config = disk.read_config if _CONFIGS else _declined
         text = disk.read(path, named=named)
-        fmt = detect(path, text)
-        if fmt is None:
+        adapter = detect(path, text)
+        if adapter is None:
             return None
-        result = opts.fix(text, fmt, path, configs=on_disk(read_config, shared=_SHARED, policy=bounds.config_policy),
-                          fix_edits=_FIX_EDITS)
+        configs = on_disk(read_config, shared=_SHARED, policy=bounds.config_policy)
+        result = opts.fix(text, adapter, path, configs=configs, fix_edits=_FIX_EDITS)
     except Exception:  # noqa: BLE001 - every error is reported by the main process, which checks it again
         return None
     if result.errors:  # a --config file SGLang refuses: its InputError is reported (and pickles) in the main process
@@ -183,7 +183,7 @@ def results(items: Iterable[tuple[str, bool]], count: int, jobs: int, options: C
     """One ``Ready`` or None per item of ``items`` (path, named; ``count`` of them), in their order, checked
     by ``jobs`` workers. ``items`` is read as the answers are taken: a few chunks ahead of them.
 
-    ``options(path)`` gives a file's ``runner.FileOptions``; a file it raises for is left to the main
+    ``options(path)`` gives a file's ``run_options.FileOptions``; a file it raises for is left to the main
     process (which meets the error at its turn). ``before_start`` runs before the workers start
     (``runner`` flushes its streams, so a forked worker holds no unwritten output of the main process).
     Stdin (``-``) is always left to the main process. Closing the iterator stops the workers. ``bounds``:
