@@ -45,7 +45,10 @@ MAP_TAG = "tag:yaml.org,2002:map"  # what PyYAML resolves an untagged mapping to
 
 @dataclass(slots=True)  # not frozen: see arguments.Word
 class Pair:
-    """One top-level ``key: value`` pair: its nodes, the option it names, its words."""
+    """One top-level ``key: value`` pair: its nodes, the option it names, its words.
+
+    The adapter's own handle on a setting (what an edit needs: the nodes' spans, the merge key it came from),
+    beside the ``arguments.Word``s its value becomes, which are what argparse reads."""
 
     key: str
     key_node: Any

@@ -257,8 +257,8 @@ class _Passes:
                     after = tuple(dict.fromkeys(self.born[index] + self.fixed.touching(dests)))
                 alone = self.fix_edits(v, current, launch, views[index][1]) if \
                     self.checking.fix_edits and not self.chain and not after else ()
-                d = diagnostic(path, launch, v, level, after, fixed_here[k] or (editable and not chosen[k]), back,
-                               alone)
+                d = diagnostic(path, launch, replace(v, after=after) if after else v, level,
+                               fixed_here[k] or (editable and not chosen[k]), back, alone)
                 key = (v.code, v.message, d.location)
                 if key not in self.seen:
                     self.seen.add(key)
@@ -296,7 +296,7 @@ class _Passes:
             self.checked = [(launch, found, [False] * len(found)) for launch, (layers, _) in
                             zip(launches, self.views(launches))
                             for found in [self.found(launch, back, False, layers)]]
-        remaining = [diagnostic(self.path, launch, v, level, (), editable, back)
+        remaining = [diagnostic(self.path, launch, v, level, editable, back)
                      for launch, found, editables in self.checked for v, editable in zip(found, editables)]
         return ArgStage(current, launches, self.diagnostics, remaining, self.conflicts, self.chain, self.born,
                         is_config)

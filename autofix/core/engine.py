@@ -10,7 +10,7 @@ is written.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from autofix import rules as _rules
@@ -22,7 +22,7 @@ from autofix.rules import WRITTEN
 from autofix.rules.base import HostRule, WrittenRule
 from autofix.schema import Schema
 
-__all__ = ["Applicability", "Finding", "Outcome", "Screen", "check", "check_args", "choose_entry_fixes", "fixpoint",
+__all__ = ["Applicability", "Outcome", "Screen", "check", "check_args", "choose_entry_fixes", "fixpoint",
            "net_ops", "run", "screened"]
 
 MAX_PASSES = 10
@@ -66,29 +66,15 @@ def screened(found: Sequence[Violation], screen: Screen | None, written: set[tup
 
 
 @dataclass(frozen=True, slots=True)
-class Finding:
-    """A violation seen during the run.
-
-    ``pass_no`` is 1 for violations of the input; a later pass means a fix of
-    an earlier one (``after``, their codes) made it appear. ``applied`` is the
-    fix the engine applied for it, if any.
-    """
-
-    violation: Violation
-    pass_no: int
-    after: tuple[str, ...]
-    applied: Fix | None
-
-
-@dataclass(frozen=True, slots=True)
 class Outcome:
-    """The whole run: findings in order, the fixed settings, what remains.
+    """The whole run: every violation once, in the order first seen (one a fix of an earlier pass made appear
+    carries that pass's fixes in ``Violation.after``), the fixed settings, what remains.
 
     ``conflict`` names the rules when fixes went round in a circle or the
     pass bound was hit; their violations are then in ``remaining``.
     """
 
-    findings: tuple[Finding, ...]
+    findings: tuple[Violation, ...]
     explicit: dict[str, Any]
     remaining: tuple[Violation, ...]
     conflict: str | None
@@ -164,21 +150,19 @@ def _freeze(state: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
 
 
 class _Findings:
-    """Each violation once, by (code, message), at the pass it first appeared, with the fix applied for it."""
+    """Each violation once, by (code, message), as first seen: with the fixes it appeared after (``after``: the
+    codes fixed in the passes before it, none for a violation of the input)."""
 
     def __init__(self) -> None:
-        self.found: dict[tuple[str, str], Finding] = {}
+        self.found: dict[tuple[str, str], Violation] = {}
 
-    def add(self, v: Violation, pass_no: int, after: tuple[str, ...], applied: Fix | None) -> None:
+    def add(self, v: Violation, after: tuple[str, ...]) -> None:
         key = (v.code, v.message)
-        first = self.found.get(key)
-        if first is None:
-            self.found[key] = Finding(v, pass_no, after, applied)
-        elif applied is not None and first.applied is None:  # seen before, fixed now: the first sighting says so
-            self.found[key] = Finding(first.violation, first.pass_no, first.after, applied)
+        if key not in self.found:
+            self.found[key] = replace(v, after=after) if after else v
 
     def codes(self) -> list[str]:
-        return sorted({f.violation.code for f in self.found.values()})
+        return sorted({v.code for v in self.found.values()})
 
 
 def fixpoint(state: S, one_pass: Callable[[S], S | None], key: Callable[[S], Hashable]) -> tuple[S, str | None]:
@@ -239,7 +223,7 @@ def run(
                 state = applied(state, use.ops)
                 touched |= dests
                 fixed.append(v.code)
-            findings.add(v, pass_no, after, use)
+            findings.add(v, after)
         return state if touched else None
 
     state, stop = fixpoint(dict(explicit), one_pass, _freeze)

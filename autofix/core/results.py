@@ -5,7 +5,7 @@ order, and the regions its fixes rewrote (``changes``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from autofix.adapters.launch import Launch
@@ -77,8 +77,7 @@ class FixResult:
         return sum(1 for d in self.diagnostics if not d.after)
 
 
-def diagnostic(path: str, launch: Launch, violation: Violation, level: Applicability,
-               after: Iterable[str] = (), editable: bool = True,
+def diagnostic(path: str, launch: Launch, violation: Violation, level: Applicability, editable: bool = True,
                back: Callable[[Location], Location] = lambda loc: loc,
                edits: tuple[tuple[TextEdit, ...] | None, ...] = ()) -> Diagnostic:
     """``violation`` of ``launch`` (read from ``path``) placed where it points in the text as read (``back``):
@@ -90,7 +89,6 @@ def diagnostic(path: str, launch: Launch, violation: Violation, level: Applicabi
         violation=violation,
         fixable=editable and violation.best_fix(level) is not None,
         fix_available=editable and bool(violation.fixes),
-        after=tuple(after),
         fix_edits=edits if editable else tuple(None for _ in edits),
     )
 

@@ -59,10 +59,10 @@ class Settled:
         level, path = self.checking.level, self.path
         for index, (launch, outcome) in enumerate(zip(self.launches, self.outcomes)):
             editable = index not in self.unfixed
-            for f in outcome.findings:
-                alone = self.fix_edits(f.violation, index, launch) if self.checking.fix_edits and not f.after else ()
-                diagnostics.append(diagnostic(path, launch, f.violation, level, f.after, editable, back, alone))
-            remaining.extend(diagnostic(path, launch, v, level, (), editable, back) for v in outcome.remaining)
+            for v in outcome.findings:
+                alone = self.fix_edits(v, index, launch) if self.checking.fix_edits and not v.after else ()
+                diagnostics.append(diagnostic(path, launch, v, level, editable, back, alone))
+            remaining.extend(diagnostic(path, launch, v, level, editable, back) for v in outcome.remaining)
             if outcome.conflict:
                 loc = back(self.where.get(index, launch.start))
                 conflicts.append(f"{path}:{loc.line}:{loc.col}: {outcome.conflict}")
@@ -124,11 +124,11 @@ def run(text: str, adapter: Adapter, path: str, checking: Checking, arg_stage: A
             plain = arg_stage.launches[index].parsed.explicit_for(schema)
             alone = {(v.code, v.message) for v in engine.check(plain, schema, facts, screen=screens[index])}
             outcome = replace(outcome, findings=tuple(
-                f if f.after or (f.violation.code, f.violation.message) in alone else replace(f, after=opened[index])
-                for f in outcome.findings))
+                v if v.after or (v.code, v.message) in alone else replace(v, after=opened[index])
+                for v in outcome.findings))
         if arg_stage.born[index]:  # the launch exists once a host-stage fix writes it as its file will run it
             outcome = replace(outcome, findings=tuple(
-                f if f.after else replace(f, after=arg_stage.born[index]) for f in outcome.findings))
+                v if v.after else replace(v, after=arg_stage.born[index]) for v in outcome.findings))
         outcomes.append(outcome)
     edits, _ = proposals.settle()
     unfixed: set[int] = set()  # launches whose fixes could not be written
@@ -143,8 +143,7 @@ def _refused(before: dict[str, object], schema: Schema, facts: Facts, screen: en
              why: str) -> engine.Outcome:
     """The outcome of a launch whose fixes are not written: what it is found to hold, all remaining."""
     found = tuple(engine.check(before, schema, facts, screen=screen))
-    return engine.Outcome(tuple(engine.Finding(v, 1, (), None) for v in found), before, found,
-                          f"fixes not applied: {why}")
+    return engine.Outcome(found, before, found, f"fixes not applied: {why}")
 
 
 def _one(index: int, launch: Launch, current: str, adapter: Adapter, checking: Checking, configs: ConfigFiles,
