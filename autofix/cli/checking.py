@@ -175,11 +175,11 @@ def prepare(request: Request, *, env: Mapping[str, str], stdout: TextIO, stderr:
         top = resolver.run_settings()  # the run-wide choices (format, --show-fixes) and a first bad file show now
     except configuration.OptionError as exc:
         raise UsageError(str(exc).removeprefix(f"{exc.param}: "), exc.param) from None
-    fmt = top.output_format
-    if mode is Mode.DIFF_ONLY and (fmt in MACHINE or r.statistics):
-        raise UsageError(f"--diff prints only the diff: it takes no {'--statistics' if r.statistics else fmt} "
+    output_format = top.output_format
+    if mode is Mode.DIFF_ONLY and (output_format in MACHINE or r.statistics):
+        raise UsageError(f"--diff prints only the diff: it takes no {'--statistics' if r.statistics else output_format} "
                          "report (use --check or the default mode)")
-    if mode is Mode.WRITE and "-" in r.paths and fmt in MACHINE:
+    if mode is Mode.WRITE and "-" in r.paths and output_format in MACHINE:
         raise UsageError("--write with stdin prints the fixed text on stdout: use --output-format full or concise")
 
     def options(path: str) -> FileOptions:
@@ -188,10 +188,10 @@ def prepare(request: Request, *, env: Mapping[str, str], stdout: TextIO, stderr:
     def excluded(path: str, named: bool, is_dir: bool) -> bool:
         return resolver.excluded(path, is_dir=True) if is_dir else resolver.skips(path, named)
 
-    output = Output(fmt, top.show_fixes, r.statistics,
-                    color=fmt in ("full", "concise") and color_wanted(env, stdout),
-                    progress=_isatty(stderr) and (fmt in MACHINE or r.statistics or not _isatty(stdout)),
-                    actions=fmt == "github" or in_actions(env), verbose=r.verbose)
+    output = Output(output_format, top.show_fixes, r.statistics,
+                    color=output_format in ("full", "concise") and color_wanted(env, stdout),
+                    progress=_isatty(stderr) and (output_format in MACHINE or r.statistics or not _isatty(stdout)),
+                    actions=output_format == "github" or in_actions(env), verbose=r.verbose)
     # the run-wide options: the summary's hint at --unsafe-fixes, the release a machine format's report names
     run_wide = FileOptions(unsafe=top.unsafe_fixes, target_version=top.target_version)
     return Job(r, mode, output, Checks(run_wide, options, excluded), env, stdout, stderr, resolver)

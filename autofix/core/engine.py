@@ -4,7 +4,8 @@ Pure: takes ``dest -> value`` and returns what was found, what was fixed and
 the settings after fixing. Knows neither file formats nor SGLang specifics:
 ``check`` asks the pipeline (``autofix.pipeline.run.resolve``), ``run``
 applies fixes to a fixpoint, ``check_args`` runs the rules of how a launch
-is written.
+is written. ``fixpoint`` is the loop both stages go round: ``run`` over a
+launch's settings, ``argparse_stage`` over a file's text.
 """
 
 from __future__ import annotations
