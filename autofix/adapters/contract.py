@@ -2,9 +2,9 @@
 
 An adapter is a module (``argv``, ``yaml_config``, ``srtslurm``, ``manifest``, ``dockerfile``), handed
 around as a value (``autofix.adapters.by_name``, ``detect``). Each implements the whole of ``Adapter``, with
-these signatures: a module implements a ``typing.Protocol`` when it has every member (mypy checks modules
-against protocols, below; ``tests/adapters/test_contract.py`` checks each member's signature at run time with
-``inspect.signature``). What differs between adapters is said by a member, never by their names:
+these signatures: a module implements a ``typing.Protocol`` when it has every member (mypy checks a module
+where an ``Adapter`` is expected: ``CONFIG_FILES``, and ``tests/adapters/test_contract.py``, which also checks
+each member's signature at run time with ``inspect.signature``). What differs between adapters is said by a member, never by their names:
 ``SOURCE`` (how the argparse-stage rules read the words), ``looks_like_config`` (whether a text is one to
 check), ``CONFIG_FILES`` (the adapter of the ``--config`` files its launches read on this host, if any).
 
@@ -13,7 +13,7 @@ Nothing imports this module at run time but the test: the others name ``Adapter`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import Literal, Protocol
 
 from autofix.adapters.launch import ConfigArgument, Launch
 from autofix.common.diagnostics import EntryOp, Op
@@ -70,8 +70,3 @@ class Adapter(Editor, Protocol):
         ``CONFIG_FILES`` is)."""
         ...
 
-
-if TYPE_CHECKING:  # mypy checks each adapter module against the contract here
-    from autofix.adapters import argv, dockerfile, manifest, srtslurm, yaml_config
-
-    ADAPTERS: tuple[Adapter, ...] = (yaml_config, argv, srtslurm, manifest, dockerfile)

@@ -20,7 +20,7 @@ them (``files.FileSet``: atomically, only if unchanged since read).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from autofix.adapters.embedded import script_comments
 from autofix.common.diagnostics import Diagnostic
@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from autofix.adapters.contract import Adapter
     from autofix.cli.run_options import Checks
     from autofix.core.api import FixResult
+    from autofix.core.policy import Policy
+    from autofix.pipeline.facts import Facts
     from autofix.report.stream import ReportStream
     from autofix.schema import Schema
 
@@ -56,7 +58,7 @@ def add_ignores(paths: list[str], *, checks: Checks, err: ReportStream, verbose:
     from autofix.rules import RULES
     from autofix.schema import load
 
-    others = frozenset(r.code for r in RULES) - {"SUP001"}
+    others = cast("frozenset[str]", frozenset(r.code for r in RULES)) - {"SUP001"}  # (every rule has a code)
     disk = files.FileSet(scope=Scope(paths))  # a walked symlink to a file outside is not read nor written
     added = changed = left = failed = unwritten = 0
     for path, named in expand(paths, note=err.line, excluded=checks.excluded, scope=disk.scope):
@@ -64,7 +66,8 @@ def add_ignores(paths: list[str], *, checks: Checks, err: ReportStream, verbose:
             err.line("-:1:1: error: --add-ignores writes files: give paths, not stdin")
             failed += 1
             continue
-        text = adapter = None
+        text: str | None = None
+        adapter: Adapter | None = None
         try:
             text = disk.read(path, named=named)
             adapter = format_of(path, path, text, named)
@@ -73,7 +76,8 @@ def add_ignores(paths: list[str], *, checks: Checks, err: ReportStream, verbose:
             opts = checks.of(path)
             schema = load(opts.target_version)
 
-            def check(t: str, policy=opts.policy, adapter=adapter, path=path, schema=schema, facts=opts.facts):
+            def check(t: str, policy: Policy = opts.policy, adapter: Adapter = adapter, path: str = path,
+                      schema: Schema = schema, facts: Facts = opts.facts) -> FixResult:
                 return fix_source(t, adapter, path=path, options=FixOptions(schema=schema, facts=facts, policy=policy))
 
             # the unused suppressions removed: the file's own rules judge them, only SUP001's fix is applied
@@ -172,7 +176,8 @@ def _suppress(text: str, adapter: Adapter, path: str, schema: Schema, findings: 
     return text, missed
 
 
-def _covers(check: Callable, read: Callable, text: str, before: list, known: set[tuple[str, str, int]],
+def _covers(check: Callable[[str], FixResult], read: Callable[[str], list[dict[str, Any]]], text: str,
+            before: list[dict[str, Any]], known: set[tuple[str, str, int]],
             ds: list[Diagnostic], at: int, moved: int, path: str) -> bool:
     """Whether ``text`` still reads as the launches ``before`` and reports of the findings ``known``
     (code, message, line) all but ``ds``, and nothing else, where they now are (``moved`` lines further down

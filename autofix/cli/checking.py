@@ -130,7 +130,7 @@ def color_wanted(env: Mapping[str, str], stream: TextIO) -> bool:
     return _isatty(stream)
 
 
-def _isatty(stream) -> bool:
+def _isatty(stream: TextIO) -> bool:
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError, OSError):

@@ -30,8 +30,9 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from autofix.adapters import detect
 from autofix.cli.config_files import on_disk
@@ -39,6 +40,12 @@ from autofix.core.api import FixResult
 from autofix.disk import files
 from autofix.disk.reads import Snapshot
 from autofix.disk.scope import Scope
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    from autofix.cli.run_options import FileOptions
+    from autofix.core.policy import Policy
 
 # Below this many files a run stays in-process whatever -j says: starting the workers (a fork each, and
 # each warming its own caches on its first files) costs about what checking ~100 clean files does on one
@@ -82,7 +89,7 @@ class Bounds:
 
     scope: Scope | None = None
     excluded: Callable[[str, bool, bool], bool] | None = None
-    config_policy: Callable | None = None
+    config_policy: Callable[[str], Policy] | None = None
 
 
 class _Declined(Exception):
@@ -154,7 +161,7 @@ def _declined(path: str) -> str | None:
     raise _Declined(path)
 
 
-def _check(path: str, named: bool, opts) -> Ready | None:
+def _check(path: str, named: bool, opts: FileOptions) -> Ready | None:
     """``path`` read and checked as ``one_file.OneFile`` does; None when the main process must do it itself."""
     try:
         bounds = _BOUNDS
@@ -173,11 +180,11 @@ def _check(path: str, named: bool, opts) -> Ready | None:
     return Ready(result, disk.snapshots, disk.reals)
 
 
-def _check_chunk(chunk: list[tuple[str, bool, object]]) -> list[Ready | None]:
+def _check_chunk(chunk: list[tuple[str, bool, FileOptions | None]]) -> list[Ready | None]:
     return [None if opts is None else _check(path, named, opts) for path, named, opts in chunk]
 
 
-def results(items: Iterable[tuple[str, bool]], count: int, jobs: int, options: Callable[[str], object], *,
+def results(items: Iterable[tuple[str, bool]], count: int, jobs: int, options: Callable[[str], FileOptions], *,
             shared: frozenset[str], fix_edits: bool, before_start: Callable[[], None],
             bounds: Bounds = Bounds()) -> Iterator[Ready | None]:
     """One ``Ready`` or None per item of ``items`` (path, named; ``count`` of them), in their order, checked
@@ -189,7 +196,7 @@ def results(items: Iterable[tuple[str, bool]], count: int, jobs: int, options: C
     Stdin (``-``) is always left to the main process. Closing the iterator stops the workers. ``bounds``:
     what the workers may read (the main process's, see ``Bounds``).
     """
-    def task(item: tuple[str, bool]):
+    def task(item: tuple[str, bool]) -> tuple[str, bool, FileOptions | None]:
         path, named = item
         if path == "-":
             return path, named, None
@@ -212,7 +219,7 @@ def results(items: Iterable[tuple[str, bool]], count: int, jobs: int, options: C
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init,
                                initargs=(shared, fix_edits, bounds if forked else Bounds(bounds.scope), forked,
                                          os.getpid()))
-    pending: deque = deque()
+    pending: deque[tuple[int, Future[list[Ready | None]] | None]] = deque()
     broken = False
     try:
         for chunk in chunks:
@@ -229,7 +236,8 @@ def results(items: Iterable[tuple[str, bool]], count: int, jobs: int, options: C
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _drain_one(pending: deque, broken: bool):
+def _drain_one(pending: deque[tuple[int, Future[list[Ready | None]] | None]],
+               broken: bool) -> Generator[Ready | None, None, bool]:
     """Yield the answers of the oldest chunk in flight (all None when it failed); whether the pool is broken."""
     from concurrent.futures import BrokenExecutor
 

@@ -40,10 +40,33 @@ from autofix.schema import Schema
 
 if TYPE_CHECKING:
     from autofix.adapters.contract import Adapter
-    from autofix.core.configs import Merges
     from autofix.core.options import Checking
 
 Locator = Callable[[Location], Location]  # a location in a corrected text -> in the text as read
+
+
+class Merges:
+    """The other files of the launches of a text, as its argparse stage sees them (``run``'s ``merges``): a
+    command line's ``--config`` file (``configs.ConfigFiles``), a ``--config`` file's command lines
+    (``configs.Readers``)."""
+
+    def layers(self, launches: list[Launch]) -> list[tuple[Layers | None, Launch]]:
+        """Per launch of the text: (its other file, as ``Written.layers``, or None; the launch SGLang runs)."""
+        raise NotImplementedError
+
+    def edits(self, launched: Launch, ops: list[Op]) -> tuple[str, list[Edit]]:
+        """(the name of the file, its edits) that write ``ops`` (``Set``/``Unset``) in ``launched``'s other file.
+        Raises ``CannotEdit``."""
+        raise CannotEdit("the launch's other file cannot be edited from here")
+
+    def amend(self, name: str, edits: list[Edit]) -> None:
+        """Apply ``edits`` (from ``edits``) to file ``name``."""
+        raise NotImplementedError
+
+    def placed(self, name: str, edits: list[Edit]) -> tuple[TextEdit, ...] | None:
+        """``edits`` (from ``edits``) placed in file ``name`` as read, or None where its own fixes changed it
+        first (``fix_edits``)."""
+        return None
 
 
 @dataclass(slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
@@ -278,13 +301,8 @@ class _Passes:
             if not other or out is None:
                 return out
             assert merges is not None
-            name, edits = merges.edits(launched, other)
-            config = merges.files[name]
-            assert config is not None  # ``edits`` read it
-            if config.written.chain:
-                return None
-            more = placing.placed(edits, config.source, (), name)
-            return None if more is None else out + more  # (with no chain, every edit is placed)
+            more = merges.placed(*merges.edits(launched, other))
+            return None if more is None else out + more
 
         return placing.of_fixes(v.fixes, render)
 

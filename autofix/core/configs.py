@@ -13,13 +13,14 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from autofix.adapters.launch import Launch
-from autofix.common.diagnostics import UNKNOWN, Location, Op
+from autofix.common.diagnostics import UNKNOWN, Location, Op, TextEdit
 from autofix.common.edits import Edit, apply_edits
-from autofix.common.errors import CannotEdit, InputError
+from autofix.common.errors import InputError
 from autofix.common.filenames import is_yaml
 from autofix.common.written import Layers
 from autofix.core import argparse_stage, merge
-from autofix.core.argparse_stage import ArgStage, Locator
+from autofix.core import fix_edits as placing
+from autofix.core.argparse_stage import ArgStage, Locator, Merges
 from autofix.core.options import ConfigReader, Withheld, itself, joined
 from autofix.core.results import Unread
 from autofix.schema import Schema
@@ -39,33 +40,12 @@ class Config:
     edits: list[Edit] = field(default_factory=list)
 
 
-class Merges:
-    """The other files of the launches of one text, for its argparse stage (``argparse_stage.run``'s
-    ``merges``)."""
-
-    files: dict[str, Config | None]
-
-    def layers(self, launches: list[Launch]) -> list[tuple[Layers | None, Launch]]:
-        """Per launch of the text: (its other file, as ``Written.layers``, or None; the launch SGLang runs)."""
-        raise NotImplementedError
-
-    def edits(self, launched: Launch, ops: list[Op]) -> tuple[str, list[Edit]]:
-        """(the name of the file, its edits) that write ``ops`` (``Set``/``Unset``) in ``launched``'s other file.
-        Raises ``CannotEdit``."""
-        raise CannotEdit("the launch's other file cannot be edited from here")
-
-    def amend(self, name: str, edits: list[Edit]) -> None:
-        """Apply ``edits`` (from ``edits``) to file ``name``."""
-        raise NotImplementedError
-
-
 class Readers(Merges):
     """A ``--config`` file's launches: the command lines that read it (``readers``: each with the index of its
     ``--config`` word), and whether launches autofix does not see read it too (``outside``)."""
 
     def __init__(self, name: str, readers: list[tuple[Launch, int]], outside: bool, schema: Schema) -> None:
         self.name, self.readers, self.outside, self.schema = name, readers, outside, schema
-        self.files = {}
 
     def layers(self, launches: list[Launch]) -> list[tuple[Layers | None, Launch]]:
         return [(_config_layers(launch, self.readers, self.outside, self.name, self.schema), launch)
@@ -214,6 +194,13 @@ class ConfigFiles(Merges):
         stage.launches = self.read(text, name)
         stage.text = text
         stage.chain = [*stage.chain, edits]
+
+    def placed(self, name: str, edits: list[Edit]) -> tuple[TextEdit, ...] | None:
+        config = self.files[name]
+        assert config is not None  # ``edits`` read it
+        if config.written.chain:
+            return None
+        return placing.placed(edits, config.source, (), name)  # (with no chain, every edit is placed)
 
     def launch(self, path: str) -> tuple[str, Launch] | None:
         """(the file's name, its launch: its corrected text, read), or None."""

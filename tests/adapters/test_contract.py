@@ -2,7 +2,7 @@
 
 The core and the command line take an ``Adapter``, never a module's name: a member missing from one module
 (``looks_like_config`` once was, read through ``getattr``), or one with other parameters, would fail here
-rather than at the first file of that kind. mypy checks the same at ``contract.ADAPTERS``.
+rather than at the first file of that kind. mypy checks the same where each module is used as an ``Adapter``.
 """
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ from __future__ import annotations
 import inspect
 import os
 import types
+from pathlib import Path
 
 import pytest
 
-from autofix.adapters import NAMES, by_name, contract
+import autofix
+from autofix.adapters import NAMES, by_name
 from autofix.adapters.contract import Adapter, Editor
 
 MODULES = {name: by_name(name) for name in NAMES}
@@ -81,9 +83,37 @@ def test_only_the_shell_adapter_reads_config_files():
     assert MODULES["shell"].CONFIG_FILES is MODULES["yaml"]
 
 
-def test_mypy_accepts_each_module_where_an_adapter_is_expected():
+def _mypy(tmp_path, monkeypatch, source: str) -> tuple[int, str]:
+    """mypy --strict's status and report on a module of ``source`` (the autofix modules it imports: silent)."""
     api = pytest.importorskip("mypy.api")
-    out, err, status = api.run(["--follow-imports=silent", f"--cache-dir={os.devnull}", "--strict", contract.__file__])
-    assert status == 0, out + err
-    assert "ADAPTERS: tuple[Adapter, ...] = (yaml_config, argv, srtslurm, manifest, dockerfile)" in \
-        inspect.getsource(contract)
+    monkeypatch.setenv("MYPYPATH", str(Path(autofix.__file__).parent.parent))
+    (tmp_path / "use.py").write_text(source, encoding="utf-8")
+    out, err, status = api.run(["--follow-imports=silent", f"--cache-dir={os.devnull}", "--strict",
+                                str(tmp_path / "use.py")])
+    return status, out + err
+
+
+def test_mypy_accepts_each_module_where_an_adapter_is_expected(tmp_path, monkeypatch):
+    status, report = _mypy(tmp_path, monkeypatch, """
+from autofix.adapters import argv, dockerfile, manifest, srtslurm, yaml_config
+from autofix.adapters.contract import Adapter
+
+ADAPTERS: tuple[Adapter, ...] = (yaml_config, argv, srtslurm, manifest, dockerfile)
+""")
+    assert status == 0, report
+
+
+def test_mypy_refuses_a_module_that_lacks_a_member(tmp_path, monkeypatch):
+    # the shell adapter as it was: no looks_like_config (read through getattr)
+    (tmp_path / "stale.py").write_text("""
+from autofix.adapters.argv import (CONFIG_FILES, NAME, SOURCE, comments, config_argument, edit, edit_entries,
+                                   read)
+""", encoding="utf-8")
+    status, report = _mypy(tmp_path, monkeypatch, """
+import stale
+from autofix.adapters.contract import Adapter
+
+ADAPTER: Adapter = stale
+""")
+    assert status == 1 and 'Incompatible types in assignment (expression has type Module, variable has type "Adapter")' \
+        in report, report
