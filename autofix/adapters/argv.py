@@ -20,16 +20,16 @@ from __future__ import annotations
 import re
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from autofix.adapters import embedded, yaml_config
 from autofix.adapters.launch import ConfigArgument, Launch
 from autofix.adapters.syntax import shell_syntax, shell_words
 from autofix.adapters.syntax.shell_tree import ShellSyntaxError
 from autofix.adapters.syntax.shell_words import ShellWord
-from autofix.common.arguments import Word, entries_of, parse_words
+from autofix.common.arguments import Setting, Word, entries_of, parse_words
 from autofix.common.diagnostics import Drop, EntryOp, Location, Op, Respell, Revalue, Rewrite, Unset
 from autofix.common.edits import Edit, line_col, merge_deletions
 from autofix.common.errors import CannotEdit, InputError
@@ -173,7 +173,7 @@ def read_script(text: str, path: str, schema: Schema, locate: Callable[[int], Lo
 
 
 def _script_launches(text: str, cmd: shell_syntax.Command, values: list[str], path: str, schema: Schema,
-                     locate, elsewhere: str | None) -> list[Launch]:
+                     locate: Callable[[int], Location], elsewhere: str | None) -> list[Launch]:
     """The launches of the script a shell command (``bash -c "<script>"``) runs, read inside its word.
 
     The shell may follow a wrapper and its options (``srun --nodes 1 bash -c``,
@@ -190,7 +190,7 @@ def _script_launches(text: str, cmd: shell_syntax.Command, values: list[str], pa
     return [embedded.nested(launch, view, sys.modules[__name__]) for launch in found]
 
 
-def _quote(value) -> str:
+def _quote(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return shlex.quote(str(value))
@@ -249,12 +249,12 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
     return edits + deletions
 
 
-def _value_words(value) -> list[str]:
+def _value_words(value: object) -> list[str]:
     """The quoted words of a value: one, or one per item of a list (an option of several values)."""
     return [_quote(v) for v in value] if isinstance(value, list) else [_quote(value)]
 
 
-def _set_words(text: str, ctx: Context, s, values: list) -> Edit:
+def _set_words(text: str, ctx: Context, s: Setting, values: list[Any]) -> Edit:
     """Write ``values`` as the value words of setting ``s`` (``--flag a b``), replacing the ones written."""
     words = " ".join(_quote(v) for v in values)
     a, b = ctx.spans[s.option_index]
@@ -289,7 +289,7 @@ def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) 
             edits.append(Edit(*first, new))
         elif isinstance(op, Revalue):
             if entry.inline and op.item == 0:
-                edits.append(Edit(*first, _inline(text[first[0]:first[1]], entry.flag, _text(op.value))))
+                edits.append(Edit(*first, _inline(text[first[0]:first[1]], str(entry.flag), _text(op.value))))
             else:
                 a, b = _span(ctx, entry.words[op.item + (0 if entry.inline else 1)])
                 edits.append(Edit(a, b, _same_quotes(text[a:b], _text(op.value))))
@@ -311,7 +311,7 @@ def _inline(original: str, flag: str, value: str) -> str:
     return _quote(f"{flag}={value}")
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     return _quote(value) if isinstance(value, bool) else str(value)
 
 
@@ -322,12 +322,12 @@ def _span(ctx: Context, word: int) -> tuple[int, int]:
     return a, b
 
 
-def _delete(text: str, ctx: Context, s) -> Edit:
+def _delete(text: str, ctx: Context, s: Setting) -> Edit:
     """The setting's words; their whole line when nothing else (but a continuation) is on it."""
     return _delete_words(text, ctx, [s.option_index, *s.value_indexes])
 
 
-def _delete_words(text: str, ctx: Context, idx) -> Edit:
+def _delete_words(text: str, ctx: Context, idx: Sequence[int]) -> Edit:
     """Words ``idx`` (consecutive); their whole line when nothing else (but a continuation) is on it.
 
     Only the blanks next to the words are looked at, not their whole line:

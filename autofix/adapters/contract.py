@@ -3,10 +3,11 @@
 An adapter is a module (``argv``, ``yaml_config``, ``srtslurm``, ``manifest``, ``dockerfile``), handed
 around as a value (``autofix.adapters.by_name``, ``detect``). Each implements the whole of ``Adapter``, with
 these signatures: a module implements a ``typing.Protocol`` when it has every member (mypy checks a module
-where an ``Adapter`` is expected: ``CONFIG_FILES``, and ``tests/adapters/test_contract.py``, which also checks
-each member's signature at run time with ``inspect.signature``). What differs between adapters is said by a member, never by their names:
-``SOURCE`` (how the argparse-stage rules read the words), ``looks_like_config`` (whether a text is one to
-check), ``CONFIG_FILES`` (the adapter of the ``--config`` files its launches read on this host, if any).
+where an ``Adapter`` is expected, ``CONFIG_FILES`` and ``tests/adapters/test_contract.py``, which also
+checks each member's signature at run time with ``inspect.signature``). What differs between adapters is
+said by a member, never by their names: ``SOURCE`` (how the argparse-stage rules read the words),
+``looks_like_config`` (whether a text is one to check), ``CONFIG_FILES`` (the adapter of the ``--config``
+files its launches read on this host, if any).
 
 Nothing imports this module at run time but the test: the others name ``Adapter`` in annotations only.
 """

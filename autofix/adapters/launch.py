@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autofix.common.arguments import Entry, ParsedArgs
 from autofix.common.diagnostics import Location, Violation
 from autofix.common.written import Host
+
+if TYPE_CHECKING:
+    from autofix.common.suppressions import Malformed, Suppression
 
 
 @dataclass(slots=True)
@@ -32,7 +35,7 @@ class Launch:
     ctx: Any = None
     entries: tuple[Entry, ...] = ()
     host: Host | None = None
-    suppress: tuple = ()
+    suppress: tuple[Suppression | Malformed, ...] = ()
     elsewhere: str | None = None
 
     def locate(self, violation: Violation) -> Location:

@@ -105,7 +105,7 @@ def flag_of(key: str) -> str:
     return "--" + key.replace("_", "-")
 
 
-def _words_for(key: str, value: Any, key_node, value_node, index: int) -> list[Word]:
+def _words_for(key: str, value: Any, key_node: Any, value_node: Any, index: int) -> list[Word]:
     """srtctl's conversion of one pair to words (see the module docstring)."""
     kloc, vloc = _loc(key_node.start_mark), _loc(value_node.start_mark)
     flag = Word(flag_of(key), kloc, ("key", index))
@@ -132,7 +132,7 @@ class RoleContext(Context):
     elsewhere: tuple[tuple[int, int], ...] = ()  # other variants' items of zipped lists
     merged: tuple[tuple[int, int], ...] = ()  # mappings its own merge through merge keys (``<<: *prefill``)
 
-    def covers(self, edit) -> bool:
+    def covers(self, edit: Edit) -> bool:
         """Whether ``edit`` changes text this launch reads."""
         if any(a <= edit.start and edit.end <= b for a, b in self.elsewhere):
             return False
@@ -142,7 +142,7 @@ class RoleContext(Context):
         return any(edit.start < b and edit.end > a for a, b in spans)
 
 
-def _roles(doc: Composed, section) -> dict[str, tuple[Any, Any]]:
+def _roles(doc: Composed, section: Any) -> dict[str, tuple[Any, Any]]:
     """role -> (role key node, mapping node or None for ``role: null``) of a section's backend.sglang_config."""
     roles = doc.value(doc.value(section, "backend"), "sglang_config")
     if not isinstance(roles, yaml.MappingNode):
@@ -176,7 +176,9 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
     return launches
 
 
-def _variants(doc: Composed, root, base_roles, offset, newline, path, schema) -> list[Launch]:
+def _variants(doc: Composed, root: Any, base_roles: dict[str, tuple[Any, Any]], offset: int, newline: str, path: str,
+              schema: Schema) -> list[Launch]:
+    """The launches of each variant the recipe's ``override_*`` and ``zip_override_*`` sections make (``read``)."""
     out = []
     for name_node, section in doc.effective(root):
         name = str(name_node.value)
@@ -199,7 +201,7 @@ def _variants(doc: Composed, root, base_roles, offset, newline, path, schema) ->
     return out
 
 
-def _zip_count(doc: Composed, section, path: str) -> int:
+def _zip_count(doc: Composed, section: Any, path: str) -> int:
     """How many variants a ``zip_override_*`` section makes: the length its list leaves share (1 broadcasts)."""
     lengths: dict[int, Any] = {}
     # a walk in file order without recursion: one iterator per mapping being read, the innermost last
@@ -221,7 +223,7 @@ def _zip_count(doc: Composed, section, path: str) -> int:
     return many[0] if many else 1
 
 
-def _layer_pairs(doc: Composed, mapping, index: int | None, path: str) -> list[tuple]:
+def _layer_pairs(doc: Composed, mapping: Any, index: int | None, path: str) -> list[tuple[Any, ...]]:
     """(key, value, key node, value node, whole list or None, merge key or None) of a layer;
     a zipped list gives variant ``index``'s item."""
     out = []
@@ -234,7 +236,8 @@ def _layer_pairs(doc: Composed, mapping, index: int | None, path: str) -> list[t
     return out
 
 
-def _launch(doc: Composed, role_node, layers, offset: int, newline: str, path: str, schema: Schema) -> Launch:
+def _launch(doc: Composed, role_node: Any, layers: list[tuple[Any, int | None]], offset: int, newline: str, path: str,
+            schema: Schema) -> Launch:
     """One launch from role mappings merged in order (a later layer's key wins; its ``null`` deletes the key)."""
     role_loc = _loc(role_node.start_mark)
     words = [Word("--model-path", role_loc), Word("/model", role_loc)]
