@@ -20,7 +20,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from autofix.common.diagnostics import Diagnostic
-from autofix.common.edits import apply_edits
 from autofix.common.filenames import is_yaml
 from autofix.core import argparse_stage, readback, settings_stage
 from autofix.core.argparse_stage import ArgStage
@@ -55,14 +54,14 @@ def fix_source(text: str, adapter: Adapter, *, path: str = "-", options: FixOpti
     ``FixResult.others``. Otherwise (no ``config_reader``, ``path`` is ``-``, FILE is a shell expansion, not
     ``.yaml``/``.yml``, missing) every setting the command line does not write is UNKNOWN, and the rules that
     read one stay silent; a file that is there but does not read as a config SGLang accepts (invalid YAML, not
-    a mapping; not UTF-8 text, which ``config_reader.read`` says by raising ``InputError``) is unknown too, and is in
-    ``FixResult.errors``. So is, with a note in ``FixResult.unread``, a file ``config_reader.read`` withholds
-    (``Withheld``: outside the project, excluded, a FIFO) and the file of a launch run in a container
+    a mapping; not UTF-8 text, which ``config_reader.read`` says by raising ``InputError``) is unknown too, and
+    is in ``FixResult.errors``. So is, with a note in ``FixResult.unread``, a file ``config_reader.read``
+    withholds (``Withheld``: outside the project, excluded, a FIFO) and the file of a launch run in a container
     (``Launch.elsewhere``: ``docker run IMAGE ...``), which is never asked for: FILE is the container's. A file
-    is known by its identity (``config_reader.identity``; a symlink and its target are one file, reported under the
-    first name a launch used). A file several launches read -- of this text, or of other texts
-    (``config_reader.shared``) -- is not edited by the settings stage: its fixes are written on each command line
-    (a removal there cannot be, and is reported as not applied).
+    is known by its identity (``config_reader.identity``; a symlink and its target are one file, reported under
+    the first name a launch used). A file several launches read -- of this text, or of other texts
+    (``config_reader.shared``) -- is not edited by the settings stage: its fixes are written on each command
+    line (a removal there cannot be, and is reported as not applied).
 
     Raises ``InputError`` for unreadable input and ``InternalError`` when an edited text does not read back
     as intended.
@@ -75,12 +74,9 @@ def fix_source(text: str, adapter: Adapter, *, path: str = "-", options: FixOpti
         return FixResult(path, adapter.NAME, text, text, (), (), len(arg_stage.launches), is_config=False)
     launches = [configs.launched(launch) for launch in arg_stage.launches]  # merged with their --config files
     unread = configs.notes(arg_stage.launches, arg_stage.locator(text))
-    settled = settings_stage.run(text, adapter, path, checking, arg_stage, launches, configs)
-    output = apply_edits(arg_stage.text, settled.edits)
-    outputs = {p: apply_edits(c.written.text, c.edits) for p, c in configs.files.items() if c is not None}
-    if output != arg_stage.text or any(outputs[p] != c.written.text for p, c in configs.files.items() if c is not None):
-        readback.verify(output, adapter, path, checking.schema, [o.explicit for o in settled.outcomes], configs,
-                        outputs)
+    settled = settings_stage.run(text, adapter, path, checking, arg_stage, launches, configs)  # each to a fixpoint
+    output, outputs = settled.apply()  # the edits: the text's, its --config files' (name -> text)
+    readback.verify(settled, output, outputs)
     return _result(text, output, outputs, arg_stage, settled, unread, screen)
 
 

@@ -14,14 +14,26 @@ from autofix.core.configs import launched
 if TYPE_CHECKING:
     from autofix.adapters.contract import Adapter
     from autofix.core.configs import ConfigFiles
+    from autofix.core.settings_stage import Settled
     from autofix.schema import Schema
 
 
-def verify(output: str, adapter: Adapter, path: str, schema: Schema, intended: list[dict[str, Any]],
-           configs: ConfigFiles, outputs: dict[str, str]) -> None:
-    """Read ``output``, the fixed text at ``path``, back with the edited ``--config`` files (``outputs``: name
-    -> text, read and found as ``configs`` reads and finds them): each launch must run exactly
-    ``intended`` (``dest -> value``). Raises ``InternalError`` when one does not, or a text does not read."""
+def verify(settled: Settled, output: str, outputs: dict[str, str]) -> None:
+    """Read ``output``, the fixed text, back with the edited ``--config`` files (``outputs``: name -> text):
+    each launch must run exactly what its settings stage made of it (``Settled.outcomes``). Nothing to read
+    when no text changed. Raises ``InternalError`` when a launch does not, or a text does not read."""
+    configs = settled.configs
+    if output == settled.arg_stage.text and all(outputs[p] == c.written.text
+                                                for p, c in configs.files.items() if c is not None):
+        return
+    _same(output, settled.adapter, settled.path, settled.checking.schema, [o.explicit for o in settled.outcomes],
+          configs, outputs)
+
+
+def _same(output: str, adapter: Adapter, path: str, schema: Schema, intended: list[dict[str, Any]],
+          configs: ConfigFiles, outputs: dict[str, str]) -> None:
+    """Read ``output`` (the text at ``path``) and ``outputs`` back, as ``configs`` reads and finds them: each
+    launch must run exactly ``intended`` (``dest -> value``)."""
     try:
         again = adapter.read(output, path, schema)
         read = {p: configs.read(t, p)[0] for p, t in outputs.items()}

@@ -51,6 +51,12 @@ class Settled:
     where: dict[int, Location]
     shared: set[str]
 
+    def apply(self) -> tuple[str, dict[str, str]]:
+        """The text the argparse stage corrected with the settings stage's edits, and each ``--config`` file's
+        (name -> text), likewise."""
+        output = apply_edits(self.arg_stage.text, self.edits)
+        return output, {p: apply_edits(c.written.text, c.edits) for p, c in self.configs.files.items() if c is not None}
+
     def found(self, back: Locator) -> tuple[list[Diagnostic], list[Diagnostic], list[str]]:
         """(every finding, what remains, the conflicts) of the launches, placed in the text as read (``back``)."""
         diagnostics: list[Diagnostic] = []
