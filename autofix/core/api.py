@@ -85,8 +85,7 @@ def _result(text: str, output: str, outputs: dict[str, str], arg_stage: ArgStage
     """The ``FixResult`` of ``text``, fixed as ``output`` (its ``--config`` files as ``outputs``): the two stages'
     diagnostics, each in the file it points into, each once; the suppression comments of each file judged."""
     configs, path, level, schema = settled.configs, settled.path, settled.checking.level, settled.checking.schema
-    back = configs.locator(arg_stage.locator(text))
-    found, left, conflicts = settled.found(back)
+    found, left, conflicts = settled.found()
     diagnostics: list[Diagnostic] = [*arg_stage.diagnostics, *found]
     remaining: list[Diagnostic] = [*arg_stage.remaining, *left]
     files = []

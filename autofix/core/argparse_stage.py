@@ -171,7 +171,8 @@ class _Passes:
         schema, level, chain = self.checking.schema, self.checking.level, self.chain
         back = locator(self.original, current, chain)
         proposals = Proposals(launches)
-        views = self.views(launches)
+        views: list[tuple[Layers | None, Launch]] = self.merges.layers(launches) if self.merges is not None \
+            else [(None, launch) for launch in launches]
         found_by: list[list[Violation]] = []
         chosen_by: list[list[Fix | None]] = []
         elsewhere: dict[int, tuple[str, list[Edit]]] = {}  # launch -> its fixes' edits of its --config file
@@ -181,7 +182,8 @@ class _Passes:
             chosen = engine.choose_entry_fixes(found, level)
             found_by.append(found)
             chosen_by.append(chosen)
-            self.propose(index, current, launch, launched, chosen, proposals, elsewhere)
+            if any(chosen):
+                self.propose(index, current, launch, launched, chosen, proposals, elsewhere)
         edits, done = proposals.settle()
         applied, host_fixed, new = self.report(launches, found_by, chosen_by, proposals, done, back, current, views)
         if edits:

@@ -208,14 +208,14 @@ def run(
     findings = _Findings()
     fixed: list[str] = []  # codes fixed so far, in order
     last: list[Violation] = []  # what the last pass found
-    passes = [0]
+    pass_no = 0
 
     def one_pass(state: dict[str, Any]) -> dict[str, Any] | None:
-        passes[0] += 1
-        pass_no = passes[0]
+        nonlocal pass_no, last
+        pass_no += 1
         after = tuple(fixed) if pass_no > 1 else ()
         touched: set[str] = set()
-        found = last[:] = screened(check(state, schema, facts, items), screen, suppressed, as_written=pass_no == 1)
+        found = last = screened(check(state, schema, facts, items), screen, suppressed, as_written=pass_no == 1)
         for v in found:
             fix = v.best_fix(level)
             dests = {op.dest for op in fix.ops} if fix else set()  # type: ignore[union-attr]  # settings fixes: Set, Unset

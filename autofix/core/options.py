@@ -91,7 +91,7 @@ class ConfigReader:
     policy: Callable[[str], Policy] | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+@dataclass(slots=True, eq=False)  # one per checked text, made here only: not frozen (its __init__ costs less, issue 15)
 class Checking:
     """What every stage of one ``fix_source`` call reads, resolved once from its ``FixOptions``: the tables,
     the fix level, the facts, what the call keeps of each violation (``screen``; None: all, as found) and

@@ -50,6 +50,7 @@ class Settled:
     unfixed: set[int]
     where: dict[int, Location]
     shared: set[str]
+    back: Locator  # a location in the argparse stage's text or a --config file's -> in that file as read
 
     def apply(self) -> tuple[str, dict[str, str]]:
         """The text the argparse stage corrected with the settings stage's edits, and each ``--config`` file's
@@ -57,8 +58,9 @@ class Settled:
         output = apply_edits(self.arg_stage.text, self.edits)
         return output, {p: apply_edits(c.written.text, c.edits) for p, c in self.configs.files.items() if c is not None}
 
-    def found(self, back: Locator) -> tuple[list[Diagnostic], list[Diagnostic], list[str]]:
+    def found(self) -> tuple[list[Diagnostic], list[Diagnostic], list[str]]:
         """(every finding, what remains, the conflicts) of the launches, placed in the text as read (``back``)."""
+        back = self.back
         diagnostics: list[Diagnostic] = []
         remaining: list[Diagnostic] = []
         conflicts: list[str] = []
@@ -142,7 +144,7 @@ def run(text: str, adapter: Adapter, path: str, checking: Checking, arg_stage: A
         unfixed.add(index)
         outcomes[index] = _refused(launches[index].parsed.explicit_for(schema), schema, facts, screens[index], why)
     return Settled(text, adapter, path, checking, arg_stage, launches, configs, outcomes, edits, unfixed,
-                   proposals.where, shared)
+                   proposals.where, shared, back)
 
 
 def _refused(before: dict[str, object], schema: Schema, facts: Facts, screen: engine.Screen | None,
