@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 
 from autofix.adapters import embedded
 from autofix.adapters.syntax import dockerfile_exec
-from autofix.adapters.syntax.dockerfile_syntax import Instruction
+from autofix.adapters.syntax.dockerfile_instruction import Instruction
 
 
 @dataclass

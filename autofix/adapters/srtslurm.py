@@ -122,7 +122,7 @@ def _words_for(key: str, value: Any, key_node: Any, value_node: Any, index: int)
 class RoleContext(Context):
     """A role launch's context: the mappings it reads (a sweep variant: the base's and its section's).
 
-    ``covers`` says what text a launch reads, for ``api._Proposals``: all of
+    ``covers`` says what text a launch reads, for ``core.proposals.Proposals``: all of
     every mapping it merges (a key a later layer overrides included, since
     a fix there, a rename, can change what the override overrides), except
     the items of a zipped list that belong to other variants.
