@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import inspect
 import os
+import subprocess
+import sys
 import types
 from pathlib import Path
 
@@ -83,18 +85,21 @@ def test_only_the_shell_adapter_reads_config_files():
     assert MODULES["shell"].CONFIG_FILES is MODULES["yaml"]
 
 
-def _mypy(tmp_path, monkeypatch, source: str) -> tuple[int, str]:
-    """mypy --strict's status and report on a module of ``source`` (the autofix modules it imports: silent)."""
-    api = pytest.importorskip("mypy.api")
-    monkeypatch.setenv("MYPYPATH", str(Path(autofix.__file__).parent.parent))
+def _mypy(tmp_path, source: str) -> tuple[int, str]:
+    """mypy --strict's status and report on a module of ``source`` (the autofix modules it imports: silent). Run
+    in its own process: mypy's main raises the interpreter's recursion limit for good, which would change what
+    this process's ``json.loads`` reads (``tests/oracle/test_argtypes.py``)."""
+    pytest.importorskip("mypy")
     (tmp_path / "use.py").write_text(source, encoding="utf-8")
-    out, err, status = api.run(["--follow-imports=silent", f"--cache-dir={os.devnull}", "--strict",
-                                str(tmp_path / "use.py")])
-    return status, out + err
+    env = {**os.environ, "MYPYPATH": str(Path(autofix.__file__).parent.parent)}
+    done = subprocess.run([sys.executable, "-m", "mypy", "--follow-imports=silent", f"--cache-dir={os.devnull}",
+                           "--strict", str(tmp_path / "use.py")], capture_output=True, text=True, env=env,
+                          cwd=tmp_path)
+    return done.returncode, done.stdout + done.stderr
 
 
-def test_mypy_accepts_each_module_where_an_adapter_is_expected(tmp_path, monkeypatch):
-    status, report = _mypy(tmp_path, monkeypatch, """
+def test_mypy_accepts_each_module_where_an_adapter_is_expected(tmp_path):
+    status, report = _mypy(tmp_path, """
 from autofix.adapters import argv, dockerfile, manifest, srtslurm, yaml_config
 from autofix.adapters.contract import Adapter
 
@@ -103,13 +108,13 @@ ADAPTERS: tuple[Adapter, ...] = (yaml_config, argv, srtslurm, manifest, dockerfi
     assert status == 0, report
 
 
-def test_mypy_refuses_a_module_that_lacks_a_member(tmp_path, monkeypatch):
+def test_mypy_refuses_a_module_that_lacks_a_member(tmp_path):
     # the shell adapter as it was: no looks_like_config (read through getattr)
     (tmp_path / "stale.py").write_text("""
 from autofix.adapters.argv import (CONFIG_FILES, NAME, SOURCE, comments, config_argument, edit, edit_entries,
                                    read)
 """, encoding="utf-8")
-    status, report = _mypy(tmp_path, monkeypatch, """
+    status, report = _mypy(tmp_path, """
 import stale
 from autofix.adapters.contract import Adapter
 
