@@ -349,7 +349,7 @@ def generate(directory: Path, n: int, seed: int) -> tuple[list[str], str]:
 def autofix_once(paths: list[str]):
     out, err = io.StringIO(), io.StringIO()
     t0 = time.perf_counter()
-    rep = run(paths, Mode.DIFF, unsafe=False, out=out, err=err)
+    rep = run(paths, Mode.DIFF, out=out, err=err)
     return time.perf_counter() - t0, rep, out.getvalue(), err.getvalue()
 
 

@@ -40,7 +40,7 @@ import io, sys
 from autofix.cli.runner import Mode, run
 paths = open(sys.argv[2]).read().splitlines()
 for _ in range(int(sys.argv[1])):
-    rep = run(paths, Mode.DIFF, unsafe=False, out=io.StringIO(), err=io.StringIO())
+    rep = run(paths, Mode.DIFF, out=io.StringIO(), err=io.StringIO())
     assert rep.exit_code == int(sys.argv[3]), "the generated files are meant to be clean (or to need a fix)"
 """
 FLOOR = """

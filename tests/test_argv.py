@@ -8,7 +8,7 @@ from autofix.adapters import argv as shell
 from autofix.common.diagnostics import UNKNOWN, Set, Unset
 from autofix.common.edits import apply_edits
 from autofix.common.errors import CannotEdit
-from autofix.core.api import fix_source
+from autofix.core.api import FixOptions, fix_source
 from autofix.schema import load
 
 SCHEMA = load()
@@ -194,7 +194,7 @@ def test_inline_respell_keeps_the_value_quotes():
 
 
 def codes_at(text: str, unsafe: bool = False) -> list[tuple[str, int, int]]:
-    result = fix_source(text, shell, path="s.sh", unsafe=unsafe)
+    result = fix_source(text, shell, path="s.sh", options=FixOptions(unsafe=unsafe))
     return [(d.code, d.location.line, d.location.col) for d in result.diagnostics]
 
 

@@ -20,7 +20,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from autofix.cli import runner
+from autofix.cli import triage
 from autofix.cli.commands import app
 from autofix.common.limits import (
     MAX_DOCKERFILE_BYTES,
@@ -168,5 +168,5 @@ def test_a_yaml_file_that_is_no_config_is_not_compared(project, asked):
     text = "tp-size: 8\n" + "".join(f"xk{i}: 1\n" for i in range(20)) + "tp-sise: 8\n"  # the shape, smaller
     (project / "w.yaml").write_text(text)
     r = run("w.yaml")
-    assert (r.exit_code, r.stderr) == (0, f"w.yaml: skipped: {runner.NOT_A_CONFIG}\nAll checks passed!\n")
+    assert (r.exit_code, r.stderr) == (0, f"w.yaml: skipped: {triage.NOT_A_CONFIG}\nAll checks passed!\n")
     assert asked == []

@@ -23,7 +23,8 @@ from typer.testing import CliRunner
 
 from autofix.adapters import argv as shell
 from autofix.cli.commands import app
-from autofix.core.api import fix_source
+from autofix.cli.config_files import on_disk
+from autofix.core.api import FixOptions, fix_source
 from autofix.disk.reads import read_if_file
 
 LAUNCH = "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 "
@@ -136,7 +137,8 @@ def _write(tmp_path: Path, case: MergeCase) -> tuple[Path, Path]:
 
 
 def _check(script: Path, unsafe: bool = False):
-    return fix_source(script.read_text(), shell, path=str(script), unsafe=unsafe, read_config=read_if_file)
+    return fix_source(script.read_text(), shell, path=str(script), options=FixOptions(unsafe=unsafe),
+                      config_reader=on_disk(read_if_file))
 
 
 def _found(result, tmp_path: Path) -> tuple[str, ...]:
@@ -244,7 +246,7 @@ def test_without_a_reader_or_on_stdin_the_config_is_unknown(tmp_path):
     script, _ = _write(tmp_path, CASES[1])
     text = script.read_text()
     assert fix_source(text, shell, path=str(script)).diagnostics == ()
-    assert fix_source(text, shell, path="-", read_config=read_if_file).diagnostics == ()
+    assert fix_source(text, shell, path="-", config_reader=on_disk(read_if_file)).diagnostics == ()
     # without --config the same flag is reported as before
     assert [d.code for d in fix_source(LAUNCH + "--ep-dispatch-algorithm lp\n", shell).diagnostics] == ["EP003"]
 
@@ -401,10 +403,10 @@ def test_cli_a_script_named_twice_is_one_reader(tmp_path):
 
 
 def test_shared_configs_goes_to_the_command_line(tmp_path):
-    """The library side: a real path in ``shared_configs`` is read by launches of other texts."""
+    """The library side: a real path in ``ConfigReader.shared`` is read by launches of other texts."""
     a, _, c = _two_scripts(tmp_path)
-    result = fix_source(a.read_text(), shell, path=str(a), read_config=read_if_file,
-                        shared_configs=frozenset({os.path.realpath(c)}))
+    result = fix_source(a.read_text(), shell, path=str(a),
+                        config_reader=on_disk(read_if_file, shared=frozenset({os.path.realpath(c)})))
     assert result.output == PY3 + "--config c.yaml --ep-dispatch-algorithm dynamic\n"
     assert result.others[0].output == SHARED
     assert [(d.code, d.location.line, d.fixable) for d in result.others[0].diagnostics] == [("EP003", 3, True)]
@@ -417,8 +419,9 @@ def test_shared_config_removal_is_not_applied(tmp_path):
     (tmp_path / "c.yaml").write_text("tp-size: 1\nenable-eplb: true\n")
     a = tmp_path / "a.sh"
     a.write_text(LAUNCH + "--config c.yaml --enable-eplb\n")
-    result = fix_source(a.read_text(), shell, path=str(a), unsafe=True, read_config=read_if_file,
-                        shared_configs=frozenset({os.path.realpath(tmp_path / "c.yaml")}))
+    shared = frozenset({os.path.realpath(tmp_path / "c.yaml")})
+    result = fix_source(a.read_text(), shell, path=str(a), options=FixOptions(unsafe=True),
+                        config_reader=on_disk(read_if_file, shared=shared))
     assert result.output == a.read_text() and result.others[0].output == "tp-size: 1\nenable-eplb: true\n"
     assert [d.code for d in result.remaining] == ["EP004"]
     assert any("read by several launches" in c for c in result.conflicts)
@@ -619,7 +622,8 @@ def test_the_fix_of_a_flag_is_placed_in_both_files(tmp_path):
     script = tmp_path / "a.sh"
     script.write_text(LAUNCH + "--config c.yaml --enable-dp-attention\n")
     (tmp_path / "c.yaml").write_text(CASE_14)
-    result = fix_source(script.read_text(), shell, path=str(script), read_config=read_if_file, fix_edits=True)
+    result = fix_source(script.read_text(), shell, path=str(script), options=FixOptions(fix_edits=True),
+                        config_reader=on_disk(read_if_file))
     [d] = result.diagnostics
     [edits] = d.fix_edits
     assert [(os.path.basename(e.path), e.start.line, e.start.col, e.content) for e in edits] == [
@@ -634,8 +638,7 @@ def test_a_fix_that_would_edit_a_shared_config_is_not_offered(tmp_path, shared):
     script.write_text(text + (LAUNCH + "--config c.yaml --port 2\n" if shared == "two-launches" else ""))
     (tmp_path / "c.yaml").write_text(CASE_14)
     others = frozenset({os.path.realpath(tmp_path / "c.yaml")}) if shared == "other-texts" else frozenset()
-    result = fix_source(script.read_text(), shell, path=str(script), read_config=read_if_file,
-                        shared_configs=others)
+    result = fix_source(script.read_text(), shell, path=str(script), config_reader=on_disk(read_if_file, shared=others))
     assert result.output == script.read_text() and result.others[0].output == CASE_14
     [d] = result.diagnostics
     assert d.code == "DEP001" and not d.fixable
@@ -676,8 +679,9 @@ def test_a_config_file_read_by_other_texts_too_knows_no_other_setting(tmp_path):
     (tmp_path / "c.yaml").write_text("disable-fast-image-processor: true\ntool-call-parser: qwen25\n")
     script = tmp_path / "a.sh"
     script.write_text(LAUNCH + "--config c.yaml\n")
-    result = fix_source(script.read_text(), shell, path=str(script), read_config=read_if_file,
-                        shared_configs=frozenset({os.path.realpath(tmp_path / "c.yaml")}))
+    shared = frozenset({os.path.realpath(tmp_path / "c.yaml")})
+    result = fix_source(script.read_text(), shell, path=str(script),
+                        config_reader=on_disk(read_if_file, shared=shared))
     assert [(d.code, d.location.line, d.fixable) for d in result.others[0].diagnostics] == [
         ("DEP001", 1, False), ("DEP002", 2, True)]
     assert result.others[0].output == "disable-fast-image-processor: true\ntool-call-parser: qwen\n"

@@ -10,7 +10,7 @@ import pytest
 
 from autofix.adapters import argv, dockerfile, yaml_config
 from autofix.core import engine
-from autofix.core.api import fix_source
+from autofix.core.api import FixOptions, fix_source
 from autofix.explain.rule_docs import headings, pipeline_steps, render_all
 from autofix.pipeline.facts import Facts
 from autofix.pipeline.items import Derivation
@@ -60,8 +60,8 @@ def example_facts(rule) -> Facts:
 def test_example_fires_and_use_instead_is_clean(rule):
     bad, good, fmt = examples(rule)
     facts = example_facts(rule)  # with the oracle's facts: some rules need the GPU or the model config
-    assert rule.code in [d.code for d in fix_source(bad, fmt, facts=facts).diagnostics]
-    assert fix_source(good, fmt, facts=facts).diagnostics == ()
+    assert rule.code in [d.code for d in fix_source(bad, fmt, options=FixOptions(facts=facts)).diagnostics]
+    assert fix_source(good, fmt, options=FixOptions(facts=facts)).diagnostics == ()
 
 
 def test_rule_codes_and_names_are_unique_and_well_formed():

@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import autofix.cli.one_file
+import autofix.cli.run_options
 import autofix.cli.runner
 import autofix.core.api
 from autofix.cli.commands import app
@@ -59,7 +61,7 @@ def test_write_refuses_a_file_that_changed_since_it_was_read(tmp_path, monkeypat
             f.write("port: 30000\n")
         return result
 
-    monkeypatch.setattr(autofix.cli.runner, "fix_source", meanwhile)
+    monkeypatch.setattr(autofix.cli.run_options, "fix_source", meanwhile)
     r = run(str(p), "--write")
     assert r.exit_code == 2
     assert p.read_text() == BAD + "port: 30000\n"  # the other process's line is kept, nothing of ours written
@@ -126,7 +128,7 @@ def _swap_after_read(monkeypatch, name: str, swap) -> None:
             swap()
         return result
 
-    monkeypatch.setattr(autofix.cli.runner, "fix_source", checked)
+    monkeypatch.setattr(autofix.cli.run_options, "fix_source", checked)
 
 
 @pytest.mark.parametrize("how", ["symlink", "directory"])
@@ -164,7 +166,7 @@ def test_a_path_swapped_while_a_worker_checked_it_is_not_written_through(tmp_pat
     one, two = tmp_path / "1.yaml", tmp_path / "2.yaml"
     one.write_text(BAD)
     two.write_text(BAD.replace("tp-size: 8", "tp-size: 4"))
-    real = autofix.cli.runner._One._adopt
+    real = autofix.cli.one_file.OneFile._adopt
 
     def adopt(self, ready):
         if str(two) in ready.reals:  # read by a worker; 1.yaml is written: now the swap
@@ -172,7 +174,7 @@ def test_a_path_swapped_while_a_worker_checked_it_is_not_written_through(tmp_pat
             os.symlink(one, two)
         return real(self, ready)
 
-    monkeypatch.setattr(autofix.cli.runner._One, "_adopt", adopt)
+    monkeypatch.setattr(autofix.cli.one_file.OneFile, "_adopt", adopt)
     out, err = io.StringIO(), io.StringIO()
     rep = autofix.cli.runner.run([str(one), str(two)], Mode.WRITE, out=out, err=err, jobs=2)
     assert one.read_text() == GOOD and (tmp_path / "x.yaml").read_text() == BAD.replace("tp-size: 8", "tp-size: 4")
@@ -498,7 +500,7 @@ def as_nobody(paths: list[str], mode: Mode) -> tuple[int, str, str]:
     be readable by nobody. The check runs once first as the parent, so what
     it imports is loaded before the child drops its privileges.
     """
-    autofix.cli.runner.run(paths, Mode.DIFF, unsafe=False, out=io.StringIO(), err=io.StringIO())
+    autofix.cli.runner.run(paths, Mode.DIFF, out=io.StringIO(), err=io.StringIO())
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
@@ -507,7 +509,7 @@ def as_nobody(paths: list[str], mode: Mode) -> tuple[int, str, str]:
             os.setgid(NOBODY)
             os.setuid(NOBODY)
             out, err = io.StringIO(), io.StringIO()
-            rep = autofix.cli.runner.run(paths, mode, unsafe=False, out=out, err=err)
+            rep = autofix.cli.runner.run(paths, mode, out=out, err=err)
             os.write(w, json.dumps([rep.exit_code, out.getvalue(), err.getvalue()]).encode())
         finally:
             os._exit(0)
@@ -904,7 +906,7 @@ def test_any_failure_in_one_file_is_exit_2_for_it_and_the_run_goes_on(tmp_path, 
             raise exc
         return real(text, fmt, path=path, **kwargs)
 
-    monkeypatch.setattr(autofix.cli.runner, "fix_source", fails_on_a)
+    monkeypatch.setattr(autofix.cli.run_options, "fix_source", fails_on_a)
     r = run(str(bad), str(good), "--write")
     assert r.exit_code == 2
     assert f"{bad}:1:1: error: internal error, nothing written: {type(exc).__name__}" in r.stderr
@@ -919,7 +921,7 @@ def test_stdin_write_prints_the_text_even_after_an_internal_error(monkeypatch):
     def boom(*args, **kwargs):
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr(autofix.cli.runner, "fix_source", boom)
+    monkeypatch.setattr(autofix.cli.run_options, "fix_source", boom)
     r = run("-", "--write", input=BAD)
     assert r.exit_code == 2 and r.stdout == BAD
 

@@ -19,7 +19,7 @@ from types import ModuleType
 import pytest
 
 from autofix.adapters import argv, dockerfile, manifest, srtslurm, yaml_config
-from autofix.core.api import FixResult, fix_source
+from autofix.core.api import FixOptions, FixResult, fix_source
 from autofix.report import diagnostic_line
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -88,7 +88,7 @@ def write(path: Path, text: str) -> None:
 
 
 def run(g: Golden, text: str | None = None, *, unsafe: bool = False) -> FixResult:
-    return fix_source(read(g.input) if text is None else text, g.fmt, path=g.path, unsafe=unsafe)
+    return fix_source(read(g.input) if text is None else text, g.fmt, path=g.path, options=FixOptions(unsafe=unsafe))
 
 
 def lines_of(result: FixResult) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from autofix.cli.inputs import Inputs, RealPaths, once_each, scripts_first
-from autofix.disk.names import is_yaml
+from autofix.common.filenames import is_yaml
 from autofix.disk.walk import _walk, expand
 
 

@@ -19,10 +19,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from autofix.cli import runner, workers
+from autofix.cli import one_file, runner, workers
 from autofix.cli.commands import app
 from autofix.disk import files
 from autofix.disk.reads import Snapshot
+from autofix.report.stream import ReportStream
 
 CLEAN = "model-path: meta-llama/Llama-3.1-8B-Instruct\ntp-size: {tp}\nport: 3000{tp}\n"
 NEEDS_FIX = "tp-size: 8\nmoe-a2a-backend: none  # single node\nep-dispatch-algorithm: static\n"
@@ -54,7 +55,8 @@ def small_pool(monkeypatch):
 
 def _run(paths: list[str], mode: runner.Mode, jobs: int, fmt: str = "full") -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    rep = runner.run(paths, mode, unsafe=True, out=out, err=err, output=runner.Output(fmt), jobs=jobs)
+    rep = runner.run(paths, mode, out=out, err=err, checks=runner.Checks(runner.FileOptions(unsafe=True)),
+                     output=runner.Output(fmt), jobs=jobs)
     return rep.exit_code, out.getvalue(), err.getvalue()
 
 
@@ -70,8 +72,8 @@ def test_same_output_as_one_job(tmp_path, small_pool, monkeypatch, mode, fmt):
     one = _run(["d"], mode, 1, fmt)
     assert one[0] == 2  # the bad inputs
     adopted = []
-    adopt = runner._One._adopt
-    monkeypatch.setattr(runner._One, "_adopt", lambda self, ready: adopted.append(adopt(self, ready)) or adopted[-1])
+    adopt = one_file.OneFile._adopt
+    monkeypatch.setattr(one_file.OneFile, "_adopt", lambda self, ready: adopted.append(adopt(self, ready)) or adopted[-1])
     for jobs in (2, 3):
         assert _run(["d"], mode, jobs, fmt) == one
     # per run the workers answered the 10 good configs and the script; the 2 bad inputs and notes.sh are redone
@@ -131,9 +133,9 @@ def test_a_stale_answer_is_checked_again(tmp_path):
     """An answer read before this run rewrote one of its files is not used."""
     path = tmp_path / "a.yaml"
     path.write_text(NEEDS_FIX)
-    one = runner._One(runner.Report(runner.Mode.CHECK), runner.Mode.CHECK, files.FileSet(), runner._Once(), set(),
-                      frozenset(), io.StringIO(), io.StringIO(), runner.Output(), lambda _p: runner.FileOptions(),
-                      stdin_filename=None, stdin_format=None, stdin=None)
+    one = one_file.OneFile(runner.Report(runner.Mode.CHECK), ReportStream(io.StringIO(), "stdout"),
+                           ReportStream(io.StringIO(), "stderr"), runner.Output(), runner.Checks(), runner.Stdin(),
+                           files.FileSet(), one_file.Once(), frozenset())
     ready = workers._check(str(path), True, runner.FileOptions())
     assert ready is not None and one._adopt(ready) is ready.result
     one.disk.snapshots[str(path.resolve())] = Snapshot(0, 0, b"written since")

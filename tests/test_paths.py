@@ -25,8 +25,9 @@ import pytest
 from typer.testing import CliRunner
 
 from autofix.adapters import argv, by_name, embedded
-from autofix.cli import runner, workers
+from autofix.cli import config_files, runner, workers
 from autofix.cli.commands import app
+from autofix.cli.config_files import on_disk
 from autofix.core.api import fix_source
 from autofix.disk import files, reads
 from autofix.disk.scope import Scope
@@ -177,7 +178,7 @@ def test_library_callers_keep_reading_what_they_give(tmp_path, outside):
     """``api.fix_source`` reads what its ``read_config`` gives; a ``FileSet`` without a scope reads anything."""
     script = tmp_path / "serve.sh"
     script.write_text(f"{LAUNCH} --config {outside} --tp 8\n")
-    result = fix_source(script.read_text(), argv, path=str(script), read_config=files.FileSet().read_config)
+    result = fix_source(script.read_text(), argv, path=str(script), config_reader=on_disk(files.FileSet().read_config))
     assert [o.path for o in result.others] == [str(outside)] and not result.unread
 
 
@@ -325,7 +326,7 @@ def test_ssh_runs_on_another_host_and_is_not_read_at_all(project, opened):
 
 
 def test_a_container_launch_is_one_no_config_file_is_shared_by(project):
-    """A container launch's file is not this host's: it counts for no sharing (``runner._shared_configs``)."""
+    """A container launch's file is not this host's: it counts for no sharing (``config_files.shared``)."""
     (project / "c.yaml").write_text("tp-size: 8\nep-dispatch-algorithm: static\n")
     (project / "serve.sh").write_text(f"{LAUNCH} --config c.yaml --tp 8\ndocker run img {LAUNCH} --config c.yaml\n")
     assert run("serve.sh", "--write").exit_code == 0
@@ -362,10 +363,10 @@ def test_host_formats_never_read_a_config_file(project):
         "srt-slurm": "backend:\n  sglang_config:\n    prefill:\n      config: /p.yaml\n      tp-size: 8\n",
     }
     for name, text in texts.items():
-        result = fix_source(text, by_name(name), path=f"x.{name}", read_config=read_config)
+        result = fix_source(text, by_name(name), path=f"x.{name}", config_reader=on_disk(read_config))
         assert not result.others and SECRET not in str(result)
     compose = "services:\n  s:\n    command: python3 -m sglang.launch_server --config /p.yaml --tp 8\n"
-    fix_source(compose, by_name("manifest"), path="compose.yml", read_config=read_config)
+    fix_source(compose, by_name("manifest"), path="compose.yml", config_reader=on_disk(read_config))
     assert asked == []
 
 
@@ -604,7 +605,7 @@ def test_a_config_is_never_read_through_a_directory_swapped_before_the_open(proj
 
 
 def test_the_scripts_read_up_front_are_read_as_the_walk_reads_them(project, outside, swap):
-    """``runner._shared_configs`` reads the walk's scripts before the run, to count the readers of each ``--config``
+    """``config_files.shared`` reads the walk's scripts before the run, to count the readers of each ``--config``
     file: a script there through a swapped directory is not read (its two launches would make ``c.yaml`` shared)."""
     from autofix.schema import load
 
@@ -612,10 +613,10 @@ def test_the_scripts_read_up_front_are_read_as_the_walk_reads_them(project, outs
     (project / "sub" / "s.sh").write_text(f"{LAUNCH} --tp 8\n")
     (outside.parent / "s.sh").write_text(f"{LAUNCH} --config c.yaml\n{LAUNCH} --config c.yaml --tp 2\n")
     scope = Scope(["."])
-    assert runner._shared_configs([("sub/s.sh", False)], load(), scope) == frozenset()
+    assert config_files.shared([("sub/s.sh", False)], load(), scope) == frozenset()
     swap(project / "sub", outside.parent, "sub/s.sh")
-    assert runner._shared_configs([("sub/s.sh", False)], load(), scope) == frozenset()
-    assert runner._shared_configs([("sub/s.sh", True)], load(), scope) == {str(outside.parent / "c.yaml")}  # named
+    assert config_files.shared([("sub/s.sh", False)], load(), scope) == frozenset()
+    assert config_files.shared([("sub/s.sh", True)], load(), scope) == {str(outside.parent / "c.yaml")}  # named
 
 
 def test_a_walked_file_read_again_is_read_as_the_walk_reads_it(project, outside, swap):
@@ -704,10 +705,10 @@ def test_dot_dot_after_a_symlink_inside_the_project_is_the_file_sglang_opens(pro
 
 
 def test_a_config_path_resolves_as_the_system_resolves_it(project):
-    """``merge.config_path`` leads where the system's own look-up of the path leads (``os.path.realpath`` resolves
+    """``config_files.config_path`` leads where the system's own look-up of the path leads (``os.path.realpath`` resolves
     each symlink before the ``..`` after it), whatever the symlinks on the way; and it drops every ``..`` that
     follows a plain directory, so the name stays the short one."""
-    from autofix.core import merge
+    from autofix.cli.config_files import config_path
 
     for d in ("a/b", "c", "d/e", "deploy"):
         (project / d).mkdir(parents=True)
@@ -721,14 +722,14 @@ def test_a_config_path_resolves_as_the_system_resolves_it(project):
                "/x.yaml", "/../x.yaml", f"{project}/l1/../x.yaml", "l1/../l1/../x.yaml", "up/../../x.yaml"]
     for script in scripts:
         for w in written:
-            path = merge.config_path(script, w)
+            path = config_path(script, w)
             assert os.path.realpath(path) == os.path.realpath(os.path.join(os.path.dirname(script), w)), (script, w)
             parts = path.split(os.sep)
             for k, part in enumerate(parts[1:], 1):  # no ``..`` after a plain directory
                 if part == ".." and parts[k - 1] not in ("..", ""):
                     assert not os.path.isdir(os.sep.join(parts[:k])) or os.path.islink(os.sep.join(parts[:k])), path
-    assert merge.config_path("deploy/serve.sh", "../c.yaml") == "c.yaml"
-    assert merge.config_path("a/serve.sh", "./b/../l2/../x.yaml") == "a/l2/../x.yaml"
+    assert config_path("deploy/serve.sh", "../c.yaml") == "c.yaml"
+    assert config_path("a/serve.sh", "./b/../l2/../x.yaml") == "a/l2/../x.yaml"
 
 
 @pytest.mark.parametrize("fmt", ["json", "sarif", "gitlab"])

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from autofix.cli import runner
+from autofix.cli import one_file, runner
 from autofix.common.errors import WriteError
 from autofix.disk import files
 from autofix.disk.reads import read_bytes
@@ -38,7 +38,7 @@ def _tree(root: Path) -> Path:
 def _every_text(monkeypatch) -> dict[str, str]:
     """What the run held before: the text of every result, under its path (its --config files' if none yet)."""
     every: dict[str, str] = {}
-    emit = runner._One._emit
+    emit = one_file.OneFile._emit
 
     def keep_all(self, result, *args):
         every[result.path] = result.source
@@ -46,7 +46,7 @@ def _every_text(monkeypatch) -> dict[str, str]:
             every.setdefault(other.path, other.source)
         return emit(self, result, *args)
 
-    monkeypatch.setattr(runner._One, "_emit", keep_all)
+    monkeypatch.setattr(one_file.OneFile, "_emit", keep_all)
     return every
 
 

@@ -33,7 +33,7 @@ def test_a_clean_config_reads_no_other_release(tmp_path):
 import io
 from autofix import schema
 from autofix.cli import runner
-runner.run([{str(path)!r}], runner.Mode.DIFF, unsafe=False, out=io.StringIO(), err=io.StringIO())
+runner.run([{str(path)!r}], runner.Mode.DIFF, out=io.StringIO(), err=io.StringIO())
 print(schema._others.cache_info().currsize, schema._load.cache_info().currsize)
 """)
     assert out == "0 1"
@@ -47,7 +47,7 @@ import io
 from autofix import schema
 from autofix.cli import runner
 o = io.StringIO()
-runner.run([{str(path)!r}], runner.Mode.DIFF, unsafe=False, out=o, err=io.StringIO())
+runner.run([{str(path)!r}], runner.Mode.DIFF, out=o, err=io.StringIO())
 print("VER001" in o.getvalue(), schema._others.cache_info().currsize)
 """)
     assert out == "True 1"

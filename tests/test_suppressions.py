@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from autofix.adapters import argv, dockerfile, manifest, yaml_config
-from autofix.core.api import fix_source
+from autofix.cli.config_files import on_disk
+from autofix.core.api import FixOptions, fix_source
 from autofix.core.policy import Policy, RuleId
 from autofix.rules import RULES
 
@@ -134,7 +135,7 @@ def test_a_suppressed_finding_holds_back_no_other_fix():
 def test_a_code_the_run_does_not_select_is_not_judged_unused():
     policy = Policy.build([RuleId(r.code, r.name) for r in RULES], ignore=["EP"])
     text = "tp-size: 8  # autofix: ignore[EP003]\n"
-    assert fix_source(text, yaml_config, path="f", policy=policy).diagnostics == ()
+    assert fix_source(text, yaml_config, path="f", options=FixOptions(policy=policy)).diagnostics == ()
 
 
 KUBE = """apiVersion: apps/v1
@@ -178,5 +179,5 @@ def test_a_comment_in_a_config_file_covers_its_own_findings(tmp_path):
     config = tmp_path / "c.yaml"
     config.write_text("moe-a2a-backend: none\nep-dispatch-algorithm: static  # autofix: ignore[EP003]\n")
     script = f"python3 -m sglang.launch_server --model-path m --tp 8 --config {config}\n"
-    result = fix_source(script, argv, path=str(tmp_path / "s.sh"), read_config=lambda p: open(p).read())
+    result = fix_source(script, argv, path=str(tmp_path / "s.sh"), config_reader=on_disk(lambda p: open(p).read()))
     assert [d.code for r in (result, *result.others) for d in r.diagnostics] == []

@@ -117,7 +117,7 @@ def test_add_ignores_on_a_walked_launch_that_cannot_be_checked(tmp_path, monkeyp
 
 def test_add_ignores_notes_and_passes_over_what_a_check_run_does(tmp_path, monkeypatch):
     """The tester's reproducer, and what a walk only notes or passes over, and a named file that is none of
-    autofix's: the same lines and exit code as a check run, from the same decision (``runner.unchecked``)."""
+    autofix's: the same lines and exit code as a check run, from the same decision (``triage.unchecked``)."""
     (tmp_path / "bad.yaml").write_text("tp-size: 8\n::bad\n")  # an SGLang config that is not YAML: an error
     (tmp_path / "bad.sh").write_text('python3 -m sglang.launch_server --tp 8 "x\n')  # an error
     (tmp_path / "tool.sh").write_text('#!/bin/sh\necho "unclosed\n')  # launches nothing: quiet

@@ -12,7 +12,7 @@ from autofix.common.diagnostics import Set, Unset
 from autofix.common.edits import apply_edits
 from autofix.common.errors import CannotEdit, InputError
 from autofix.common.limits import MAX_YAML_DEPTH
-from autofix.core.api import fix_source
+from autofix.core.api import FixOptions, fix_source
 from autofix.schema import load
 
 SCHEMA = load()
@@ -163,7 +163,7 @@ def test_replace_a_block_scalar_value():
 
 def test_a_fix_that_cannot_be_written_is_reported_unfixed():
     text = "{tp-size: 8, moe-runner-backend: experimental_sgl_marlin, moe-a2a-backend: deepep}\n"
-    result = fix_source(text, yaml_config, unsafe=True)
+    result = fix_source(text, yaml_config, options=FixOptions(unsafe=True))
     assert result.output == text
     assert [(d.code, d.fixable) for d in result.remaining] == [("RUN019", False)]
     assert "flow-style mapping" in result.conflicts[0]

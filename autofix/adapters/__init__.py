@@ -1,11 +1,13 @@
 """Input adapters: text -> launches (settings + where they are), ops -> edits; one module per kind of input.
 
-Each adapter module has ``NAME``, ``SOURCE`` (``config`` or ``command``),
-``read(text, path, schema) -> list[Launch]``, ``edit(text, launch, ops, schema)
--> list[Edit]`` for settings ops, ``edit_entries`` for entry ops, and ``comments(text, path)
--> list[(start, end)]``, where the comments of its own syntax are (a suppression marker counts
-only there, or in a comment of a script a launch is read in: ``embedded.script_comments``).
-``detect`` picks one from a file's name and content. ``syntax`` holds what they read.
+Each adapter module implements ``contract.Adapter`` whole: ``NAME``, ``SOURCE`` (``config``,
+``command`` or ``recipe``), ``CONFIG_FILES``, ``read(text, path, schema) -> list[Launch]``,
+``edit(text, launch, ops, schema) -> list[Edit]`` for settings ops, ``edit_entries`` for entry ops,
+``comments(text, path) -> list[(start, end)]``, where the comments of its own syntax are (a suppression
+marker counts only there, or in a comment of a script a launch is read in: ``embedded.script_comments``),
+``looks_like_config`` and ``config_argument``. What differs between adapters is one of those members:
+nothing outside this package asks an adapter's name. ``detect`` picks one from a file's name and content;
+``by_name`` gives one by ``NAME``. ``syntax`` holds what they read.
 
 May import: ``autofix.common``, ``autofix.schema``.
 """
@@ -13,7 +15,10 @@ May import: ``autofix.common``, ``autofix.schema``.
 from __future__ import annotations
 
 import re
-from types import ModuleType
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from autofix.adapters.contract import Adapter
 
 # Text that launches SGLang (also how the shell adapter finds launch lines). Written to start with the
 # literal "sglang" so the search skips ahead at C speed: 50x faster on a 50 MB file than the plain
@@ -27,7 +32,7 @@ CONTAINER = re.compile(r"^[ \t]*(?:-[ \t]+)?(?:command|args|entrypoint)[ \t]*:",
 DOCKERFILE = re.compile(r"\A(?:\ufeff)?(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*(?:FROM|ARG)[ \t]", re.IGNORECASE)
 
 
-def detect(path: str, text: str) -> ModuleType | None:
+def detect(path: str, text: str) -> Adapter | None:
     """The adapter for this file, or None when it is no SGLang config or launch.
 
     Decided from the content, with the name as a hint: a Dockerfile (named
@@ -37,7 +42,7 @@ def detect(path: str, text: str) -> ModuleType | None:
     ``args:``, ``entrypoint:``) that launch SGLang; other YAML is an SGLang
     ``--config`` file; any other text that launches SGLang is a shell script.
     """
-    from autofix.disk.names import DOCKERFILE_NAMES, is_dockerfile, is_yaml
+    from autofix.common.filenames import DOCKERFILE_NAMES, is_dockerfile, is_yaml
 
     if is_dockerfile(path) or (path == "-" and DOCKERFILE.match(text)):
         named_alone = path.replace("\\", "/").rsplit("/", 1)[-1].lower() in DOCKERFILE_NAMES
@@ -59,17 +64,17 @@ def detect(path: str, text: str) -> ModuleType | None:
 NAMES = ("yaml", "shell", "srt-slurm", "manifest", "dockerfile")
 
 
-def by_name(name: str) -> ModuleType:
+def by_name(name: str) -> Adapter:
     """The adapter called ``name`` (one of ``NAMES``); raises KeyError."""
     found = _LOADED.get(name)
     if found is None:  # imported on first use (start-up stays lazy), then kept: asked for every file
         import importlib
 
-        found = _LOADED[name] = importlib.import_module(_MODULES[name])
+        found = _LOADED[name] = cast("Adapter", importlib.import_module(_MODULES[name]))
     return found
 
 
 _MODULES = {"yaml": "autofix.adapters.yaml_config", "shell": "autofix.adapters.argv",
             "srt-slurm": "autofix.adapters.srtslurm", "manifest": "autofix.adapters.manifest",
             "dockerfile": "autofix.adapters.dockerfile"}
-_LOADED: dict[str, ModuleType] = {}
+_LOADED: dict[str, Adapter] = {}

@@ -20,22 +20,28 @@ from __future__ import annotations
 import re
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from autofix.adapters import embedded
-from autofix.adapters.launch import Launch
+from autofix.adapters import embedded, yaml_config
+from autofix.adapters.launch import ConfigArgument, Launch
 from autofix.adapters.syntax import shell_syntax, shell_words
 from autofix.adapters.syntax.shell_tree import ShellSyntaxError
 from autofix.adapters.syntax.shell_words import ShellWord
-from autofix.common.arguments import Word, entries_of, parse_words
+from autofix.common.arguments import Setting, Word, entries_of, parse_words
 from autofix.common.diagnostics import Drop, EntryOp, Location, Op, Respell, Revalue, Rewrite, Unset
 from autofix.common.edits import Edit, line_col, merge_deletions
 from autofix.common.errors import CannotEdit, InputError
 from autofix.schema import Schema
 
+if TYPE_CHECKING:
+    from autofix.adapters.contract import Adapter, Source
+
 NAME = "shell"
-SOURCE = "command"  # what the argparse-stage rules see (``written.Written.source``)
+SOURCE: Source = "command"  # what the argparse-stage rules see (``written.Written.source``)
+# a launch's --config file is read on this host with it, as SGLang's merger reads it: a YAML config
+CONFIG_FILES: Adapter | None = yaml_config
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +104,14 @@ def _without_line_end(text: str, word: ShellWord, value: str) -> tuple[int, str]
     return e, value[: len(value) - (word.end - e)]
 
 
-def read(text: str, path: str, schema: Schema, locate: Callable[[int], Location] | None = None,
-         dynamic: Callable[[int, int], bool] | None = None, *, elsewhere: str | None = None) -> list[Launch]:
-    """Every SGLang launch in ``text``, in order.
+def read(text: str, path: str, schema: Schema) -> list[Launch]:
+    """Every SGLang launch in the script ``text``, in order (``read_script`` with its defaults)."""
+    return read_script(text, path, schema)
+
+
+def read_script(text: str, path: str, schema: Schema, locate: Callable[[int], Location] | None = None,
+                dynamic: Callable[[int, int], bool] | None = None, *, elsewhere: str | None = None) -> list[Launch]:
+    """Every SGLang launch in the script ``text``, in order.
 
     ``locate(offset)`` gives the location of a text offset for messages (by
     default its line and column in ``text``; a script inside another file's
@@ -162,7 +173,7 @@ def read(text: str, path: str, schema: Schema, locate: Callable[[int], Location]
 
 
 def _script_launches(text: str, cmd: shell_syntax.Command, values: list[str], path: str, schema: Schema,
-                     locate, elsewhere: str | None) -> list[Launch]:
+                     locate: Callable[[int], Location], elsewhere: str | None) -> list[Launch]:
     """The launches of the script a shell command (``bash -c "<script>"``) runs, read inside its word.
 
     The shell may follow a wrapper and its options (``srun --nodes 1 bash -c``,
@@ -174,12 +185,12 @@ def _script_launches(text: str, cmd: shell_syntax.Command, values: list[str], pa
     if script is None:
         return []
     view = shell_words.view(text, cmd.words[script])
-    found = read(view.text, path, schema, lambda i: locate(view.offsets[i]),
-                 elsewhere=elsewhere or embedded.runs_elsewhere(values[:script]))
+    found = read_script(view.text, path, schema, lambda i: locate(view.offsets[i]),
+                        elsewhere=elsewhere or embedded.runs_elsewhere(values[:script]))
     return [embedded.nested(launch, view, sys.modules[__name__]) for launch in found]
 
 
-def _quote(value) -> str:
+def _quote(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return shlex.quote(str(value))
@@ -238,12 +249,12 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
     return edits + deletions
 
 
-def _value_words(value) -> list[str]:
+def _value_words(value: object) -> list[str]:
     """The quoted words of a value: one, or one per item of a list (an option of several values)."""
     return [_quote(v) for v in value] if isinstance(value, list) else [_quote(value)]
 
 
-def _set_words(text: str, ctx: Context, s, values: list) -> Edit:
+def _set_words(text: str, ctx: Context, s: Setting, values: list[Any]) -> Edit:
     """Write ``values`` as the value words of setting ``s`` (``--flag a b``), replacing the ones written."""
     words = " ".join(_quote(v) for v in values)
     a, b = ctx.spans[s.option_index]
@@ -278,7 +289,7 @@ def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) 
             edits.append(Edit(*first, new))
         elif isinstance(op, Revalue):
             if entry.inline and op.item == 0:
-                edits.append(Edit(*first, _inline(text[first[0]:first[1]], entry.flag, _text(op.value))))
+                edits.append(Edit(*first, _inline(text[first[0]:first[1]], str(entry.flag), _text(op.value))))
             else:
                 a, b = _span(ctx, entry.words[op.item + (0 if entry.inline else 1)])
                 edits.append(Edit(a, b, _same_quotes(text[a:b], _text(op.value))))
@@ -300,7 +311,7 @@ def _inline(original: str, flag: str, value: str) -> str:
     return _quote(f"{flag}={value}")
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     return _quote(value) if isinstance(value, bool) else str(value)
 
 
@@ -311,12 +322,12 @@ def _span(ctx: Context, word: int) -> tuple[int, int]:
     return a, b
 
 
-def _delete(text: str, ctx: Context, s) -> Edit:
+def _delete(text: str, ctx: Context, s: Setting) -> Edit:
     """The setting's words; their whole line when nothing else (but a continuation) is on it."""
     return _delete_words(text, ctx, [s.option_index, *s.value_indexes])
 
 
-def _delete_words(text: str, ctx: Context, idx) -> Edit:
+def _delete_words(text: str, ctx: Context, idx: Sequence[int]) -> Edit:
     """Words ``idx`` (consecutive); their whole line when nothing else (but a continuation) is on it.
 
     Only the blanks next to the words are looked at, not their whole line:
@@ -412,18 +423,9 @@ def _append(text: str, ctx: Context, flags: list[str], deletions: list[Edit]) ->
     return Edit(end, end, "".join(f" {f}" for f in flags))
 
 
-@dataclass(frozen=True, slots=True)
-class ConfigArgument:
-    """A launch's ``--config FILE``, as SGLang's merger finds it.
-
-    ``index`` is the ``--config`` word's index in ``Launch.parsed.words``;
-    ``path`` is FILE as written, or None when autofix cannot know which file
-    SGLang reads (FILE is a shell expansion, is missing, or ``--config`` is
-    given twice, which SGLang refuses).
-    """
-
-    index: int
-    path: str | None
+def looks_like_config(launches: list[Launch], schema: Schema | None = None) -> bool:
+    """A script is always checked: one that launches nothing has nothing to report."""
+    return True
 
 
 def config_argument(launch: Launch) -> ConfigArgument | None:

@@ -28,29 +28,10 @@ parser, plus exact offsets). The words are read the way Docker runs them:
   ``<<-EOT``, whose leading tabs Docker strips). A heredoc that is the
   input of a command (``RUN python3 <<EOF``) is not a script.
 
-Stages: only the last ``CMD`` and the last ``ENTRYPOINT`` of a stage count
-(each ``RUN`` counts). A stage built ``FROM`` an earlier stage's name
-inherits its ``ENTRYPOINT`` and ``CMD``; setting ``ENTRYPOINT`` drops the
-inherited ``CMD``. A stage's command is read where the stage sets part of
-it (an inherited exec ``ENTRYPOINT`` with the stage's own exec ``CMD`` is
-one launch); a stage that sets neither is the earlier stage's launch, read
-there once. An ``ENTRYPOINT`` that later stages complete with their own
-``CMD`` is read as part of those launches, not alone. When several
-launches share an instruction (two stages each adding a ``CMD`` to one
-``ENTRYPOINT``), only the first launch edits it.
-
-An ``ENTRYPOINT`` and a ``CMD`` make one command whatever their forms, as
-BuildKit builds it (``_plan``): a shell form is ``/bin/sh -c '<text>'``, so
-an exec ``ENTRYPOINT`` that launches SGLang gets a shell-form ``CMD`` as
-those three words, and a shell-form ``ENTRYPOINT`` runs alone (the
-``CMD``'s words become the shell's ``$0``, ``$1``...). Where the launch
-does not get the words written, the command is a launch without words
-whose ``host`` says why (``written.ShellForm``, rule DKR002), and its fix
-writes the shell-form instruction as the JSON array of its words. An exec
-``ENTRYPOINT ["sh", "-c"]`` takes one word as its script: a ``CMD`` list
-that spreads the launch over several words runs only the first, a
-shell-form ``CMD`` makes the script ``/bin/sh`` (``written.SplitScript``,
-rule DKR003; the fix writes the script as one item).
+Which instructions make which command (the stages, an ``ENTRYPOINT`` and a ``CMD`` joined as BuildKit
+joins them) is ``dockerfile_commands``; where Docker does not run a command as written, the command is a
+launch without words whose ``host`` says why (``written.ShellForm``, rule DKR002; ``written.SplitScript``,
+rule DKR003), and its fix writes the words as the JSON array of the launch (one item, for a split script).
 """
 
 from __future__ import annotations
@@ -58,23 +39,30 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from autofix.adapters import LAUNCH, embedded, tokens
-from autofix.adapters.launch import Launch
+from autofix.adapters.dockerfile_commands import Command, commands
+from autofix.adapters.launch import Launch, no_config_argument
 from autofix.adapters.syntax import dockerfile_exec, dockerfile_syntax
 from autofix.adapters.syntax.dockerfile_instruction import Heredoc, Instruction
 from autofix.adapters.syntax.dockerfile_syntax import instructions
 from autofix.adapters.syntax.strings import json_string_view
 from autofix.adapters.syntax.text_view import View, identity, read_only, within
 from autofix.common.arguments import Entry, ParsedArgs
-from autofix.common.diagnostics import Requote
+from autofix.common.diagnostics import EntryOp, Op, Requote
 from autofix.common.edits import Edit, apply_edits
 from autofix.common.errors import CannotEdit
 from autofix.common.written import NotJson, ShellForm, SplitScript
 from autofix.schema import Schema
 
+if TYPE_CHECKING:
+    from autofix.adapters.contract import Adapter, Source
+
 NAME = "dockerfile"
-SOURCE = "command"
+SOURCE: Source = "command"
+CONFIG_FILES: Adapter | None = None  # a container's --config FILE is the container's: never read on this host
+config_argument = no_config_argument
 _RUNS = ("CMD", "ENTRYPOINT", "RUN")
 _BLANKS = " \t"
 # BuildKit's reHeredoc, matched against the whole command of a RUN: a lone heredoc is run as a script
@@ -213,115 +201,6 @@ def _heredoc_scripts(text: str, ins: Instruction) -> list[View]:
     return [_heredoc_view(text, doc)]
 
 
-@dataclass
-class _Stage:
-    """One ``FROM`` stage: its own last ENTRYPOINT and CMD, its RUNs, and the stage it is built on."""
-
-    name: str | None
-    base: _Stage | None
-    entry: Instruction | None = None
-    cmd: Instruction | None = None
-
-    def effective(self) -> tuple[Instruction | None, Instruction | None]:
-        """ENTRYPOINT and CMD as Docker sets them for this stage's image (inherited, or the stage's own)."""
-        inherited = self.base.effective() if self.base else (None, None)
-        entry = self.entry or inherited[0]
-        cmd = self.cmd if self.cmd else None if self.entry else inherited[1]
-        return entry, cmd
-
-
-def _stage_of(ins: Instruction, stages: list[_Stage]) -> _Stage:
-    """The stage a FROM starts; based on an earlier stage when its image is that stage's name (BuildKit:
-    the name as written, against the stage names lower-cased; a build arg in it is not resolved)."""
-    words = ins.logical[0].split()
-    name = words[2].lower() if len(words) == 3 and words[1].lower() == "as" else None
-    base = next((s for s in reversed(stages) if words and s.name == words[0]), None)
-    return _Stage(name, base)
-
-
-def _kind(ins: Instruction | None) -> str | None:
-    """How Docker runs an instruction's arguments: ``exec`` (a JSON array), ``broken`` (written as one, but
-    not JSON: the shell form, DKR001), ``shell``; None for no instruction."""
-    if ins is None:
-        return None
-    if ins.form == "exec":
-        return "exec"
-    return "broken" if not ins.heredoc and dockerfile_exec.looks_like_exec(ins.logical[0]) else "shell"
-
-
-@dataclass(frozen=True, slots=True)
-class _Command:
-    """What Docker runs for one ``RUN``, or for one stage's ``ENTRYPOINT`` and ``CMD``, and how it is read.
-
-    Docker runs an exec-form ``ENTRYPOINT`` with the ``CMD``'s words after it, a shell-form one (or
-    ``CMD``) as ``/bin/sh -c '<text>'`` (``dispatchEntrypoint``, ``dispatchCmd``: ``withShell``). ``kind``:
-    ``tokens`` (exec forms: the words, an ENTRYPOINT's and a CMD's joined), ``script`` (one shell form),
-    ``broken`` (``at`` is an exec form that is not JSON), ``shell-cmd`` (an exec ENTRYPOINT and a
-    shell-form CMD, ``at``: it gets ``/bin/sh -c '<CMD>'`` as words), ``shell-entry`` (a shell-form
-    ENTRYPOINT, ``at``, and a CMD: its words become the shell's ``$0``, ``$1``...). ``group`` holds the
-    instructions in the order Docker joins their words; ``shared`` the indexes of those an earlier command
-    holds too (read, not edited, here).
-    """
-
-    kind: str
-    group: tuple[Instruction, ...]
-    at: Instruction | None = None
-    shared: frozenset[int] = frozenset()
-
-
-def _plan(entry: Instruction | None, cmd: Instruction | None) -> _Command:
-    """The command a stage's effective ``ENTRYPOINT`` and ``CMD`` make, one of each form or absent."""
-    e, c = _kind(entry), _kind(cmd)
-    group = tuple(i for i in (entry, cmd) if i is not None)
-    if e == "broken":  # /bin/sh -c '[...]' runs, whatever the CMD
-        return _Command("broken", group, entry)
-    if e == "shell":
-        return _Command("script" if c is None else "shell-entry", group, entry)
-    if e == "exec" and c == "broken" and embedded.shell_script([t.value for t in entry.tokens]) is not None:
-        return _Command("tokens", (entry,))  # ``["sh", "-c", "<script>"]`` runs its script; the CMD is its $0...
-    if c == "broken":
-        return _Command("broken", group, cmd)
-    if c == "shell":
-        return _Command("script" if e is None else "shell-cmd", group, cmd)
-    return _Command("tokens", group)
-
-
-def _commands(found: list[Instruction]) -> list[_Command]:
-    """What each ``RUN`` and each stage's ``ENTRYPOINT`` and ``CMD`` make Docker run, in file order (a
-    stage's command where it sets part of it)."""
-    stages: list[_Stage] = []
-    runs: list[tuple[int, _Command]] = []  # (position, command)
-    stage = _Stage(None, None)
-    for ins in found:
-        if ins.keyword == "FROM":
-            stage = _stage_of(ins, stages)
-            stages.append(stage)
-        elif ins.keyword == "RUN":
-            runs.append((ins.start, _plan(None, ins)))
-        elif ins.keyword == "ENTRYPOINT":
-            stage.entry = ins
-        elif ins.keyword == "CMD":
-            stage.cmd = ins
-    if not stages:
-        stages.append(stage)
-    owned = []
-    for st in stages:
-        own = [i for i in (st.entry, st.cmd) if i is not None]
-        if own:  # else all inherited: the earlier stage's launch
-            owned.append((min(i.start for i in own), _plan(*st.effective())))
-    completed = {id(c.group[0]) for _, c in owned if len(c.group) == 2}
-    # an ENTRYPOINT later stages complete with their CMD: read with them
-    alone = [(pos, c) for pos, c in owned if len(c.group) == 1 and c.group[0].keyword == "ENTRYPOINT"
-             and id(c.group[0]) in completed]
-    commands = runs + [p for p in owned if p not in alone]
-    commands.sort(key=lambda p: p[0])
-    out, seen = [], set()
-    for _, c in commands:
-        out.append(replace(c, shared=frozenset(k for k, i in enumerate(c.group) if id(i) in seen)))
-        seen.update(id(i) for i in c.group)
-    return out
-
-
 @dataclass(frozen=True, slots=True)
 class _Shared:
     """A token launch some of whose instructions an earlier launch holds (and edits): their spans are locked."""
@@ -358,7 +237,7 @@ def _exec_words(group: tuple[Instruction, ...]) -> list[str] | None:
     return [t.value for i in group for t in i.tokens]
 
 
-def _not_json(command: _Command, locate) -> Launch | None:
+def _not_json(command: Command, locate) -> Launch | None:
     """The launch-to-be of an exec form that is not JSON (``command.at``), or None when it launches no SGLang:
     its words, with the exec-form words Docker joins to them (an ENTRYPOINT's before a CMD's), or, when they
     are not known, the text of the instructions naming an SGLang launch."""
@@ -428,7 +307,7 @@ def _written(text: str, ins: Instruction) -> tuple[str, tuple[int, int] | None, 
     return written, None if "\n" in written or "\r" in written else (a, a + len(written)), flags[0]
 
 
-def _shell_cmd(text: str, command: _Command, path: str, schema: Schema, locate) -> list[Launch]:
+def _shell_cmd(text: str, command: Command, path: str, schema: Schema, locate) -> list[Launch]:
     """An exec ENTRYPOINT and a shell-form CMD: the ENTRYPOINT gets the words ``/bin/sh -c '<CMD>'``."""
     entry, cmd = command.group
     ew = [t.value for t in entry.tokens]
@@ -457,7 +336,7 @@ def _shell_cmd(text: str, command: _Command, path: str, schema: Schema, locate) 
     return _shell_launches(text, cmd, path, schema, locate)  # a wrapper (``tini --``) runs /bin/sh -c '<CMD>'
 
 
-def _shell_entry(text: str, command: _Command, path: str, schema: Schema, locate) -> list[Launch]:
+def _shell_entry(text: str, command: Command, path: str, schema: Schema, locate) -> list[Launch]:
     """A shell-form ENTRYPOINT and a CMD: ``/bin/sh -c '<ENTRYPOINT>'`` runs, the CMD's words are its ``$0``...
     (DKR002 when either launches SGLang: the launch never gets the CMD's words, or the CMD's never runs)."""
     entry, cmd = command.group
@@ -494,7 +373,7 @@ def _split(text: str, toks: list[tokens.Token], i: int, group: tuple[Instruction
                  json.dumps(script, ensure_ascii=False), locate)
 
 
-def _token_launches(text: str, command: _Command, path: str, schema: Schema, locate) -> list[Launch]:
+def _token_launches(text: str, command: Command, path: str, schema: Schema, locate) -> list[Launch]:
     """The launch of exec-form words: SGLang's, or the script of ``sh -c <script>`` (its words after are $0...)."""
     group = command.group
     toks = [t for ins in group for t in _tokens(ins)]
@@ -540,14 +419,14 @@ def _as_json(ctx: _NotJson, ops) -> list[Edit]:
                          "or a comment line): write it as JSON by hand") from None
 
 
-def edit(text: str, launch: Launch, ops, schema: Schema) -> list[Edit]:
+def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]:
     """Settings edits for one launch (see ``embedded.edit``)."""
     if isinstance(launch.ctx, (_NotJson, _Rewrite)):
         raise CannotEdit("Docker does not run this command as written: SGLang never reads its settings")
     return _guard(launch, lambda at: embedded.edit(text, at, ops, schema))
 
 
-def edit_entries(text: str, launch: Launch, ops, schema: Schema) -> list[Edit]:
+def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) -> list[Edit]:
     """Argparse-stage edits for one launch (see ``embedded.edit_entries``); for a command Docker does not run
     as written, ``Requote`` writes it as a JSON array (DKR001, DKR002, DKR003's fix)."""
     ctx = launch.ctx
@@ -587,7 +466,7 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
     locate = embedded.locator(text)
     launches: list[Launch] = []
     hosts = set()  # a command Docker does not run as written, reported once where two stages share it
-    for command in _commands(instructions(text, path)):
+    for command in commands(instructions(text, path)):
         kind = command.kind
         if kind == "script":
             found = _shell_launches(text, command.group[0], path, schema, locate)

@@ -12,8 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autofix.adapters import tokens
 from autofix.adapters.launch import Launch
@@ -21,6 +20,9 @@ from autofix.adapters.syntax.text_view import View, within
 from autofix.common.diagnostics import EntryOp, Location, Op
 from autofix.common.edits import Edit, line_col
 from autofix.schema import Schema
+
+if TYPE_CHECKING:
+    from autofix.adapters.contract import Editor
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +36,7 @@ class Embedded:
     """
 
     view: View
-    inner: ModuleType  # ``autofix.adapters.argv``
+    inner: Editor  # ``autofix.adapters.argv`` or ``tokens``
     ctx: Any
     scripts: tuple[tuple[View, ...], ...] = ()
 
@@ -182,7 +184,7 @@ def _script_option(word: str) -> bool:
     return len(word) > 1 and word[0] == "-" and word[1] != "-" and word.endswith("c")
 
 
-def nested(launch: Launch, view: View, inner: ModuleType, script: bool = True) -> Launch:
+def nested(launch: Launch, view: View, inner: Editor, script: bool = True) -> Launch:
     """``launch``, read by ``inner`` from ``view.text``, as a launch of the host text.
 
     A launch that is itself nested (a ``bash -c`` script inside the script)
@@ -225,7 +227,7 @@ def script_launches(view: View, path: str, schema: Schema, locate: Callable[[int
     """The SGLang launches of a shell script seen through ``view``, located in the host text."""
     from autofix.adapters import argv
 
-    found = argv.read(view.text, path, schema, lambda i: locate(view.offsets[i]))
+    found = argv.read_script(view.text, path, schema, lambda i: locate(view.offsets[i]))
     return [nested(launch, view, argv) for launch in found]
 
 

@@ -1,13 +1,16 @@
-"""What every adapter hands the engine: one SGLang launch and where its words are."""
+"""What every adapter hands the engine: one SGLang launch and where its words are, and its ``--config`` word."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autofix.common.arguments import Entry, ParsedArgs
 from autofix.common.diagnostics import Location, Violation
 from autofix.common.written import Host
+
+if TYPE_CHECKING:
+    from autofix.common.suppressions import Malformed, Suppression
 
 
 @dataclass(slots=True)
@@ -32,7 +35,7 @@ class Launch:
     ctx: Any = None
     entries: tuple[Entry, ...] = ()
     host: Host | None = None
-    suppress: tuple = ()
+    suppress: tuple[Suppression | Malformed, ...] = ()
     elsewhere: str | None = None
 
     def locate(self, violation: Violation) -> Location:
@@ -48,3 +51,23 @@ class Launch:
             if dest in settings:
                 return self.parsed.words[settings[dest].option_index].loc
         return self.start
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigArgument:
+    """A launch's ``--config FILE``, as SGLang's merger finds it (``Adapter.config_argument``).
+
+    ``index`` is the ``--config`` word's index in ``Launch.parsed.words``;
+    ``path`` is FILE as written, or None when autofix cannot know which file
+    SGLang reads (FILE is a shell expansion, is missing, or ``--config`` is
+    given twice, which SGLang refuses).
+    """
+
+    index: int
+    path: str | None
+
+
+def no_config_argument(launch: Launch) -> ConfigArgument | None:
+    """``Adapter.config_argument`` of an adapter whose launches read no ``--config`` file on this host
+    (``CONFIG_FILES`` None): None."""
+    return None

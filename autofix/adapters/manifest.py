@@ -42,11 +42,12 @@ import re
 from collections import ChainMap
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import yaml
 
 from autofix.adapters import LAUNCH, embedded, tokens
-from autofix.adapters.launch import Launch
+from autofix.adapters.launch import Launch, no_config_argument
 from autofix.adapters.syntax import yaml_nodes
 from autofix.adapters.syntax.strings import (
     compose_dynamic,
@@ -58,15 +59,20 @@ from autofix.adapters.syntax.strings import (
 from autofix.adapters.syntax.text_view import View, read_only, within
 from autofix.adapters.syntax.yaml_nodes import Composed, Merge
 from autofix.common.arguments import Entry, ParsedArgs
-from autofix.common.diagnostics import Location, Requote
+from autofix.common.diagnostics import EntryOp, Location, Op, Requote
 from autofix.common.edits import Edit, apply_edits
 from autofix.common.errors import CannotEdit, InputError
 from autofix.common.suppressions import ANNOTATION, annotation
 from autofix.common.written import SplitScript
 from autofix.schema import Schema
 
+if TYPE_CHECKING:
+    from autofix.adapters.contract import Adapter, Source
+
 NAME = "manifest"
-SOURCE = "command"
+SOURCE: Source = "command"
+CONFIG_FILES: Adapter | None = None  # a container's --config FILE is the container's: never read on this host
+config_argument = no_config_argument
 comments = yaml_nodes.comments  # the YAML comments; those of the scripts a shell runs: ``embedded.script_comments``
 _K8S_VAR = re.compile(r"(?<!\$)\$\([A-Za-z_][A-Za-z0-9_]*\)")
 _COMPOSE_DOLLAR = re.compile(r"\$\$|\$(?=[{A-Za-z_])")  # a literal `$` written `$$`, or one compose interpolates
@@ -426,7 +432,7 @@ def _launches(script: str, schema: Schema) -> bool:
     from autofix.adapters import argv
 
     try:
-        return bool(argv.read(script, "-", schema, lambda i: Location(1, 1)))
+        return bool(argv.read_script(script, "-", schema, lambda i: Location(1, 1)))
     except InputError:
         return False
 
@@ -479,7 +485,7 @@ def _node_at(doc: Composed, index: int):
     return None
 
 
-def edit_entries(text: str, launch: Launch, ops, schema: Schema) -> list[Edit]:
+def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) -> list[Edit]:
     """Argparse-stage edits for one launch (see ``embedded.edit_entries``); for ``sh -c`` given the launch as
     several words, ``Requote`` (DKR003's fix) writes them as the one script word."""
     ctx = launch.ctx
@@ -490,7 +496,7 @@ def edit_entries(text: str, launch: Launch, ops, schema: Schema) -> list[Edit]:
     return embedded.edit_entries(text, launch, ops, schema)
 
 
-def edit(text: str, launch: Launch, ops, schema: Schema) -> list[Edit]:
+def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]:
     """Settings edits for one launch (see ``embedded.edit``)."""
     if isinstance(launch.ctx, _Split):
         raise CannotEdit("the shell runs only the first word of this launch: SGLang never reads its settings")
@@ -519,8 +525,8 @@ def _compose_string(text, offset, node, path, schema, locate, shared) -> list[La
     reason = _alias_reason(node, shared, "string")
     if reason:
         view = read_only(view, reason)
-    found = argv.read(view.text, path, schema, lambda i: locate(view.offsets[i]),
-                      lambda s, e: bisect.bisect_left(marks, s) < bisect.bisect_left(marks, e))
+    found = argv.read_script(view.text, path, schema, lambda i: locate(view.offsets[i]),
+                             lambda s, e: bisect.bisect_left(marks, s) < bisect.bisect_left(marks, e))
     return [embedded.nested(launch, view, argv, script=False) for launch in found]
 
 

@@ -29,21 +29,28 @@ edit there by the launch that owns it must suit every launch that merges it.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from autofix.adapters import yaml_config
-from autofix.adapters.launch import Launch
+from autofix.adapters.launch import Launch, no_config_argument
 from autofix.adapters.syntax import yaml_nodes
 from autofix.adapters.syntax.yaml_nodes import Composed
 from autofix.adapters.yaml_config import Context, Pair, _loc, entries_of_pairs, read_pairs_of
 from autofix.common.arguments import Word, parse_words
+from autofix.common.diagnostics import EntryOp, Op
+from autofix.common.edits import Edit
 from autofix.common.errors import CannotEdit, InputError
 from autofix.schema import Schema
 
+if TYPE_CHECKING:
+    from autofix.adapters.contract import Adapter, Source
+
 NAME = "srt-slurm"
-SOURCE = "recipe"  # keys as written, flags as read (``written.Written.source``)
+SOURCE: Source = "recipe"  # keys as written, flags as read (``written.Written.source``)
+CONFIG_FILES: Adapter | None = None  # srtctl hands SGLang flags, not a --config file
+config_argument = no_config_argument
 comments = yaml_nodes.comments  # where the comments are (``autofix.common.suppressions`` reads markers only there)
 MODES = {"prefill": "prefill", "decode": "decode"}  # role -> --disaggregation-mode srtctl adds
 
@@ -62,7 +69,7 @@ def _keeps_a_key(launch: Launch, gone: set[str]) -> None:
                              "which srtctl reads as no worker: fix it by hand")
 
 
-def edit(text: str, launch: Launch, ops: list, schema: Schema) -> list:
+def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]:
     """``yaml_config.edit``, refusing to empty a role mapping."""
     from autofix.common.diagnostics import Unset
 
@@ -71,7 +78,7 @@ def edit(text: str, launch: Launch, ops: list, schema: Schema) -> list:
     return yaml_config.edit(text, launch, ops, schema)
 
 
-def edit_entries(text: str, launch: Launch, ops: list, schema: Schema) -> list:
+def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) -> list[Edit]:
     """``yaml_config.edit_entries``; a renamed key is renamed in the layers it overrides too.
 
     A sweep variant that overrides the base's ``cuda-graph-max-bs`` and
@@ -98,7 +105,7 @@ def flag_of(key: str) -> str:
     return "--" + key.replace("_", "-")
 
 
-def _words_for(key: str, value: Any, key_node, value_node, index: int) -> list[Word]:
+def _words_for(key: str, value: Any, key_node: Any, value_node: Any, index: int) -> list[Word]:
     """srtctl's conversion of one pair to words (see the module docstring)."""
     kloc, vloc = _loc(key_node.start_mark), _loc(value_node.start_mark)
     flag = Word(flag_of(key), kloc, ("key", index))
@@ -115,7 +122,7 @@ def _words_for(key: str, value: Any, key_node, value_node, index: int) -> list[W
 class RoleContext(Context):
     """A role launch's context: the mappings it reads (a sweep variant: the base's and its section's).
 
-    ``covers`` says what text a launch reads, for ``api._Proposals``: all of
+    ``covers`` says what text a launch reads, for ``core.proposals.Proposals``: all of
     every mapping it merges (a key a later layer overrides included, since
     a fix there, a rename, can change what the override overrides), except
     the items of a zipped list that belong to other variants.
@@ -125,7 +132,7 @@ class RoleContext(Context):
     elsewhere: tuple[tuple[int, int], ...] = ()  # other variants' items of zipped lists
     merged: tuple[tuple[int, int], ...] = ()  # mappings its own merge through merge keys (``<<: *prefill``)
 
-    def covers(self, edit) -> bool:
+    def covers(self, edit: Edit) -> bool:
         """Whether ``edit`` changes text this launch reads."""
         if any(a <= edit.start and edit.end <= b for a, b in self.elsewhere):
             return False
@@ -135,7 +142,7 @@ class RoleContext(Context):
         return any(edit.start < b and edit.end > a for a, b in spans)
 
 
-def _roles(doc: Composed, section) -> dict[str, tuple[Any, Any]]:
+def _roles(doc: Composed, section: Any) -> dict[str, tuple[Any, Any]]:
     """role -> (role key node, mapping node or None for ``role: null``) of a section's backend.sglang_config."""
     roles = doc.value(doc.value(section, "backend"), "sglang_config")
     if not isinstance(roles, yaml.MappingNode):
@@ -169,7 +176,9 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
     return launches
 
 
-def _variants(doc: Composed, root, base_roles, offset, newline, path, schema) -> list[Launch]:
+def _variants(doc: Composed, root: Any, base_roles: dict[str, tuple[Any, Any]], offset: int, newline: str, path: str,
+              schema: Schema) -> list[Launch]:
+    """The launches of each variant the recipe's ``override_*`` and ``zip_override_*`` sections make (``read``)."""
     out = []
     for name_node, section in doc.effective(root):
         name = str(name_node.value)
@@ -192,7 +201,7 @@ def _variants(doc: Composed, root, base_roles, offset, newline, path, schema) ->
     return out
 
 
-def _zip_count(doc: Composed, section, path: str) -> int:
+def _zip_count(doc: Composed, section: Any, path: str) -> int:
     """How many variants a ``zip_override_*`` section makes: the length its list leaves share (1 broadcasts)."""
     lengths: dict[int, Any] = {}
     # a walk in file order without recursion: one iterator per mapping being read, the innermost last
@@ -214,7 +223,7 @@ def _zip_count(doc: Composed, section, path: str) -> int:
     return many[0] if many else 1
 
 
-def _layer_pairs(doc: Composed, mapping, index: int | None, path: str) -> list[tuple]:
+def _layer_pairs(doc: Composed, mapping: Any, index: int | None, path: str) -> list[tuple[Any, ...]]:
     """(key, value, key node, value node, whole list or None, merge key or None) of a layer;
     a zipped list gives variant ``index``'s item."""
     out = []
@@ -227,7 +236,8 @@ def _layer_pairs(doc: Composed, mapping, index: int | None, path: str) -> list[t
     return out
 
 
-def _launch(doc: Composed, role_node, layers, offset: int, newline: str, path: str, schema: Schema) -> Launch:
+def _launch(doc: Composed, role_node: Any, layers: list[tuple[Any, int | None]], offset: int, newline: str, path: str,
+            schema: Schema) -> Launch:
     """One launch from role mappings merged in order (a later layer's key wins; its ``null`` deletes the key)."""
     role_loc = _loc(role_node.start_mark)
     words = [Word("--model-path", role_loc), Word("/model", role_loc)]

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from autofix.adapters.launch import Launch
+from autofix.adapters.launch import Launch, no_config_argument
 from autofix.adapters.syntax import yaml_nodes
 from autofix.adapters.syntax.yaml_loader import yaml_column
 from autofix.adapters.syntax.yaml_nodes import Composed, Merge
@@ -32,15 +33,23 @@ from autofix.common.edits import Edit, merge_deletions
 from autofix.common.errors import CannotEdit, InputError
 from autofix.schema import Schema
 
+if TYPE_CHECKING:
+    from autofix.adapters.contract import Adapter, Source
+
 NAME = "yaml"
-SOURCE = "config"  # what the argparse-stage rules see (``written.Written.source``)
+SOURCE: Source = "config"  # what the argparse-stage rules see (``written.Written.source``)
+CONFIG_FILES: Adapter | None = None  # a --config file's settings are its own: it names no other file SGLang reads
+config_argument = no_config_argument
 comments = yaml_nodes.comments  # where the comments are (``autofix.common.suppressions`` reads markers only there)
 MAP_TAG = "tag:yaml.org,2002:map"  # what PyYAML resolves an untagged mapping to
 
 
 @dataclass(slots=True)  # not frozen: see arguments.Word
 class Pair:
-    """One top-level ``key: value`` pair: its nodes, the option it names, its words."""
+    """One top-level ``key: value`` pair: its nodes, the option it names, its words.
+
+    The adapter's own handle on a setting (what an edit needs: the nodes' spans, the merge key it came from),
+    beside the ``arguments.Word``s its value becomes, which are what argparse reads."""
 
     key: str
     key_node: Any
@@ -63,7 +72,7 @@ class Context:
     newline: str
 
 
-def _loc(mark) -> Location:
+def _loc(mark: Any) -> Location:
     return _location(mark.line, mark.column)
 
 
@@ -82,7 +91,8 @@ class _NotJson(ValueError):
         self.location = location
 
 
-def _words_for(key: str, value: Any, key_node, value_node, index: int, store_true_keys) -> list[Word]:
+def _words_for(key: str, value: Any, key_node: Any, value_node: Any, index: int,
+               store_true_keys: frozenset[str]) -> list[Word]:
     """The merger's conversion of one pair to words (server_args_config_parser.py:161)."""
     kloc, vloc = _loc(key_node.start_mark), _loc(value_node.start_mark)
     flag = Word(f"--{key}", kloc, ("key", index))
@@ -107,7 +117,7 @@ def _words_for(key: str, value: Any, key_node, value_node, index: int, store_tru
 @cache
 def _config_keys(schema: Schema, support: str) -> frozenset[str]:
     """Keys (dest, or a long flag without ``--`` and with ``_``) of options with this support."""
-    keys = set()
+    keys: set[str] = set()
     for o in schema.options:
         if o.config_file == support:
             keys.add(o.dest)
@@ -121,7 +131,7 @@ class NotAConfig(InputError):
     mapping value ``json.dumps`` refuses. An error for a file meant as an SGLang config (its top-level keys
     say so), another file's business otherwise, whatever its strings mention: a GitHub workflow's ``on:`` key
     is a boolean, a playbook a list, CloudFormation's ``!Ref`` and GitLab's ``!reference`` are tags of their
-    own (``runner._One._check``)."""
+    own (``one_file.OneFile._check``)."""
 
 
 def read(text: str, path: str, schema: Schema) -> list[Launch]:
@@ -173,12 +183,16 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
                           merge=merge))
     parsed = parse_words(schema, words)
     newline = "\r\n" if "\r\n" in text else "\n"
-    start = _loc(root.start_mark) if root is not None else Location(1, 1)
-    entries = entries_of_pairs(pairs, parsed, last, lambda *pair: _words_for(*pair, store_true_keys))
-    return [Launch(parsed, start, Context(offset, root, tuple(pairs), newline), entries)]
+    at = _loc(root.start_mark) if root is not None else Location(1, 1)
+
+    def words_for(key: str, value: Any, key_node: Any, value_node: Any, index: int) -> list[Word]:
+        return _words_for(key, value, key_node, value_node, index, store_true_keys)
+
+    entries = entries_of_pairs(pairs, parsed, last, words_for)
+    return [Launch(parsed, at, Context(offset, root, tuple(pairs), newline), entries)]
 
 
-def read_pairs_of(doc: Composed, node, path: str) -> list[tuple[str, Any, Any, Any, Merge | None]]:
+def read_pairs_of(doc: Composed, node: Any, path: str) -> list[tuple[str, Any, Any, Any, Merge | None]]:
     """(key, value, key node, value node, merge key or None) of every pair of a mapping node, in the order
     ``yaml.safe_load`` reads them (merged pairs first; ``node`` None: none).
 
@@ -195,8 +209,9 @@ def read_pairs_of(doc: Composed, node, path: str) -> list[tuple[str, Any, Any, A
     return out
 
 
-def entries_of_pairs(pairs: list[Pair], parsed: ParsedArgs, last: dict[str, int], words_for,
-                     flag_of=lambda key: f"--{key}") -> tuple[Entry, ...]:
+def entries_of_pairs(pairs: list[Pair], parsed: ParsedArgs, last: dict[str, int],
+                     words_for: Callable[[str, Any, Any, Any, int], list[Word]],
+                     flag_of: Callable[[str], str] = lambda key: f"--{key}") -> tuple[Entry, ...]:
     """One entry per key, in file order (see ``Entry``).
 
     ``last`` maps each key to the index of its last copy; ``words_for(key,
@@ -307,7 +322,7 @@ def _reads_plain_short(text: str) -> bool:
 
 def _reads_plain_uncached(text: str) -> bool:
     try:
-        return yaml_nodes.load(f"k: {text}\n") == {"k": text}
+        return bool(yaml_nodes.load(f"k: {text}\n") == {"k": text})
     except InputError:
         return False
 
@@ -366,7 +381,7 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
     return [_keep_missing_final_newline(text, e) for e in merge_deletions(edits)]
 
 
-def _yaml_values(values: tuple) -> str:
+def _yaml_values(values: tuple[Any, ...]) -> str:
     """A key's value for the words ``values``: ``true`` for none (a store-true flag), a list for several."""
     if not values:
         return "true"
@@ -382,8 +397,10 @@ def _not_merged(pair: Pair) -> None:
 def _over_a_merge(pair: Pair, merged: Pair) -> None:
     """Raise ``CannotEdit``: ``pair`` overrides ``merged``, a copy of its key a merge key gives, which
     removing or renaming it would bring back."""
+    merge = merged.merge
+    assert merge is not None  # (a copy a merge key gives)
     raise CannotEdit(f"cannot remove or rename {pair.key!r}: it overrides the value of the merge key "
-                     f"'{merged.merge.written}' at {merged.merge.where}, which would then apply; fix by hand")
+                     f"'{merge.written}' at {merge.where}, which would then apply; fix by hand")
 
 
 def _replace_value(text: str, off: int, pair: Pair, value: Any) -> Edit:
@@ -492,7 +509,7 @@ def sglang_key(key: str, schema: Schema) -> bool:
     if "=" in key:
         return False  # `--a=b` is a flag and its value to argparse, never a key's name
     found = schema.match(f"--{key}")
-    if found.status == "exact":
+    if found.status == "exact" and found.option is not None:  # (an exact match names its option)
         return found.option.dest != "help"  # argparse's own option: no server argument
     return "_" in key and schema.match(f"--{key.replace('_', '-')}").status == "exact"
 

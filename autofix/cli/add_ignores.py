@@ -20,58 +20,65 @@ them (``files.FileSet``: atomically, only if unchanged since read).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from autofix.adapters.embedded import script_comments
 from autofix.common.diagnostics import Diagnostic
 from autofix.common.edits import line_col
 from autofix.common.errors import ConfigError, InputError, WriteError
-from autofix.core.api import fix_source
+from autofix.core.api import FixOptions, fix_source
 from autofix.disk import files
 from autofix.disk.scope import Scope
 from autofix.disk.walk import expand
 
 if TYPE_CHECKING:
+    from autofix.adapters.contract import Adapter
+    from autofix.cli.run_options import Checks
+    from autofix.core.api import FixResult
+    from autofix.core.policy import Policy
+    from autofix.pipeline.facts import Facts
     from autofix.report.stream import ReportStream
+    from autofix.schema import Schema
 
 
-def add_ignores(paths: list[str], *, options: Callable, err: ReportStream,
-                excluded: Callable[[str, bool, bool], bool] | None = None, verbose: bool = False) -> int:
+def add_ignores(paths: list[str], *, checks: Checks, err: ReportStream, verbose: bool = False) -> int:
     """Add suppression comments for every finding in ``paths`` (files or directories; not stdin).
 
-    ``options(path)`` gives each file's ``runner.FileOptions`` (its policy decides which rules count). The
-    suppressions that cover nothing any more (SUP001) are removed first, so the comments afterwards are
-    exactly today's findings. A file that cannot be checked is what it is in a check run (``runner.unchecked``:
-    an error, a note, or passed over quietly), and so is one that is no SGLang config (``runner.format_of``,
-    ``runner.passed_over``). Reports on ``err`` only, one line each (``ReportStream.line``). Returns the exit
-    code: 0 when every finding got a comment, 1 when some could not, 2 when a file could not be checked or
-    written. Raises ``ConfigError`` for a project configuration that cannot be used.
+    ``checks.of(path)`` gives each file's ``FileOptions`` (its policy decides which rules count), and
+    ``checks.excluded`` what a walk leaves out. The suppressions that cover nothing any more (SUP001) are
+    removed first, so the comments afterwards are exactly today's findings. A file that cannot be checked is
+    what it is in a check run (``triage.unchecked``: an error, a note, or passed over quietly), and so is one
+    that is no SGLang config (``triage.format_of``, ``triage.passed_over``). Reports on ``err`` only, one line
+    each (``ReportStream.line``). Returns the exit code: 0 when every finding got a comment, 1 when some could
+    not, 2 when a file could not be checked or written. Raises ``ConfigError`` for a project configuration that cannot be used.
     """
     from dataclasses import replace
 
-    from autofix.cli.runner import format_of, passed_over, unchecked
+    from autofix.cli.triage import format_of, passed_over, unchecked
     from autofix.rules import RULES
     from autofix.schema import load
 
-    others = frozenset(r.code for r in RULES) - {"SUP001"}
+    others = cast("frozenset[str]", frozenset(r.code for r in RULES)) - {"SUP001"}  # (every rule has a code)
     disk = files.FileSet(scope=Scope(paths))  # a walked symlink to a file outside is not read nor written
     added = changed = left = failed = unwritten = 0
-    for path, named in expand(paths, note=err.line, excluded=excluded, scope=disk.scope):
+    for path, named in expand(paths, note=err.line, excluded=checks.excluded, scope=disk.scope):
         if path == "-":
             err.line("-:1:1: error: --add-ignores writes files: give paths, not stdin")
             failed += 1
             continue
-        text = fmt = None
+        text: str | None = None
+        adapter: Adapter | None = None
         try:
             text = disk.read(path, named=named)
-            fmt = format_of(path, path, text, named)
-            if fmt is None:
+            adapter = format_of(path, path, text, named)
+            if adapter is None:
                 continue
-            opts = options(path)
+            opts = checks.of(path)
             schema = load(opts.target_version)
 
-            def check(t: str, policy=opts.policy, fmt=fmt, path=path, schema=schema, facts=opts.facts):
-                return fix_source(t, fmt, path=path, schema=schema, facts=facts, policy=policy)
+            def check(t: str, policy: Policy = opts.policy, adapter: Adapter = adapter, path: str = path,
+                      schema: Schema = schema, facts: Facts = opts.facts) -> FixResult:
+                return fix_source(t, adapter, path=path, options=FixOptions(schema=schema, facts=facts, policy=policy))
 
             # the unused suppressions removed: the file's own rules judge them, only SUP001's fix is applied
             first = check(text, replace(opts.policy, unfixable=others))
@@ -83,11 +90,11 @@ def add_ignores(paths: list[str], *, options: Callable, err: ReportStream,
             new = first.output
             findings = [d for d in check(new).diagnostics if not d.after and d.path == path
                         and not d.code.startswith("SUP")]
-            new, missed = _suppress(new, fmt, path, schema, findings, check)
+            new, missed = _suppress(new, adapter, path, schema, findings, check)
         except ConfigError:
             raise  # the project's configuration, not this file: it stops the run
         except InputError as exc:
-            said = unchecked(exc, path, path, named, text, fmt, disk)
+            said = unchecked(exc, path, path, named, text, adapter, disk)
             if said is not None:
                 err.line(said[1])
                 failed += said[0] == "error"
@@ -128,22 +135,22 @@ def add_ignores(paths: list[str], *, options: Callable, err: ReportStream,
     return 2 if failed or unwritten else 1 if left else 0
 
 
-def _suppress(text: str, fmt, path: str, schema, findings: list[Diagnostic],
-              check: Callable) -> tuple[str, list[Diagnostic]]:
+def _suppress(text: str, adapter: Adapter, path: str, schema: Schema, findings: list[Diagnostic],
+              check: Callable[[str], FixResult]) -> tuple[str, list[Diagnostic]]:
     """``text`` with a comment for every finding, and the findings no place could take.
 
     Findings are taken bottom up, one group (a line, or a command's launch) at a time, so that a comment
     moves only the lines below it, whose findings are already covered; each comment is kept only when the
     text still reads as the same launches and the group's findings, at their new lines, are gone.
     """
-    command = fmt.SOURCE == "command"
-    read = lambda t: [x.parsed.explicit for x in fmt.read(t, path, schema)]  # noqa: E731
-    launches = fmt.read(text, path, schema)
+    command = adapter.SOURCE == "command"
+    read = lambda t: [x.parsed.explicit for x in adapter.read(t, path, schema)]  # noqa: E731
+    launches = adapter.read(text, path, schema)
     before = [x.parsed.explicit for x in launches]
     starts = sorted({launch.start.line for launch in launches}) if command else []
     # the lines that hold a comment; a line is edited only once its group is reached, bottom up, so the
     # lines of a group are still as they are in ``text``
-    commented = {line_col(text, a)[0] for a, _ in [*fmt.comments(text, path), *script_comments(launches)]}
+    commented = {line_col(text, a)[0] for a, _ in [*adapter.comments(text, path), *script_comments(launches)]}
     groups: dict[tuple[str, int], list[Diagnostic]] = {}
     for d in findings:
         line = d.location.line
@@ -169,7 +176,8 @@ def _suppress(text: str, fmt, path: str, schema, findings: list[Diagnostic],
     return text, missed
 
 
-def _covers(check: Callable, read: Callable, text: str, before: list, known: set[tuple[str, str, int]],
+def _covers(check: Callable[[str], FixResult], read: Callable[[str], list[dict[str, Any]]], text: str,
+            before: list[dict[str, Any]], known: set[tuple[str, str, int]],
             ds: list[Diagnostic], at: int, moved: int, path: str) -> bool:
     """Whether ``text`` still reads as the launches ``before`` and reports of the findings ``known``
     (code, message, line) all but ``ds``, and nothing else, where they now are (``moved`` lines further down

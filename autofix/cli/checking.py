@@ -9,7 +9,7 @@ that applies to it, overridden by the command line (``autofix.project.configurat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
@@ -17,7 +17,7 @@ from autofix.common.errors import ConfigError, UsageError
 from autofix.report import FORMATS, MACHINE
 
 if TYPE_CHECKING:  # the runner and the project's reader load with the run, not with the command line
-    from autofix.cli.runner import FileOptions, Mode, Output
+    from autofix.cli.run_options import Checks, Mode, Output
     from autofix.project.configuration import Resolver
 
 
@@ -64,13 +64,10 @@ class Job:
     request: Request
     mode: Mode
     output: Output
-    options: Callable[[str], FileOptions]  # what each checked file is checked with
-    excluded: Callable[[str, bool, bool], bool]  # (path, named on the command line, a directory) -> left out
+    checks: Checks  # what each checked file is checked with, and which are left out
     env: Mapping[str, str]
     stdout: TextIO
     stderr: TextIO
-    unsafe: bool = False  # the run-wide default (the summary's hint at --unsafe-fixes)
-    target_version: str = "0.5.23"
     resolver: Resolver | None = None
 
     @property
@@ -99,13 +96,10 @@ class Job:
             if r.add_ignores:
                 from autofix.cli.add_ignores import add_ignores
 
-                return add_ignores(r.paths, options=self.options, err=err, excluded=self.excluded,
-                                   verbose=r.verbose)
-            rep = runner.run(r.paths, self.mode, unsafe=self.unsafe, out=self.stdout, err=self.stderr,
-                             stdin_filename=r.stdin_filename, stdin_format=r.stdin_format, verbose=r.verbose,
-                             stdin=stdin, target_version=self.target_version, output=self.output,
-                             options=self.options, excluded=self.excluded, exit_zero=r.exit_zero,
-                             exit_non_zero_on_fix=r.exit_non_zero_on_fix, jobs=self.jobs)
+                return add_ignores(r.paths, checks=self.checks, err=err, verbose=r.verbose)
+            rep = runner.run(r.paths, self.mode, out=self.stdout, err=self.stderr, checks=self.checks,
+                             output=self.output, stdin=runner.Stdin(stdin, r.stdin_filename, r.stdin_format),
+                             exits=runner.Exits(r.exit_zero, r.exit_non_zero_on_fix), jobs=self.jobs)
         except ConfigError as exc:
             err.line(str(exc))
             err.flush()
@@ -136,7 +130,7 @@ def color_wanted(env: Mapping[str, str], stream: TextIO) -> bool:
     return _isatty(stream)
 
 
-def _isatty(stream) -> bool:
+def _isatty(stream: TextIO) -> bool:
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError, OSError):
@@ -147,7 +141,7 @@ def prepare(request: Request, *, env: Mapping[str, str], stdout: TextIO, stderr:
     """A ``Job`` for ``request``. Raises ``UsageError`` for options that cannot go together or name nothing,
     and ``ConfigError`` for a configuration file that cannot be used (exit 2 either way)."""
     from autofix.adapters import NAMES
-    from autofix.cli.runner import FileOptions, Mode, Output
+    from autofix.cli.run_options import Checks, FileOptions, Mode, Output
     from autofix.project import configuration
 
     r = request
@@ -181,11 +175,11 @@ def prepare(request: Request, *, env: Mapping[str, str], stdout: TextIO, stderr:
         top = resolver.run_settings()  # the run-wide choices (format, --show-fixes) and a first bad file show now
     except configuration.OptionError as exc:
         raise UsageError(str(exc).removeprefix(f"{exc.param}: "), exc.param) from None
-    fmt = top.output_format
-    if mode is Mode.DIFF_ONLY and (fmt in MACHINE or r.statistics):
-        raise UsageError(f"--diff prints only the diff: it takes no {'--statistics' if r.statistics else fmt} "
+    output_format = top.output_format
+    if mode is Mode.DIFF_ONLY and (output_format in MACHINE or r.statistics):
+        raise UsageError(f"--diff prints only the diff: it takes no {'--statistics' if r.statistics else output_format} "
                          "report (use --check or the default mode)")
-    if mode is Mode.WRITE and "-" in r.paths and fmt in MACHINE:
+    if mode is Mode.WRITE and "-" in r.paths and output_format in MACHINE:
         raise UsageError("--write with stdin prints the fixed text on stdout: use --output-format full or concise")
 
     def options(path: str) -> FileOptions:
@@ -194,9 +188,10 @@ def prepare(request: Request, *, env: Mapping[str, str], stdout: TextIO, stderr:
     def excluded(path: str, named: bool, is_dir: bool) -> bool:
         return resolver.excluded(path, is_dir=True) if is_dir else resolver.skips(path, named)
 
-    output = Output(fmt, top.show_fixes, r.statistics,
-                    color=fmt in ("full", "concise") and color_wanted(env, stdout),
-                    progress=_isatty(stderr) and (fmt in MACHINE or r.statistics or not _isatty(stdout)),
-                    actions=fmt == "github" or in_actions(env))
-    return Job(r, mode, output, options, excluded, env, stdout, stderr, top.unsafe_fixes, top.target_version,
-               resolver)
+    output = Output(output_format, top.show_fixes, r.statistics,
+                    color=output_format in ("full", "concise") and color_wanted(env, stdout),
+                    progress=_isatty(stderr) and (output_format in MACHINE or r.statistics or not _isatty(stdout)),
+                    actions=output_format == "github" or in_actions(env), verbose=r.verbose)
+    # the run-wide options: the summary's hint at --unsafe-fixes, the release a machine format's report names
+    run_wide = FileOptions(unsafe=top.unsafe_fixes, target_version=top.target_version)
+    return Job(r, mode, output, Checks(run_wide, options, excluded), env, stdout, stderr, resolver)

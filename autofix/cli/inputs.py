@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 
-from autofix.disk.names import is_yaml
+from autofix.common.filenames import is_yaml
 from autofix.disk.scope import Scope
 from autofix.disk.walk import expand
 

@@ -30,14 +30,22 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from autofix.adapters import detect
+from autofix.cli.config_files import on_disk
 from autofix.core.api import FixResult
 from autofix.disk import files
 from autofix.disk.reads import Snapshot
 from autofix.disk.scope import Scope
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    from autofix.cli.run_options import FileOptions
+    from autofix.core.policy import Policy
 
 # Below this many files a run stays in-process whatever -j says: starting the workers (a fork each, and
 # each warming its own caches on its first files) costs about what checking ~100 clean files does on one
@@ -81,7 +89,7 @@ class Bounds:
 
     scope: Scope | None = None
     excluded: Callable[[str, bool, bool], bool] | None = None
-    config_policy: Callable | None = None
+    config_policy: Callable[[str], Policy] | None = None
 
 
 class _Declined(Exception):
@@ -90,7 +98,7 @@ class _Declined(Exception):
 
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
-_SHARED: frozenset[str] = frozenset()  # the run's shared --config files (runner._shared_configs), per worker
+_SHARED: frozenset[str] = frozenset()  # the run's shared --config files (config_files.shared), per worker
 _FIX_EDITS = False
 _BOUNDS = Bounds()
 _CONFIGS = True  # False: read no --config file (a worker that could not be given the bounds' closures)
@@ -153,18 +161,18 @@ def _declined(path: str) -> str | None:
     raise _Declined(path)
 
 
-def _check(path: str, named: bool, opts) -> Ready | None:
-    """``path`` read and checked as ``runner._One`` does; None when the main process must do it itself."""
+def _check(path: str, named: bool, opts: FileOptions) -> Ready | None:
+    """``path`` read and checked as ``one_file.OneFile`` does; None when the main process must do it itself."""
     try:
         bounds = _BOUNDS
         disk = files.FileSet(scope=bounds.scope, excluded=bounds.excluded)
         read_config = disk.read_config if _CONFIGS else _declined
         text = disk.read(path, named=named)
-        fmt = detect(path, text)
-        if fmt is None:
+        adapter = detect(path, text)
+        if adapter is None:
             return None
-        result = opts.fix(text, fmt, path, read_config=read_config, shared=_SHARED, fix_edits=_FIX_EDITS,
-                          config_policy=bounds.config_policy)
+        configs = on_disk(read_config, shared=_SHARED, policy=bounds.config_policy)
+        result = opts.fix(text, adapter, path, configs=configs, fix_edits=_FIX_EDITS)
     except Exception:  # noqa: BLE001 - every error is reported by the main process, which checks it again
         return None
     if result.errors:  # a --config file SGLang refuses: its InputError is reported (and pickles) in the main process
@@ -172,23 +180,23 @@ def _check(path: str, named: bool, opts) -> Ready | None:
     return Ready(result, disk.snapshots, disk.reals)
 
 
-def _check_chunk(chunk: list[tuple[str, bool, object]]) -> list[Ready | None]:
+def _check_chunk(chunk: list[tuple[str, bool, FileOptions | None]]) -> list[Ready | None]:
     return [None if opts is None else _check(path, named, opts) for path, named, opts in chunk]
 
 
-def results(items: Iterable[tuple[str, bool]], count: int, jobs: int, options: Callable[[str], object], *,
+def results(items: Iterable[tuple[str, bool]], count: int, jobs: int, options: Callable[[str], FileOptions], *,
             shared: frozenset[str], fix_edits: bool, before_start: Callable[[], None],
             bounds: Bounds = Bounds()) -> Iterator[Ready | None]:
     """One ``Ready`` or None per item of ``items`` (path, named; ``count`` of them), in their order, checked
     by ``jobs`` workers. ``items`` is read as the answers are taken: a few chunks ahead of them.
 
-    ``options(path)`` gives a file's ``runner.FileOptions``; a file it raises for is left to the main
+    ``options(path)`` gives a file's ``run_options.FileOptions``; a file it raises for is left to the main
     process (which meets the error at its turn). ``before_start`` runs before the workers start
     (``runner`` flushes its streams, so a forked worker holds no unwritten output of the main process).
     Stdin (``-``) is always left to the main process. Closing the iterator stops the workers. ``bounds``:
     what the workers may read (the main process's, see ``Bounds``).
     """
-    def task(item: tuple[str, bool]):
+    def task(item: tuple[str, bool]) -> tuple[str, bool, FileOptions | None]:
         path, named = item
         if path == "-":
             return path, named, None
@@ -211,7 +219,7 @@ def results(items: Iterable[tuple[str, bool]], count: int, jobs: int, options: C
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init,
                                initargs=(shared, fix_edits, bounds if forked else Bounds(bounds.scope), forked,
                                          os.getpid()))
-    pending: deque = deque()
+    pending: deque[tuple[int, Future[list[Ready | None]] | None]] = deque()
     broken = False
     try:
         for chunk in chunks:
@@ -228,7 +236,8 @@ def results(items: Iterable[tuple[str, bool]], count: int, jobs: int, options: C
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _drain_one(pending: deque, broken: bool):
+def _drain_one(pending: deque[tuple[int, Future[list[Ready | None]] | None]],
+               broken: bool) -> Generator[Ready | None, None, bool]:
     """Yield the answers of the oldest chunk in flight (all None when it failed); whether the pool is broken."""
     from concurrent.futures import BrokenExecutor
 

@@ -5,6 +5,7 @@
 - ``arguments``, ``argtypes``: command-line words read into explicit SGLang settings, as argparse reads them;
 - ``written``: how one file's settings of a launch are written (what the argparse-stage rules read);
 - ``suppressions``: ``# autofix: ignore[...]`` comments;
+- ``filenames``: what a file's name says it is (YAML, a Dockerfile, a shell script), without looking at the disk;
 - ``escapes``: how a name or a message is shown when it holds control characters or is not UTF-8;
 - ``errors``: the exceptions autofix raises; ``limits``: the bounds on what it reads.
 

@@ -6,6 +6,13 @@ word by word so that every setting keeps the words it came from: the format
 adapters need those to point at and to edit. ``tests/test_arguments.py``
 checks it against a real ``argparse.ArgumentParser`` built from the same
 table.
+
+A written setting has four shapes here, one per reader: a ``Word`` is one word as the program receives it
+(from a shell word, a YAML key or value, a JSON item: where it is, how its adapter edits it); a ``Setting``
+is what argparse makes of words (a dest, its value, the words it took: what SGLang uses); an ``Entry`` is a
+setting as the user wrote it, what argparse refuses included (an unknown flag and its stray words), which
+the argparse-stage rules judge and fix in place; ``ParsedArgs.explicit`` is the ``dest -> value`` map the
+resolution steps read. An adapter's handle on where a setting is written is its own (``yaml_config.Pair``).
 """
 
 from __future__ import annotations

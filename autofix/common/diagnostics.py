@@ -1,6 +1,16 @@
 """Values shared by every layer: locations, fixes, violations.
 
 Nothing here knows a file format or an SGLang rule.
+
+A found problem has two types here, one per stage: a ``Violation`` is what a rule returns, about settings and
+with no place in any file (the engine fills in its code, its name and the fixes it appeared ``after``); a
+``Diagnostic`` is a violation placed in the file it points into, with whether this run can apply its fix (the
+machine formats' own shape of it is ``report.records.Record``). A fix's ops come in two families, one per
+stage: ``Set``/``Unset`` change what a launch runs (the settings stage's fixes; an adapter writes them where
+the value is written), the entry ops (``Respell``, ``Revalue``, ``Drop``, ``Rewrite``, ``Requote``) change how
+one written setting is spelt, in place (the argparse stage's). A ``TextEdit`` is one edit of a fix placed by
+line and column in a file as read, for a report (``Diagnostic.fix_edits``); an adapter's own edits are
+``edits.Edit``, by offset in the text it was given.
 """
 
 from __future__ import annotations
@@ -169,7 +179,9 @@ class Violation:
 
     ``args`` are SGLang dest names; the reporter points at the first one the
     user wrote, or at entry ``entry`` when an argparse-stage rule names one.
-    ``code`` and ``name`` are filled in by the engine. ``refuses`` says
+    ``code`` and ``name`` are filled in by the engine, and so is ``after``:
+    the codes whose fixes made it appear (a fixpoint's earlier passes; empty
+    for a violation of the input as written). ``refuses`` says
     whether SGLang refuses this input, when that differs from the rule's
     usual answer (a deprecated flag is accepted on the command line and
     refused as a ``--config`` key); None means the rule's ``refuses``.
@@ -182,6 +194,7 @@ class Violation:
     name: str = ""
     entry: int | None = None
     refuses: bool | None = None
+    after: tuple[str, ...] = ()
 
     def best_fix(self, level: Applicability) -> Fix | None:
         """The first fix (they are ranked best first) that ``level`` allows, or None."""
@@ -212,7 +225,7 @@ class TextEdit:
 class Diagnostic:
     """A violation placed in a file: what the reporters print.
 
-    ``fix_edits``, when the caller asked for them (``fix_source(..., fix_edits=True)``), holds for each fix
+    ``fix_edits``, when the caller asked for them (``FixOptions(fix_edits=True)``), holds for each fix
     of ``violation.fixes`` the text edits that make that fix alone on the file as read, or None when it
     cannot be written alone (the file's layout refuses it, or it only exists after other fixes); empty when
     not asked for.
@@ -223,10 +236,14 @@ class Diagnostic:
     violation: Violation
     fixable: bool  # a fix at the requested applicability exists
     fix_available: bool  # any fix exists (e.g. only with --unsafe-fixes)
-    after: tuple[str, ...] = field(default=())  # codes whose fix made this one appear
     fix_edits: tuple[tuple[TextEdit, ...] | None, ...] = field(default=())
 
     @property
     def code(self) -> str:
         """The rule code, e.g. ``EP003``."""
         return self.violation.code
+
+    @property
+    def after(self) -> tuple[str, ...]:
+        """The codes whose fixes made this one appear (``Violation.after``; empty for the file as written)."""
+        return self.violation.after

@@ -1,4 +1,10 @@
-"""Text edits at character spans, and the unified diff of a change."""
+"""Text edits at character spans, and the unified diff of a change.
+
+Two types, one per use: an ``Edit`` is an adapter's edit of the exact text it was given (character offsets;
+the engine applies it); a ``Change`` is a region where the text as read and the output differ, composed over
+every pass (what the diff is made from, so a pass that rewrites another's edit shows once). A report's edit
+of a file as read, by line and column, is ``diagnostics.TextEdit``.
+"""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ that reads no dest judges spellings, and needs nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -161,7 +161,7 @@ class Written:
     entries: tuple[Entry, ...]
     parsed: ParsedArgs
     schema: Schema
-    others: tuple[Schema, ...] = ()
+    others: Sequence[Schema] = ()
     source: Literal["config", "command", "recipe"] = "command"
     host: Host | None = None
     layers: Layers | None = None

@@ -4,14 +4,15 @@ Pure: takes ``dest -> value`` and returns what was found, what was fixed and
 the settings after fixing. Knows neither file formats nor SGLang specifics:
 ``check`` asks the pipeline (``autofix.pipeline.run.resolve``), ``run``
 applies fixes to a fixpoint, ``check_args`` runs the rules of how a launch
-is written.
+is written. ``fixpoint`` is the loop both stages go round: ``run`` over a
+launch's settings, ``argparse_stage`` over a file's text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 from autofix import rules as _rules
 from autofix.common.diagnostics import Applicability, Fix, Op, Set, Unset, Violation, applied
@@ -22,10 +23,11 @@ from autofix.rules import WRITTEN
 from autofix.rules.base import HostRule, WrittenRule
 from autofix.schema import Schema
 
-__all__ = ["Applicability", "Finding", "Outcome", "Screen", "check", "check_args", "choose_entry_fixes", "net_ops",
-           "run", "screened"]
+__all__ = ["Applicability", "Outcome", "Screen", "check", "check_args", "choose_entry_fixes", "fixpoint",
+           "net_ops", "run", "screened"]
 
 MAX_PASSES = 10
+S = TypeVar("S")
 
 @dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class Screen:
@@ -65,29 +67,15 @@ def screened(found: Sequence[Violation], screen: Screen | None, written: set[tup
 
 
 @dataclass(frozen=True, slots=True)
-class Finding:
-    """A violation seen during the run.
-
-    ``pass_no`` is 1 for violations of the input; a later pass means a fix of
-    an earlier one (``after``, their codes) made it appear. ``applied`` is the
-    fix the engine applied for it, if any.
-    """
-
-    violation: Violation
-    pass_no: int
-    after: tuple[str, ...]
-    applied: Fix | None
-
-
-@dataclass(frozen=True, slots=True)
 class Outcome:
-    """The whole run: findings in order, the fixed settings, what remains.
+    """The whole run: every violation once, in the order first seen (one a fix of an earlier pass made appear
+    carries that pass's fixes in ``Violation.after``), the fixed settings, what remains.
 
     ``conflict`` names the rules when fixes went round in a circle or the
     pass bound was hit; their violations are then in ``remaining``.
     """
 
-    findings: tuple[Finding, ...]
+    findings: tuple[Violation, ...]
     explicit: dict[str, Any]
     remaining: tuple[Violation, ...]
     conflict: str | None
@@ -125,7 +113,7 @@ def check_args(written: Written, rules: Sequence[WrittenRule] = WRITTEN) -> list
     return [v for r in arg_rules for v in r.find(written)]
 
 
-_SPLITS: dict[tuple[int, str], tuple] = {}
+_SPLITS: dict[tuple[int, str], tuple[Sequence[WrittenRule], tuple[WrittenRule, ...], tuple[WrittenRule, ...]]] = {}
 
 
 def _split(rules: Sequence[WrittenRule], version: str) -> tuple[tuple[WrittenRule, ...], tuple[WrittenRule, ...]]:
@@ -144,7 +132,7 @@ def choose_entry_fixes(violations: Sequence[Violation], level: Applicability) ->
     """The fix to apply for each violation now: its best at ``level``, unless an
     earlier chosen fix already edits one of its entries (that one waits for the
     next pass, on the re-read text)."""
-    touched: set = set()
+    touched: set[object] = set()  # entry indexes, ("dest", dest) pairs
     chosen: list[Fix | None] = []
     for v in violations:
         fix = v.best_fix(level)
@@ -158,26 +146,45 @@ def choose_entry_fixes(violations: Sequence[Violation], level: Applicability) ->
     return chosen
 
 
-def _freeze(state: Mapping[str, Any]) -> tuple:
+def _freeze(state: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((k, repr(v)) for k, v in state.items()))
 
 
 class _Findings:
-    """Each violation once, by (code, message), at the pass it first appeared, with the fix applied for it."""
+    """Each violation once, by (code, message), as first seen: with the fixes it appeared after (``after``: the
+    codes fixed in the passes before it, none for a violation of the input)."""
 
     def __init__(self) -> None:
-        self.found: dict[tuple[str, str], Finding] = {}
+        self.found: dict[tuple[str, str], Violation] = {}
 
-    def add(self, v: Violation, pass_no: int, after: tuple[str, ...], applied: Fix | None) -> None:
+    def add(self, v: Violation, after: tuple[str, ...]) -> None:
         key = (v.code, v.message)
-        first = self.found.get(key)
-        if first is None:
-            self.found[key] = Finding(v, pass_no, after, applied)
-        elif applied is not None and first.applied is None:  # seen before, fixed now: the first sighting says so
-            self.found[key] = Finding(first.violation, first.pass_no, first.after, applied)
+        if key not in self.found:
+            self.found[key] = replace(v, after=after) if after else v
 
     def codes(self) -> list[str]:
-        return sorted({f.violation.code for f in self.found.values()})
+        return sorted({v.code for v in self.found.values()})
+
+
+def fixpoint(state: S, one_pass: Callable[[S], S | None], key: Callable[[S], Hashable]) -> tuple[S, str | None]:
+    """Apply ``one_pass`` to ``state`` until a pass changes nothing (returns None): the state reached, and why it
+    is no fixpoint when it is not: ``"cycle"`` (a state seen before, by ``key``: fixes undoing each other) or
+    ``"bound"`` (``MAX_PASSES`` passes, each a change). The one fixpoint loop of a check: the settings of a launch
+    (``run``) and the text of a file (``autofix.core.argparse_stage``) both go round it.
+    """
+    seen: set[Hashable] | None = None  # the states passed through, once a pass changes one (most: none)
+    for _ in range(MAX_PASSES):
+        new = one_pass(state)
+        if new is None:
+            return state, None
+        if seen is None:
+            seen = {key(state)}
+        state = new
+        frozen = key(state)
+        if frozen in seen:
+            return state, "cycle"
+        seen.add(frozen)
+    return state, "bound"
 
 
 def run(
@@ -188,7 +195,7 @@ def run(
     items: tuple[Item, ...] | None = None,
     screen: Screen | None = None,
 ) -> Outcome:
-    """Detect, apply the best fix at ``level`` for each violation, repeat.
+    """Detect, apply the best fix at ``level`` for each violation, repeat (``fixpoint``).
 
     Within a pass, a fix that touches a dest an earlier fix of the same pass
     touched waits for the next pass (it is re-checked on the new state).
@@ -197,39 +204,35 @@ def run(
     A violation ``screen`` leaves out is neither fixed nor reported, and
     takes no part in a pass (it holds back no other fix).
     """
-    state = dict(explicit)
-    seen: set[tuple] | None = None  # the states passed through, once a fix is applied (most launches: none)
     suppressed: set[tuple[str, str]] = set()  # the suppressed violations of the launch as written
     findings = _Findings()
     fixed: list[str] = []  # codes fixed so far, in order
-    conflict = None
-    for pass_no in range(1, MAX_PASSES + 1):
+    last: list[Violation] = []  # what the last pass found
+    pass_no = 0
+
+    def one_pass(state: dict[str, Any]) -> dict[str, Any] | None:
+        nonlocal pass_no, last
+        pass_no += 1
         after = tuple(fixed) if pass_no > 1 else ()
         touched: set[str] = set()
-        found = screened(check(state, schema, facts, items), screen, suppressed, as_written=pass_no == 1)
+        found = last = screened(check(state, schema, facts, items), screen, suppressed, as_written=pass_no == 1)
         for v in found:
             fix = v.best_fix(level)
-            dests = {op.dest for op in fix.ops} if fix else set()
+            dests = {op.dest for op in fix.ops} if fix else set()  # type: ignore[union-attr]  # settings fixes: Set, Unset
             use = fix if fix and not dests & touched else None
             if use:
                 state = applied(state, use.ops)
                 touched |= dests
                 fixed.append(v.code)
-            findings.add(v, pass_no, after, use)
-        if not touched:
-            break
-        frozen = _freeze(state)
-        if seen is None:
-            seen = {_freeze(explicit)}
-        if frozen in seen:
-            conflict = "fixes of " + ", ".join(findings.codes()) + " undo each other"
-            break
-        seen.add(frozen)
-    else:
-        conflict = f"no fixpoint after {MAX_PASSES} passes"
+            findings.add(v, after)
+        return state if touched else None
+
+    state, stop = fixpoint(dict(explicit), one_pass, _freeze)
+    conflict = None if stop is None else f"no fixpoint after {MAX_PASSES} passes" if stop == "bound" else \
+        "fixes of " + ", ".join(findings.codes()) + " undo each other"
     # a pass that applied nothing checked the final state already (a clean launch is resolved once)
-    remaining = tuple(found) if not touched else tuple(screened(check(state, schema, facts, items), screen,
-                                                                       suppressed, as_written=False))
+    remaining = tuple(last) if stop is None else tuple(screened(check(state, schema, facts, items), screen,
+                                                                  suppressed, as_written=False))
     return Outcome(tuple(findings.found.values()), state, remaining, conflict if remaining else None)
 
 

@@ -24,13 +24,13 @@ def placed(edits: Sequence[Edit], original: str, chain: Sequence[Sequence[Edit]]
     ``path``; None if one overlaps what a pass wrote."""
     out = []
     for e in edits:
-        span: tuple[int, int] | None = (e.start, e.end)
+        start, end = e.start, e.end
         for step in reversed(chain):
-            span = range_before(step, *span)
+            span = range_before(step, start, end)
             if span is None:
                 return None
-        out.append(TextEdit(path, Location(*line_col(original, span[0])), Location(*line_col(original, span[1])),
-                            e.text))
+            start, end = span
+        out.append(TextEdit(path, Location(*line_col(original, start)), Location(*line_col(original, end)), e.text))
     return tuple(out)
 
 

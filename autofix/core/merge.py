@@ -9,19 +9,16 @@ where it came from (a config word's ``Location.path`` names the file), so a
 diagnostic points at the place the effective value comes from, and ``route``
 sends each settings op to the file that holds the effective value.
 
-Pure: the caller reads the file (``api.fix_source``'s ``read_config``); ``files`` looks at the directories
-before a ``..`` in its path.
+Pure: the caller reads the file and says where its path leads (``api.fix_source``'s ``ConfigReader``).
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, replace
 
 from autofix.adapters.launch import Launch
 from autofix.common.arguments import parse_words
 from autofix.common.diagnostics import Op, Unset
-from autofix.disk.paths import normalize
 from autofix.schema import Schema
 
 
@@ -38,13 +35,6 @@ class Merged:
     config: Launch
     path: str
     split: int
-
-
-def config_path(launching: str, written: str) -> str:
-    """The path of ``--config`` file ``written``, relative to the launching file ``launching``'s directory, leading
-    where the system's look-up of it leads (``paths.normalize``: ``lnk/../p.yaml`` stays as it is when ``lnk`` is a
-    symlink, which ``..`` leaves from where it leads)."""
-    return normalize(os.path.join(os.path.dirname(launching), written))
 
 
 def merge(launch: Launch, config: Launch, path: str, index: int, schema: Schema) -> Launch:

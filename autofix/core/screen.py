@@ -10,11 +10,18 @@ policy (a project's ``per-file-ignores`` for the config file's path).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from autofix.common.diagnostics import Location, Violation
+from autofix.common.diagnostics import Applicability, Location, Violation
 from autofix.common.suppressions import Suppressions
 from autofix.core.engine import Screen
 from autofix.core.policy import DEFAULT, Policy
+
+if TYPE_CHECKING:
+    from autofix.adapters.contract import Adapter
+    from autofix.adapters.launch import Launch
+    from autofix.core.results import FixResult
+    from autofix.schema import Schema
 
 
 class FileScreen:
@@ -41,20 +48,20 @@ class FileScreen:
             found = self._policies[path] = self._policy_of(path)
         return found
 
-    def read(self, path: str, text: str, fmt, launches) -> None:
-        """Read the suppression comments of ``text``, the file at ``path`` read by the adapter ``fmt`` as
+    def read(self, path: str, text: str, adapter: Adapter, launches: list[Launch]) -> None:
+        """Read the suppression comments of ``text``, the file at ``path`` read by ``adapter`` as
         ``launches`` (once per path), and the Kubernetes annotations of the launches (``Launch.suppress``).
 
-        A marker counts in a comment of the file's own syntax (``fmt.comments``) or of a shell script one of
+        A marker counts in a comment of the file's own syntax (``adapter.comments``) or of a shell script one of
         ``launches`` is read in (``embedded.script_comments``); both are found only for a text that holds one.
         """
         if path in self.files:
             return
 
-        def comments():
+        def comments() -> list[tuple[int, int]]:
             from autofix.adapters.embedded import script_comments
 
-            return [*fmt.comments(text, path), *script_comments(launches)]
+            return [*adapter.comments(text, path), *script_comments(launches)]
 
         self.files[path] = found = Suppressions.read(text, comments)
         annotations = tuple(s for launch in launches for s in launch.suppress)
@@ -85,7 +92,7 @@ class FileScreen:
         start = launch.line if launch is not None and in_file == path else None
         return comments.covers(violation.code, where.line, start, annotations if in_file == path else ())
 
-    def for_launch(self, path: str, launch, back: Callable[[Location], Location], command: bool) -> Screen:
+    def for_launch(self, path: str, launch: Launch, back: Callable[[Location], Location], command: bool) -> Screen:
         """The ``engine.Screen`` of one launch read from ``path``: each violation placed where its diagnostic
         points (``back``: in the text as read); ``command``: the launch is a command, so a comment alone above
         its first line covers all of it."""
@@ -95,10 +102,10 @@ class FileScreen:
             lambda v: self.select(v, back(launch.locate(v)).path or path)
         return Screen(select, lambda v: self.suppressed(path, v, back(launch.locate(v)), start, marks))
 
-    def settle(self, result, level, fmt, schema):
-        """``result`` (an ``api.FixResult``) with its file's suppression comments judged: SUP001, SUP002
-        (``rules.suppression.settle``), a removal made only where the text still reads as the same launches
-        (``fmt`` and ``schema`` read it)."""
+    def settle(self, result: FixResult, level: Applicability, adapter: Adapter, schema: Schema) -> FixResult:
+        """``result`` with its file's suppression comments judged: SUP001, SUP002 (``rules.suppression.settle``),
+        a removal made only where the text still reads as the same launches (``adapter`` and ``schema`` read
+        it)."""
         comments = self.files.get(result.path)
         if not comments:
             return result
@@ -112,10 +119,11 @@ class FileScreen:
 
         def reads_alike(a: str, b: str) -> bool:
             try:
-                return [x.parsed.explicit for x in fmt.read(a, result.path, schema)] == \
-                    [x.parsed.explicit for x in fmt.read(b, result.path, schema)]
+                return [x.parsed.explicit for x in adapter.read(a, result.path, schema)] == \
+                    [x.parsed.explicit for x in adapter.read(b, result.path, schema)]
             except Exception:  # noqa: BLE001 - a text that no longer reads is not alike
                 return False
 
-        return settle(result, comments, level, lambda v: self.select(v, result.path), known,
-                      reads_alike)  # a comment covers no comment
+        settled: FixResult = settle(result, comments, level, lambda v: self.select(v, result.path), known,
+                                    reads_alike)  # a comment covers no comment
+        return settled

@@ -8,7 +8,6 @@ keeps what makes the file the same file (its hard links, mode, owner and extende
   files of one launch all or none), signals held during a write (``SignalsHeld``), the step summary appended to;
 - ``reads``: one file or stdin read once, bounded; why a file was not read; the ``Snapshot`` of what was read;
 - ``encoding``: the text a file's bytes hold (UTF-8, else the UTF-16 or UTF-32 form they are in);
-- ``names``: what a file's name says it is (YAML, a Dockerfile, a shell script);
 - ``paths``: paths as the system resolves them (``normalize``, ``plain``), the repository a path is in;
 - ``scope``: the project one run may read in (``Scope``);
 - ``walk``: the inputs walked for the files to check (``expand``);
@@ -17,5 +16,5 @@ keeps what makes the file the same file (its hard links, mode, owner and extende
 - ``backups``: what a write leaves next to a file while it runs (or for good, interrupted), and what a run says
   of one.
 
-May import: ``autofix.common``.
+May import: ``autofix.common`` (what a file's name says it is: ``common.filenames``).
 """

@@ -10,8 +10,8 @@ import os
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from autofix.common.filenames import WALK_SUFFIXES, is_dockerfile, is_yaml
 from autofix.disk.backups import left_by_writes, left_note
-from autofix.disk.names import WALK_SUFFIXES, is_dockerfile, is_yaml
 from autofix.disk.reads import CLOEXEC, NOFOLLOW, opened_real, strerror
 
 if TYPE_CHECKING:

@@ -1,5 +1,7 @@
 """What the machine formats read: one ``Record`` per diagnostic, each fix with its own text edits.
 
+A ``Record`` is a ``Diagnostic`` as the machine formats print it, a type of its own so that the core's stays
+free of what only a report needs (the end of its span, each fix's edits resolved, the rule's severity).
 A record is built once from a ``Diagnostic`` (``autofix.core.api``), with the span it points at and, when the run
 asks for them, the text edits of each of its fixes *on its own*, against the file as it was read (ruff's JSON
 model: applying one fix's edits to the original file makes that change alone). ``--write`` applies the

@@ -21,6 +21,7 @@ holding a line's start until its end is written. A ``ReportStream`` over it writ
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from autofix.common.errors import OutputError, ReaderLeft
 from autofix.common.escapes import ERRORS, printable, visible
@@ -59,7 +60,9 @@ class ReportStream:
             raise OutputError(f"cannot write to {self._name}: it is closed")
         return _call(self._stream, self._name, method, *args)
 
-    def write(self, text):
+    def write(self, text: Any) -> Any:
+        """Write ``text`` (bytes to a binary stream, else a string, its control characters kept); what the
+        stream's ``write`` returns."""
         if self._binary:
             return self._call("write", text)
         text = printable(text)

@@ -33,7 +33,7 @@ class Tally:
     """The counts of every checked text of a run (a script's ``--config`` files are texts of their own).
 
     ``add`` takes the texts of one file as the runner reports them: its ``--config`` files, then the file,
-    whose ``others`` are those same results (as written, or not: ``runner.unwritten``).
+    whose ``others`` are those same results (as written, or not: ``one_file.unwritten``).
     """
 
     texts: int = 0  # texts reported

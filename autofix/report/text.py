@@ -71,7 +71,7 @@ def summary(tally: Tally, *, write: bool, unsafe: bool, errors: int, unwritten: 
 
     ``tally`` counts each checked text once (a script's ``--config`` files
     too; what they fix counts for the script); a text whose fix was not
-    written is counted unchanged (``runner.unwritten``), so only what was
+    written is counted unchanged (``one_file.unwritten``), so only what was
     written counts as fixed. ``errors`` counts the inputs that could not be
     checked, ``unwritten`` the files whose fixes could not be written.
     """

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from autofix.common.diagnostics import Drop, Fix, Respell, Rewrite, Violation
+from autofix.common.filenames import is_yaml
 from autofix.common.written import Written
-from autofix.disk.names import is_yaml
 from autofix.rules.base import arg_rule
 
 CONFIG_PARSER = "utils/server_args_config_parser.py"

@@ -178,7 +178,7 @@ def settle(result, comments: Suppressions | None, level: Applicability, screen: 
             if edit is None and v.fixes:
                 v = replace(v, fixes=())
             placed = (_placed(result.path, text, edit),) if edit is not None else ()
-            d = Diagnostic(result.path, Location(where.line, where.col), v, False, bool(v.fixes), (), placed)
+            d = Diagnostic(result.path, Location(where.line, where.col), v, False, bool(v.fixes), placed)
             found.append((d, edit if v.best_fix(level) is not None else None))
     if not found:
         return result

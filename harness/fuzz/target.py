@@ -29,7 +29,7 @@ from pathlib import Path
 from hypothesis import event
 from hypothesis.control import currently_in_test_context
 
-from autofix.cli.runner import Mode, run
+from autofix.cli.runner import Checks, FileOptions, Mode, run
 from harness.unified import apply_unified
 
 NAMES = ("config.yaml", "serve.sh", "Dockerfile", "deploy.yaml", "recipe.yaml", "compose.yml")
@@ -37,7 +37,7 @@ NAMES = ("config.yaml", "serve.sh", "Dockerfile", "deploy.yaml", "recipe.yaml", 
 
 def _run(path: Path, mode: Mode, unsafe: bool) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    rep = run([str(path)], mode, unsafe=unsafe, out=out, err=err)
+    rep = run([str(path)], mode, out=out, err=err, checks=Checks(FileOptions(unsafe=unsafe)))
     return rep.exit_code, out.getvalue(), err.getvalue()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from autofix.adapters import dockerfile
-from autofix.core.api import fix_source
+from autofix.core.api import FixOptions, fix_source
 from autofix.schema import load
 
 
@@ -14,7 +14,7 @@ def found(result) -> list[tuple[str, int, int, bool]]:
 
 
 def fix(text: str):
-    return fix_source(text, dockerfile, unsafe=True)
+    return fix_source(text, dockerfile, options=FixOptions(unsafe=True))
 
 
 # -- shell form read as Docker's logical line ---------------------------------------

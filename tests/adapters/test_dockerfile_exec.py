@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from autofix.adapters import dockerfile
 from autofix.adapters.syntax.dockerfile_exec import looks_like_exec, read
-from autofix.core.api import fix_source
+from autofix.core.api import FixOptions, fix_source
 
 
 @pytest.mark.parametrize(("args", "words", "errors"), [
@@ -87,7 +87,7 @@ def test_what_people_write_is_fixed_to_the_words_they_meant(items, trailing, pad
     array = "[" + pad + ", ".join(rendered) + ("," if trailing else "") + pad + "]"
     text = f"FROM x{newline}{keyword} {array}{newline}"
     assert not buildkit.parse_string(text)[1].json  # Docker: the shell form
-    r = fix_source(text, dockerfile, path="Dockerfile", unsafe=True)
+    r = fix_source(text, dockerfile, path="Dockerfile", options=FixOptions(unsafe=True))
     assert r.diagnostics[0].code == "DKR001" and (r.diagnostics[0].location.line, r.diagnostics[0].location.col) \
         == (2, len(keyword) + 2)
     fixed = buildkit.parse_string(r.output)[1]

@@ -21,7 +21,7 @@ import dockerfile as buildkit
 import pytest
 
 from autofix.adapters import dockerfile
-from autofix.core.api import fix_source
+from autofix.core.api import FixOptions, fix_source
 from autofix.schema import load
 
 MEANT = ["--model-path", "m", "--tp", "8"]
@@ -116,7 +116,7 @@ CASES = [(f"{e}+{c}+{layout}", text)
 def test_the_launch_read_is_the_launch_docker_runs(text):
     ran = docker_argv(text)
     real = None if ran.argv is None else sglang_args(list(ran.argv))
-    result = fix_source(text, dockerfile, path="Dockerfile", unsafe=True)
+    result = fix_source(text, dockerfile, path="Dockerfile", options=FixOptions(unsafe=True))
     hosts = [d for d in result.diagnostics if d.code.startswith("DKR") and not d.after]
     read = read_words(text)
     # what autofix reads is what SGLang gets; a launch Docker does not run is never read as one
@@ -140,7 +140,7 @@ def test_the_launch_read_is_the_launch_docker_runs(text):
 
 
 def fixed_lines(text: str) -> tuple[list[tuple[str, int]], list[str]]:
-    r = fix_source(text, dockerfile, path="Dockerfile", unsafe=True)
+    r = fix_source(text, dockerfile, path="Dockerfile", options=FixOptions(unsafe=True))
     return [(d.code, d.location.line) for d in r.diagnostics if not d.after], r.output.splitlines()[1:]
 
 
@@ -215,7 +215,7 @@ def test_messages():
 ])
 def test_a_shell_form_that_is_more_than_words_is_reported_not_fixed(cmd):
     text = f"FROM x\n{ENTRYPOINTS['exec-launch']}\n{cmd}\n"
-    r = fix_source(text, dockerfile, path="Dockerfile", unsafe=True)
+    r = fix_source(text, dockerfile, path="Dockerfile", options=FixOptions(unsafe=True))
     assert [(d.code, d.fixable) for d in r.diagnostics] == [("DKR002", False)]
     assert r.output == text
 

@@ -7,7 +7,7 @@ import pytest
 from autofix.adapters import manifest
 from autofix.common.diagnostics import UNKNOWN, Drop, Set
 from autofix.common.errors import CannotEdit
-from autofix.core.api import fix_source
+from autofix.core.api import FixOptions, fix_source
 from autofix.schema import load
 
 SCHEMA = load()
@@ -18,7 +18,7 @@ def explicit(text: str) -> list[dict]:
 
 
 def fixed(text: str, unsafe: bool = False):
-    result = fix_source(text, manifest, path="m.yaml", unsafe=unsafe)
+    result = fix_source(text, manifest, path="m.yaml", options=FixOptions(unsafe=unsafe))
     return [(d.code, d.location.line, d.location.col) for d in result.diagnostics], result.output
 
 
@@ -158,7 +158,7 @@ SHARED_SCALAR = """spec:
 
 def test_a_scalar_shared_through_an_alias_is_not_edited_by_any_launch():
     for unsafe in (False, True):
-        result = fix_source(SHARED_SCALAR, manifest, path="m.yaml", unsafe=unsafe)
+        result = fix_source(SHARED_SCALAR, manifest, path="m.yaml", options=FixOptions(unsafe=unsafe))
         assert [(d.code, d.location.line) for d in result.diagnostics] == [("EP003", 5), ("EP003", 13)]
         assert result.output == SHARED_SCALAR
         assert all("the item is shared through a YAML alias (&algo)" in c for c in result.conflicts)

@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from autofix.adapters import dockerfile, manifest
-from autofix.core.api import fix_source
+from autofix.core.api import FixOptions, fix_source
 
 SCRIPT = "python3 -m sglang.launch_server --model-path m --tp 2"
 SGLANG = ["-m", "sglang.launch_server", "--model-path", "m", "--tp", "2"]
@@ -139,7 +139,7 @@ def test_what_is_not_split(text, tmp_path):
     COMPOSE.format(entry='["sh", "-c", "python3"]', command='["-m", "sglang.launch_server", "--model-path", "m"]'),
 ], ids=["item-with-a-blank", "string-holds-the-shell", "across-two-keys"])
 def test_reported_not_fixed(text):
-    r = fix_source(text, manifest, path="deploy.yaml", unsafe=True)
+    r = fix_source(text, manifest, path="deploy.yaml", options=FixOptions(unsafe=True))
     assert [(d.code, d.fixable) for d in r.diagnostics] == [("DKR003", False)]
     assert r.output == text
 
@@ -170,6 +170,6 @@ def test_a_string_that_only_names_sglang_is_no_launch():
 def test_a_dockerfile_list_on_several_lines_is_reported_not_fixed():
     text = ('FROM x\nENTRYPOINT ["sh", "-c"]\nCMD ["python3", "-m", "sglang.launch_server", \\\n'
             '     "--model-path", "m"]\n')
-    r = fix_source(text, dockerfile, path="Dockerfile", unsafe=True)
+    r = fix_source(text, dockerfile, path="Dockerfile", options=FixOptions(unsafe=True))
     assert [(d.code, d.fixable) for d in r.diagnostics] == [("DKR003", False)]
     assert r.output == text

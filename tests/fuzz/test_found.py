@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 from autofix.adapters import argv, dockerfile, yaml_config
 from autofix.adapters.syntax.dockerfile_syntax import instructions
 from autofix.cli.commands import app
-from autofix.core.api import fix_source
+from autofix.core.api import FixOptions, fix_source
 from harness.fuzz.target import check_input
 
 # A stray word (`\'`, the word `'`) after the EPLB flags that RUN022's unsafe fix removes.
@@ -67,7 +67,7 @@ END_OF_OPTIONS = (
 ], ids=["removal-gives-a-stray-word-away", "flag-added-after-double-dash"])
 def test_a_fix_that_would_change_what_the_other_words_mean_is_not_made(text, codes, why):
     # both stopped the read-back check with an internal error
-    result = fix_source(text, argv, path="s.sh", unsafe=True)
+    result = fix_source(text, argv, path="s.sh", options=FixOptions(unsafe=True))
     assert result.output == text
     assert [d.code for d in result.remaining] == codes
     assert any(why in c for c in result.conflicts)
@@ -78,7 +78,7 @@ def test_removing_continued_last_lines_keeps_the_continuation_the_next_line_need
     # the EPLB lines RUN022's unsafe fix removes end in `\`, and the command goes on with `;` on the line after:
     # the fix also took the `\` before them, leaving a line that opens with `;` (a bash syntax error)
     text = STRAY_AFTER_REMOVED.replace(" \\'\n    --port", " \\\n;    --port")
-    result = fix_source(text, argv, path="s.sh", unsafe=True)
+    result = fix_source(text, argv, path="s.sh", options=FixOptions(unsafe=True))
     assert result.output == text.replace("    --enable-eplb \\\n    --ep-num-redundant-experts 32 \\\n", "")
     check_input(text.encode(), "serve.sh", unsafe=True)
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from autofix.adapters import argv as shell
-from autofix.core.api import fix_source
+from autofix.cli.config_files import on_disk
+from autofix.core.api import FixOptions, fix_source
 from autofix.disk.reads import read_if_file
 from autofix.schema import load
 from harness.oracle.oracle import run_batch, verdict
@@ -36,8 +37,8 @@ def answers(tmp_path_factory) -> dict[str, dict]:
         given = tmp_path_factory.mktemp(c.id)
         (given / "a.sh").write_text(LAUNCH + c.flags + "\n")
         (given / "c.yaml").write_text(c.config)
-        result = fix_source((given / "a.sh").read_text(), shell, path=str(given / "a.sh"), unsafe=c.unsafe,
-                            read_config=read_if_file)
+        result = fix_source((given / "a.sh").read_text(), shell, path=str(given / "a.sh"),
+                            options=FixOptions(unsafe=c.unsafe), config_reader=on_disk(read_if_file))
         fixed = tmp_path_factory.mktemp(c.id + "-fixed")
         (fixed / "c.yaml").write_text(result.others[0].output)
         fields = {} if c.differs is None else {"fields": "all"}

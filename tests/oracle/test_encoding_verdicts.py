@@ -16,6 +16,7 @@ import codecs
 import pytest
 
 from autofix.adapters import argv as shell
+from autofix.cli.config_files import on_disk
 from autofix.core.api import fix_source
 from autofix.disk import files
 from harness.oracle.oracle import run_batch, verdict
@@ -51,7 +52,7 @@ def test_sglang_reads_the_file_as_recorded_and_autofix_agrees(name, answers, tmp
     (tmp_path / "c.yaml").write_bytes(data)
     script = tmp_path / "s.sh"
     script.write_text("python -m sglang.launch_server --config c.yaml\n")
-    result = fix_source(script.read_text(), shell, path=str(script), read_config=files.FileSet().read_config)
+    result = fix_source(script.read_text(), shell, path=str(script), config_reader=on_disk(files.FileSet().read_config))
     if expected == YAML_ERROR:  # refused at start-up: an error naming the file, nothing of it known
         [error] = result.errors
         assert (error.path, error.line) == (str(tmp_path / "c.yaml"), 1) and result.others == ()

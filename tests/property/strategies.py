@@ -23,7 +23,7 @@ from autofix.adapters import argv, yaml_config
 from autofix.common.arguments import Word, parse_words
 from autofix.common.diagnostics import Applicability, Location, Unset
 from autofix.core import engine
-from autofix.core.api import FixResult, fix_source
+from autofix.core.api import FixOptions, FixResult, fix_source
 from autofix.pipeline.items import SettingsRule
 from autofix.pipeline.trace import reads
 from autofix.rules import SETTINGS, deprecated
@@ -519,4 +519,4 @@ def comparable(configs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def fix(text: str, fmt: str, unsafe: bool) -> FixResult:
     """``fix_source`` with the facts the oracle has (an H200 node): the rules that need the GPU or the model
     config take part too."""
-    return fix_source(text, FORMATS[fmt], path=path_for(fmt), unsafe=unsafe, facts=FACTS)
+    return fix_source(text, FORMATS[fmt], path=path_for(fmt), options=FixOptions(unsafe=unsafe, facts=FACTS))

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from strategies import FORMATS, SCHEMA, read_explicit
 
 from autofix.adapters.yaml_config import render_scalar
-from autofix.core.api import fix_source
+from autofix.core.api import FixOptions, fix_source
 from autofix.rules import RULES
 from autofix.rules.base import ArgsRule
 from autofix.schema import Option
@@ -44,7 +44,8 @@ def _drawable(o: Option, fmt: str) -> bool:
 def _deprecated_choice(dest: str, value: str) -> bool:
     """A choice SGLang still takes but maps to another (DEP002's table): valid, yet reported."""
     text = f"python -m sglang.launch_server --model-path m {SCHEMA[dest].flag} {shlex.quote(value)}\n"
-    return any(d.code == "DEP002" for d in fix_source(text, FORMATS["shell"], others=()).diagnostics)
+    return any(d.code == "DEP002" for d in fix_source(text, FORMATS["shell"],
+                                                      options=FixOptions(others=())).diagnostics)
 
 
 def _value(o: Option) -> st.SearchStrategy[Any]:
@@ -97,7 +98,7 @@ def render(config: dict[str, Any], fmt: str, spelled: dict[str, str] | None = No
 
 
 def arg_diagnostics(text: str, fmt: str):
-    return [d for d in fix_source(text, FORMATS[fmt], others=()).diagnostics if d.code in ARG_CODES]
+    return [d for d in fix_source(text, FORMATS[fmt], options=FixOptions(others=())).diagnostics if d.code in ARG_CODES]
 
 
 EACH_FORMAT = pytest.mark.parametrize("fmt", ("yaml", "shell"))
@@ -136,7 +137,7 @@ def test_one_mangled_spelling_or_choice_is_one_safe_fix(fmt, data):
     found = arg_diagnostics(mangled, fmt)
     assert len(found) == 1, [d.violation.message for d in found]
     assert found[0].fixable
-    output = fix_source(mangled, FORMATS[fmt], others=()).output
+    output = fix_source(mangled, FORMATS[fmt], options=FixOptions(others=())).output
     # the settings rules may fix the drawn config too; they do the same to the original
-    expected = fix_source(original, FORMATS[fmt], others=()).output
+    expected = fix_source(original, FORMATS[fmt], options=FixOptions(others=())).output
     assert read_explicit(output, fmt) == read_explicit(expected, fmt)

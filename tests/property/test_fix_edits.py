@@ -13,7 +13,7 @@ from strategies import FORMATS, cases, path_for, read_explicit
 
 from autofix.common.diagnostics import Set, Unset, applied
 from autofix.common.edits import Edit, apply_edits, offset_of
-from autofix.core.api import fix_source
+from autofix.core.api import FixOptions, fix_source
 from harness.rules.cases import FACTS
 
 EACH_FORMAT = pytest.mark.parametrize("fmt", ("yaml", "shell"))
@@ -31,7 +31,8 @@ def test_a_fix_alone_makes_exactly_its_change(fmt, data):
     """A settings fix's edits, applied alone to the file as read, give that launch exactly the fix's ops
     (and every other launch what it had); an argparse-stage fix's edits give a text that still reads."""
     _, text = data.draw(cases(fmt), label="configs, text")
-    result = fix_source(text, FORMATS[fmt], path=path_for(fmt), unsafe=True, facts=FACTS, fix_edits=True)
+    result = fix_source(text, FORMATS[fmt], path=path_for(fmt),
+                        options=FixOptions(unsafe=True, facts=FACTS, fix_edits=True))
     before = read_explicit(text, fmt)
     for d in result.diagnostics:
         assert len(d.fix_edits) == (0 if d.after else len(d.violation.fixes)), d
@@ -56,7 +57,7 @@ def test_a_lone_fix_alone_is_what_write_writes(fmt, data):
     """When the file has one finding and the engine applies just its best fix, that fix's own edits make
     exactly the text ``--write`` writes."""
     _, text = data.draw(cases(fmt), label="configs, text")
-    result = fix_source(text, FORMATS[fmt], path=path_for(fmt), facts=FACTS, fix_edits=True)
+    result = fix_source(text, FORMATS[fmt], path=path_for(fmt), options=FixOptions(facts=FACTS, fix_edits=True))
     if len(result.diagnostics) != 1 or not result.changed or result.remaining:
         return
     (d,) = result.diagnostics

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from strategies import SCHEMA, comparable, configs
 
 from autofix.adapters import by_name, detect
-from autofix.core.api import fix_source
+from autofix.core.api import FixOptions, fix_source
 
 PROGRAM = ["python3", "-m", "sglang.launch_server"]
 
@@ -176,7 +176,7 @@ RENDER = {"shell-bash-c": ("serve.sh", shell_bash_c),
 def _fix(text: str, path: str, unsafe: bool):
     fmt = detect(path, text)
     assert fmt is not None, path
-    return fmt, fix_source(text, fmt, path=path, unsafe=unsafe)
+    return fmt, fix_source(text, fmt, path=path, options=FixOptions(unsafe=unsafe))
 
 
 def _explicit(fmt, text: str, path: str) -> list[dict]:

@@ -6,7 +6,7 @@ import pytest
 
 from autofix.adapters import argv as shell
 from autofix.adapters import yaml_config
-from autofix.core.api import fix_source
+from autofix.core.api import FixOptions, fix_source
 from autofix.rules import RULES
 from autofix.rules.base import ArgsRule
 from tests.rules.arg_cases import CASES, ArgCase
@@ -33,7 +33,7 @@ def test_every_argparse_stage_rule_has_a_case():
 
 
 def messages(text: str, fmt=shell, **kw) -> list[str]:
-    return [f"{d.code} {d.violation.message}" for d in fix_source(text, fmt, **kw).diagnostics]
+    return [f"{d.code} {d.violation.message}" for d in fix_source(text, fmt, options=FixOptions(**kw)).diagnostics]
 
 
 def test_messages_say_what_sglang_wants():
@@ -108,7 +108,7 @@ def test_a_key_the_older_reader_refuses_gets_the_spelling_it_takes():
     from autofix.schema import load
 
     text = "model-path: m\ncuda-graph-max-bs-decode: 256\n"
-    result = fix_source(text, yaml_config, schema=load("0.5.19"))
+    result = fix_source(text, yaml_config, options=FixOptions(schema=load("0.5.19")))
     assert found(result) == ("CFG001 2:1",)
     assert result.output == "model-path: m\ncuda-graph-max-bs: 256\n"
     assert found(fix_source(text, yaml_config)) == ()  # 0.5.23 takes it
@@ -123,7 +123,7 @@ def test_a_rewrite_in_a_flow_mapping_stays_flow_style():
 
 def test_a_fix_the_layout_cannot_take_is_not_offered():
     text = "{tp-size: 8, enable-dp-attention: true, dp-size: 8}\n"  # dp-size cannot be removed on its own
-    result = fix_source(text, yaml_config, unsafe=True)
+    result = fix_source(text, yaml_config, options=FixOptions(unsafe=True))
     assert not result.changed and result.conflicts
     assert [(d.code, d.fixable, d.fix_available) for d in result.diagnostics] == [("DEP001", False, False)]
 
@@ -139,7 +139,7 @@ def test_what_remains_after_fixing_is_not_said_to_appear_later():
 def test_an_abbreviation_of_another_release_is_not_a_version_finding():
     from autofix.schema import load
 
-    result = fix_source("model-path: m\nattn-dp: 8\n", yaml_config, schema=load("0.5.19"))
+    result = fix_source("model-path: m\nattn-dp: 8\n", yaml_config, options=FixOptions(schema=load("0.5.19")))
     assert [d.code for d in result.diagnostics] == ["ARG001"]
 
 

@@ -24,7 +24,7 @@ import pytest
 
 from autofix.adapters import argv as shell
 from autofix.adapters import yaml_config
-from autofix.core.api import fix_source
+from autofix.core.api import FixOptions, fix_source
 from autofix.rules.deprecated import OPTIONS, VALUES
 from autofix.schema import load
 from harness.rules.casekit import oracle_facts
@@ -378,14 +378,14 @@ def found(result) -> tuple[tuple[str, str], ...]:
 
 @pytest.mark.parametrize("case", SHELL, ids=[c.id for c in SHELL])
 def test_launch_script(case: Case):
-    result = fix_source(case.text, shell, unsafe=case.unsafe)
+    result = fix_source(case.text, shell, options=FixOptions(unsafe=case.unsafe))
     assert found(result) == case.diagnostics
     assert result.output == LAUNCH + (case.fixed or case.flags) + "\n"
 
 
 @pytest.mark.parametrize("case", CONFIG, ids=[c.id for c in CONFIG])
 def test_config_file(case: Case):
-    result = fix_source(case.config, yaml_config, unsafe=case.unsafe)
+    result = fix_source(case.config, yaml_config, options=FixOptions(unsafe=case.unsafe))
     assert found(result) == case.yaml_diagnostics
     assert result.output == MODEL_KEY + (case.yaml_fixed or case.yaml)
 
@@ -441,7 +441,7 @@ def test_other_releases_are_not_judged_by_these_tables():
     """0.5.19 has the same flags and values, but what it maps them to was not checked."""
     text = LAUNCH + "--tp-size 8 --grpc-mode --tool-call-parser qwen25\n"
     assert [c for c, _ in found(fix_source(text, shell))] == ["DEP001", "DEP002"]
-    assert found(fix_source(text, shell, schema=load("0.5.19"))) == ()
+    assert found(fix_source(text, shell, options=FixOptions(schema=load("0.5.19")))) == ()
 
 
 
@@ -463,7 +463,8 @@ def test_an_error_exactly_where_sglang_refuses(case: Case):
     for verdict, text, fmt in runs:
         if verdict is None or text is None:
             continue
-        diagnostics = fix_source(text, fmt, facts=oracle_facts(case.gpu)).diagnostics  # what the oracle has
+        diagnostics = fix_source(text, fmt,
+                                 options=FixOptions(facts=oracle_facts(case.gpu))).diagnostics  # what the oracle has
         severities = [(d.code, d.violation.severity) for d in diagnostics]
         errors = any(s == "error" for _, s in severities)
         assert errors is (verdict != "ok") or (not errors and case.id in REFUSED_ELSEWHERE), (verdict, severities)

@@ -12,7 +12,7 @@ import dockerfile as buildkit
 import pytest
 
 from autofix.adapters import dockerfile
-from autofix.core.api import fix_source
+from autofix.core.api import FixOptions, fix_source
 from autofix.report import diagnostic_line
 
 LAUNCH = '"python3", "-m", "sglang.launch_server", "--model-path", "m"'
@@ -110,7 +110,7 @@ def test_the_launch_is_checked_once_written_as_json():
 
 def test_an_unfixed_broken_exec_form_hides_the_launch_docker_does_not_run():
     text = 'FROM x\nCMD ["python3" "-m", "sglang.launch_server", "--enable_metrics", "--ep-dispatch-algorithm", "static"]\n'
-    r = fix_source(text, dockerfile, path="Dockerfile", unsafe=True)
+    r = fix_source(text, dockerfile, path="Dockerfile", options=FixOptions(unsafe=True))
     assert [d.code for d in r.diagnostics] == ["DKR001"]
     assert r.output == text and r.launches == 1
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from autofix.adapters import argv, dockerfile, yaml_config
-from autofix.core.api import fix_source
+from autofix.core.api import FixOptions, fix_source
 
 LAUNCH = "python3 -m sglang.launch_server --model-path m --enable-lora --max-lora-rank 16 "
 CMD = 'FROM x\nCMD ["python3", "-m", "sglang.launch_server", "--model-path", "m", "--enable-lora"{}]\n'
@@ -23,6 +23,6 @@ CMD = 'FROM x\nCMD ["python3", "-m", "sglang.launch_server", "--model-path", "m"
      "enable-lora: true\nmax-lora-rank: 16\nlora-target-modules: [all]\n"),
 ])
 def test_a_list_fix_writes_every_word(fmt, text, fixed):
-    result = fix_source(text, fmt, unsafe=True)
+    result = fix_source(text, fmt, options=FixOptions(unsafe=True))
     assert result.output == fixed
     assert fix_source(result.output, fmt).diagnostics == ()

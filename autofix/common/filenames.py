@@ -1,6 +1,7 @@
 """What a file's name says it is: a YAML file (``is_yaml``), a Dockerfile (``is_dockerfile``), a file that may
 well launch nothing (``launcher_kind``), one a directory walk looks at (``WALK_SUFFIXES``). Names only: nothing
-here touches the disk.
+here touches the disk, so the walk (``autofix.disk.walk``), the adapters' choice of one
+(``autofix.adapters.detect``), the core's ``--config`` look-up and the ``--config`` rules all ask it.
 """
 
 from __future__ import annotations
