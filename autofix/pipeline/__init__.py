@@ -7,4 +7,6 @@
 
 The step list itself is data, generated from each SGLang release with the
 argument table (``Schema.steps``).
+
+May import: ``autofix.common``, ``autofix.schema``.
 """

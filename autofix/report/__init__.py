@@ -3,6 +3,9 @@
 ``text`` holds the human formats (``full``, ``concise``) and the summary line (from ``tally``, the run's
 counts); each machine format is a module with ``render(records, ctx) -> str`` (``records``:
 ``autofix.report.records``), imported only when a run asks for it.
+
+May import: ``autofix.common``, ``autofix.core`` (``FixResult``), ``autofix.rules`` and
+``autofix.explain.rule_docs`` (a rule's manual, for SARIF and the text report).
 """
 
 from __future__ import annotations

@@ -10,6 +10,9 @@ holds the checks of ``handle_eplb_and_dispatch`` in
 modules, ``autofix/rules/moe_hook/handle_a2a_moe/``), gathered from those
 modules; their order is their pipeline position (``autofix.pipeline.run.order``),
 not this tuple's. What several hook packages read is in ``shared``.
+
+May import: ``autofix.common``, ``autofix.schema``, ``autofix.pipeline``. A hook package imports
+another only where SGLang's own hook modules do (tests/rules/test_hook_imports.py).
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ The table is generated from SGLang's own argparse parser by
 ``scripts/gen_schema.py`` and shipped as JSON; nothing in it is typed by hand.
 ``Schema.match`` resolves an option string the way SGLang's parser does
 (exact spelling or declared alias, then argparse's unique-prefix abbreviation).
+
+May import: nothing of autofix (the bottom layer).
 """
 
 from __future__ import annotations
