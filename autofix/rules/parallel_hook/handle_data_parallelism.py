@@ -12,18 +12,13 @@ from __future__ import annotations
 from autofix.common.diagnostics import UNKNOWN, Fix, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
+from autofix.rules.fixes import remove
 from autofix.rules.shared import attention_dp_over_tp, attn_dp_enabled
 
 STEP = "handle_data_parallelism"
 DEFAULTS_CALL = 294  # parallel_hook.py: run_post_process_pass(_data_parallelism_defaults)
 TP_LM_HEAD_CALL = 367  # parallel_hook.py: run_post_process_pass(_tp_lm_head_all_to_all_default)
 VALIDATION_CALL = 368  # parallel_hook.py: run_post_process_pass(_dp_lm_head_validation)
-
-
-def _remove(view: ResolvingView, dest: str, flag: str, why: str = "") -> Fix | None:
-    if not view.is_explicit(dest):
-        return None  # an earlier step declared it: removing the setting changes nothing
-    return Fix.unsafe(Unset(dest), title=f"Remove {flag}{why}")
 
 
 @settings_rule("DP002", "attn-dp-size-positive", step=STEP, at="arg_groups/parallel_hook.py:286")
@@ -62,7 +57,7 @@ def attn_dp_size_positive(view: ResolvingView) -> Violation | None:
 
 @attn_dp_size_positive.fix
 def _no_attn_dp(view: ResolvingView) -> Fix | None:
-    return _remove(view, "attn_dp_size", "--attn-dp-size", " (no attention DP)")
+    return remove(view, "attn_dp_size", "--attn-dp-size", " (no attention DP)")
 
 
 @settings_rule("DP003", "replicas-or-attention-dp", step=STEP, at="arg_groups/parallel_hook.py:288")
@@ -338,7 +333,7 @@ def _dp_lm_head_attention_dp_first(view: ResolvingView) -> Fix | None:
 
 @dp_lm_head_needs_attention_dp.fix
 def _no_dp_lm_head(view: ResolvingView) -> Fix | None:
-    return _remove(view, "enable_dp_lm_head", "--enable-dp-lm-head")
+    return remove(view, "enable_dp_lm_head", "--enable-dp-lm-head")
 
 
 @dp_lm_head_needs_attention_dp.fix
@@ -349,7 +344,7 @@ def _dp_lm_head_attention_dp_more_tp(view: ResolvingView) -> Fix | None:
 
 
 def _no_tp_lm_head_all_to_all(view: ResolvingView) -> Fix | None:
-    return _remove(view, "enable_tp_lm_head_all_to_all", "--enable-tp-lm-head-all-to-all")
+    return remove(view, "enable_tp_lm_head_all_to_all", "--enable-tp-lm-head-all-to-all")
 
 
 @settings_rule("DP010", "tp-lm-head-all-to-all-needs-attention-dp", step=STEP, at="arg_groups/overrides.py:1429",
@@ -529,7 +524,7 @@ def tp_lm_head_all_to_all_needs_attn_cp_1(view: ResolvingView) -> Violation | No
 
 @tp_lm_head_all_to_all_needs_attn_cp_1.fix
 def _no_attn_cp(view: ResolvingView) -> Fix | None:
-    return _remove(view, "attn_cp_size", "--attn-cp-size")
+    return remove(view, "attn_cp_size", "--attn-cp-size")
 
 
 tp_lm_head_all_to_all_needs_attn_cp_1.fix(_no_tp_lm_head_all_to_all)
