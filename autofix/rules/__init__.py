@@ -50,6 +50,7 @@ STEP_MODULES: tuple[str, ...] = (
     "cuda_graph_hook.apply_prefill_cp_cuda_graph_default",
     "cuda_graph_hook.disable_prefill_cuda_graph_for_deepseek_trtllm_mla", "cuda_graph_hook.handle_cuda_graph_config",
     "expert_pack_hook.handle_expert_pack",
+    "hicache_hook.handle_hicache",
     "kv_cache_hook.handle_cache_compatibility",
     "kv_shard_hook.handle_kv_cache_sharding",
     "layernorm_sp_hook.handle_layernorm_sp",

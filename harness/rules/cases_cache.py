@@ -1,5 +1,6 @@
-"""KV-cache compatibility (``handle_cache_compatibility``), multi-item scoring's radix cache, and the Engine's
-PD-Multiplexing and chunked-prefill checks (``check_server_args``): cases checked with ../shared/oracle."""
+"""KV-cache compatibility (``handle_cache_compatibility``), the unified-cache linker (``handle_hicache``),
+multi-item scoring's radix cache, and the Engine's PD-Multiplexing and chunked-prefill checks
+(``check_server_args``): cases checked with ../shared/oracle."""
 
 from __future__ import annotations
 
@@ -105,4 +106,23 @@ CASES += [
 CASES += [
     case("PAR008-attn-cp-zero", ["--attn-cp-size", "0"], ["PAR008"], at("PAR008")),
     case("PAR008-tp8", ["--tp", "8", "--attn-cp-size", "0"], ["PAR008"], at("PAR008")),
+]
+
+# The unified-cache linker's MLA dedup (handle_hicache): the Mooncake linker only, whatever the model's attention
+DEDUP = ["--enable-linker-mla-dedup"]
+LINKER = ["--enable-unified-cache-external-linker"]
+LINKER_BACKEND = "--unified-cache-external-linker-backend"
+
+CASES += [
+    case("KV042-linker-off", DEDUP, ["KV042"], at("KV042")),
+    case("KV042-mooncake-linker-off", [*DEDUP, LINKER_BACKEND, "mooncake"], ["KV042"], at("KV042")),
+    case("KV042-dynamic-linker-off", [*DEDUP, LINKER_BACKEND, "dynamic"], ["KV042"], at("KV042")),
+    case("KV042-mori", [*LINKER, LINKER_BACKEND, "mori", *DEDUP], ["KV042"], at("KV042")),
+    case("KV042-llama", DEDUP, ["KV042"], at("KV042"), model="llama"),
+    # checked before the linker's own conflicts (hicache_hook.py:51 is not reached with the linker off)
+    case("KV042-hicache", [*DEDUP, *HICACHE], ["KV042"], at("KV042")),
+    case("KV042-ok-default-backend", [*DEDUP, *LINKER], [], "ok"),
+    case("KV042-ok-mooncake", [*DEDUP, *LINKER, LINKER_BACKEND, "mooncake"], [], "ok"),
+    case("KV042-ok-llama", [*DEDUP, *LINKER], [], "ok", model="llama"),
+    case("KV042-ok-mori-without-dedup", [*LINKER, LINKER_BACKEND, "mori"], [], "ok"),
 ]

@@ -36,6 +36,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "attention_hook": frozenset({"overrides", "runtime_context"}),
     "cuda_graph_hook": frozenset({"overrides"}),
     "expert_pack_hook": frozenset({"overrides"}),
+    "hicache_hook": frozenset({"overrides"}),
     "kv_cache_hook": frozenset({"overrides", "runtime_context"}),
     "kv_shard_hook": frozenset({"overrides", "runtime_context"}),
     "layernorm_sp_hook": frozenset({"overrides", "runtime_context"}),
