@@ -16,16 +16,17 @@ line and column in a file as read, for a report (``Diagnostic.fix_edits``); an a
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 
 class _Unknown:
     """The value of a setting only known when the launch runs (``--tp $TP``)."""
 
-    _instance = None
+    _instance: _Unknown | None = None
 
-    def __new__(cls):
+    def __new__(cls) -> _Unknown:
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance
@@ -82,7 +83,7 @@ class Unset:
 Op = Set | Unset
 
 
-def applied(settings: dict[str, Any], ops) -> dict[str, Any]:
+def applied(settings: Mapping[str, Any], ops: Iterable[Op]) -> dict[str, Any]:
     """A copy of ``settings`` (``dest -> value``) with ``ops`` (``Set``/``Unset``) applied in order."""
     out = dict(settings)
     for op in ops:
@@ -158,13 +159,26 @@ class Fix:
     applicability: Applicability
     title: str  # imperative: "Set --ep-dispatch-algorithm to dynamic"
 
+    # a fix's ops are all settings ops or all entry ops: the overloads say so to the type checker
+    @overload
     @classmethod
-    def safe(cls, *ops: Op | EntryOp, title: str) -> Fix:
+    def safe(cls, *ops: Op, title: str) -> Fix: ...
+    @overload
+    @classmethod
+    def safe(cls, *ops: EntryOp, title: str) -> Fix: ...
+    @classmethod
+    def safe(cls, *ops: Any, title: str) -> Fix:
         """A fix that keeps every choice the user made (applied by ``--write``)."""
         return cls(tuple(ops), Applicability.SAFE, title)
 
+    @overload
     @classmethod
-    def unsafe(cls, *ops: Op | EntryOp, title: str) -> Fix:
+    def unsafe(cls, *ops: Op, title: str) -> Fix: ...
+    @overload
+    @classmethod
+    def unsafe(cls, *ops: EntryOp, title: str) -> Fix: ...
+    @classmethod
+    def unsafe(cls, *ops: Any, title: str) -> Fix:
         """A fix that changes behaviour (applied only with ``--unsafe-fixes``)."""
         return cls(tuple(ops), Applicability.UNSAFE, title)
 
