@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, overload
+from typing import Any
 
 
 class _Unknown:
@@ -153,32 +153,23 @@ EntryOp = Respell | Revalue | Drop | Rewrite | Requote
 
 @dataclass(frozen=True, slots=True)
 class Fix:
-    """A change at the argument level, with its safety. Knows nothing of files."""
+    """A change at the argument level, with its safety. Knows nothing of files.
 
-    ops: tuple[Op, ...] | tuple[EntryOp, ...]
+    A settings rule's fix holds settings ops (``Op``); an argparse-stage fix entry ops (``EntryOp``), and
+    settings ops for what the launch's other file writes (``Written.unset``, ``Written.revalue``).
+    """
+
+    ops: tuple[Op | EntryOp, ...]
     applicability: Applicability
     title: str  # imperative: "Set --ep-dispatch-algorithm to dynamic"
 
-    # a fix's ops are all settings ops or all entry ops: the overloads say so to the type checker
-    @overload
     @classmethod
-    def safe(cls, *ops: Op, title: str) -> Fix: ...
-    @overload
-    @classmethod
-    def safe(cls, *ops: EntryOp, title: str) -> Fix: ...
-    @classmethod
-    def safe(cls, *ops: Any, title: str) -> Fix:
+    def safe(cls, *ops: Op | EntryOp, title: str) -> Fix:
         """A fix that keeps every choice the user made (applied by ``--write``)."""
         return cls(tuple(ops), Applicability.SAFE, title)
 
-    @overload
     @classmethod
-    def unsafe(cls, *ops: Op, title: str) -> Fix: ...
-    @overload
-    @classmethod
-    def unsafe(cls, *ops: EntryOp, title: str) -> Fix: ...
-    @classmethod
-    def unsafe(cls, *ops: Any, title: str) -> Fix:
+    def unsafe(cls, *ops: Op | EntryOp, title: str) -> Fix:
         """A fix that changes behaviour (applied only with ``--unsafe-fixes``)."""
         return cls(tuple(ops), Applicability.UNSAFE, title)
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from autofix.common.diagnostics import Applicability, Location
 from autofix.report.records import FixRecord, Record, RenderContext, RuleInfo
@@ -97,7 +98,7 @@ def _what_it_does(doc: str) -> str:
 
 def _rule(info: RuleInfo) -> dict:
     summary = _clip(info.summary, info.name or info.code)
-    rule = {"id": info.code, "name": info.name or info.code,
+    rule: dict[str, Any] = {"id": info.code, "name": info.name or info.code,
             "shortDescription": {"text": summary},
             "fullDescription": {"text": _clip(_what_it_does(info.doc), summary)},
             "help": {"text": info.doc.strip() or summary, "markdown": info.doc.strip() or summary},
