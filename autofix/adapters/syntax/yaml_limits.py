@@ -115,7 +115,7 @@ def check_limits(text: str, path: str) -> None:
                 if name in open_anchors:
                     raise InputError(path, *_at(text, event), f"the YAML alias *{name} is inside the node it names "
                                      f"(a recursive alias); {STOP}")
-                # undefined: the composer refuses it (the ignore: an alias's anchor, which the stubs let be None, is its name)
+                # undefined: the composer refuses it (the ignore: an alias names its anchor; the stubs let it be None)
                 values, height = anchors.get(name, (1, 0))  # type: ignore[arg-type]
                 total += values
                 if total > MAX_YAML_NODES:

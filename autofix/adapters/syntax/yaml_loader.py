@@ -103,8 +103,9 @@ def renumber(text: str, roots: list[yaml.Node]) -> None:
             mark = getattr(node, attr)
             if mark is not None:
                 line, col = position(text, mark.index)
-                # no buffer and no pointer, as libyaml's own marks (the ignore: the stubs take a pointer as an int)
-                setattr(node, attr, yaml.Mark(mark.name, mark.index, line - 1, col - 1, None, None))  # type: ignore[arg-type]
+                # no buffer and no pointer, as libyaml's own marks (the ignore: the stubs take the pointer as an int)
+                marked = yaml.Mark(mark.name, mark.index, line - 1, col - 1, None, None)  # type: ignore[arg-type]
+                setattr(node, attr, marked)
         if isinstance(node, yaml.MappingNode):
             todo.extend(n for pair in node.value for n in pair)
         elif isinstance(node, yaml.SequenceNode):
