@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from autofix.adapters import LAUNCH, embedded, tokens
+from autofix.adapters import LAUNCH, argv, embedded, tokens
 from autofix.adapters.dockerfile_commands import Command, commands
 from autofix.adapters.launch import Launch, no_config_argument
 from autofix.adapters.syntax import dockerfile_exec, dockerfile_syntax
@@ -394,7 +394,7 @@ def _token_launches(text: str, command: Command, path: str, schema: Schema,
             return [_split(text, toks, script, group, locate)]
         if not LAUNCH.search(t.value):
             return []
-        return embedded.script_launches(_json_script_view(text, list(group), t), path, schema, locate)
+        return argv.script_launches(_json_script_view(text, list(group), t), path, schema, locate)
     launch = tokens.read(toks, schema, locate)
     if launch is None:
         return []
@@ -451,21 +451,21 @@ def _shell_launches(text: str, ins: Instruction, path: str, schema: Schema,
         out = []
         for view in _heredoc_scripts(text, ins):
             if LAUNCH.search(view.text):
-                out.extend(embedded.script_launches(view, path, schema, locate))
+                out.extend(argv.script_launches(view, path, schema, locate))
         if out or not LAUNCH.search(ins.logical[0]):
             return out
         # a command fed by a heredoc (``RUN python3 -m sglang.launch_server ... <<EOF``): its line, read only
-        return embedded.script_launches(
+        return argv.script_launches(
             read_only(_logical_view(ins), "Docker joins a heredoc to this instruction before the shell runs it"),
             path, schema, locate)
     if not LAUNCH.search(ins.logical[0]):
         return []
     if not ins.verbatim:
-        return embedded.script_launches(_logical_view(ins), path, schema, locate)
+        return argv.script_launches(_logical_view(ins), path, schema, locate)
     view = identity(text, ins.args_start, ins.end)
     if "\r\n" in view.text:
         view = _lf(view)
-    return embedded.script_launches(view, path, schema, locate)
+    return argv.script_launches(view, path, schema, locate)
 
 
 def read(text: str, path: str, schema: Schema) -> list[Launch]:

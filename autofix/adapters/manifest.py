@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import yaml
 
-from autofix.adapters import LAUNCH, embedded, tokens
+from autofix.adapters import LAUNCH, argv, embedded, tokens
 from autofix.adapters.launch import Launch, no_config_argument
 from autofix.adapters.syntax import yaml_nodes
 from autofix.adapters.syntax.strings import (
@@ -373,7 +373,7 @@ def _launches_of(text: str, offset: int, nodes: list[yaml.Node | None], compose:
         view = _string_view(text, offset, w.string, path)
         view = within(compose_word_view(view.text, *w.span), view)
         reason = _alias_reason(w.string, shared, "string")
-        return embedded.script_launches(read_only(view, reason) if reason else view, path, schema, locate)
+        return argv.script_launches(read_only(view, reason) if reason else view, path, schema, locate)
     found = tokens.launch_start(values)
     if found is None:
         return []
@@ -523,7 +523,7 @@ def _script(text: str, offset: int, node: yaml.ScalarNode, compose: bool, path: 
     if compose:
         view = _dollars(view)[0]
     reason = _alias_reason(node, shared, "string")
-    return embedded.script_launches(read_only(view, reason) if reason else view, path, schema, locate)
+    return argv.script_launches(read_only(view, reason) if reason else view, path, schema, locate)
 
 
 def _compose_string(text: str, offset: int, node: yaml.ScalarNode, path: str, schema: Schema,
