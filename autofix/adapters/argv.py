@@ -29,6 +29,7 @@ from autofix.adapters.launch import ConfigArgument, Launch
 from autofix.adapters.syntax import shell_syntax, shell_words
 from autofix.adapters.syntax.shell_tree import ShellSyntaxError
 from autofix.adapters.syntax.shell_words import ShellWord
+from autofix.adapters.syntax.text_view import View
 from autofix.common.arguments import Setting, Word, entries_of, parse_words
 from autofix.common.diagnostics import Drop, EntryOp, Location, Op, Respell, Revalue, Rewrite, Unset
 from autofix.common.edits import Edit, line_col, merge_deletions
@@ -144,7 +145,7 @@ def read_script(text: str, path: str, schema: Schema, locate: Callable[[int], Lo
         values = [shell_words.value(text, w) for w in cmd.words]
         found = _launch_args(values)
         if found is None:
-            launches.extend(_script_launches(text, cmd, values, path, schema, locate, elsewhere))
+            launches.extend(_shell_c_launches(text, cmd, values, path, schema, locate, elsewhere))
             continue
         first, serve = found
         out: list[Word] = []
@@ -172,7 +173,7 @@ def read_script(text: str, path: str, schema: Schema, locate: Callable[[int], Lo
     return launches
 
 
-def _script_launches(text: str, cmd: shell_syntax.Command, values: list[str], path: str, schema: Schema,
+def _shell_c_launches(text: str, cmd: shell_syntax.Command, values: list[str], path: str, schema: Schema,
                      locate: Callable[[int], Location], elsewhere: str | None) -> list[Launch]:
     """The launches of the script a shell command (``bash -c "<script>"``) runs, read inside its word.
 
@@ -187,6 +188,13 @@ def _script_launches(text: str, cmd: shell_syntax.Command, values: list[str], pa
     view = shell_words.view(text, cmd.words[script])
     found = read_script(view.text, path, schema, lambda i: locate(view.offsets[i]),
                         elsewhere=elsewhere or embedded.runs_elsewhere(values[:script]))
+    return [embedded.nested(launch, view, sys.modules[__name__]) for launch in found]
+
+
+def script_launches(view: View, path: str, schema: Schema, locate: Callable[[int], Location]) -> list[Launch]:
+    """The SGLang launches of a shell script a host file holds (a Dockerfile's ``RUN`` or ``CMD``, a container's
+    command), seen through ``view`` and located in the host text (``locate``: a host offset's place)."""
+    found = read_script(view.text, path, schema, lambda i: locate(view.offsets[i]))
     return [embedded.nested(launch, view, sys.modules[__name__]) for launch in found]
 
 

@@ -38,10 +38,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from autofix.adapters import LAUNCH, embedded, tokens
+from autofix.adapters import LAUNCH, argv, embedded, tokens
 from autofix.adapters.dockerfile_commands import Command, commands
 from autofix.adapters.launch import Launch, no_config_argument
 from autofix.adapters.syntax import dockerfile_exec, dockerfile_syntax
@@ -50,10 +51,10 @@ from autofix.adapters.syntax.dockerfile_syntax import instructions
 from autofix.adapters.syntax.strings import json_string_view
 from autofix.adapters.syntax.text_view import View, identity, read_only, within
 from autofix.common.arguments import Entry, ParsedArgs
-from autofix.common.diagnostics import EntryOp, Op, Requote
+from autofix.common.diagnostics import EntryOp, Location, Op, Requote
 from autofix.common.edits import Edit, apply_edits
 from autofix.common.errors import CannotEdit
-from autofix.common.written import NotJson, ShellForm, SplitScript
+from autofix.common.written import Host, NotJson, ShellForm, SplitScript
 from autofix.schema import Schema
 
 if TYPE_CHECKING:
@@ -133,7 +134,7 @@ class _LogicalView(View):
         return Edit(self.offsets[i], self.offsets[j - 1] + 1, piece)
 
 
-def _json_script_view(text: str, group: list[Instruction], token) -> View:
+def _json_script_view(text: str, group: list[Instruction], token: tokens.Token) -> View:
     """The ``sh -c`` script of an exec form: the JSON string ``token`` spans, decoded.
 
     A string that spans a line Docker joins (a ``\\`` continuation inside
@@ -209,7 +210,7 @@ class _Shared:
     locked: tuple[tuple[int, int, int], ...]  # (start, end, line) of each shared instruction
 
 
-def _guard(launch: Launch, make) -> list[Edit]:
+def _guard(launch: Launch, make: Callable[[Launch], list[Edit]]) -> list[Edit]:
     ctx = launch.ctx
     if not isinstance(ctx, _Shared):
         return make(launch)
@@ -237,11 +238,12 @@ def _exec_words(group: tuple[Instruction, ...]) -> list[str] | None:
     return [t.value for i in group for t in i.tokens]
 
 
-def _not_json(command: Command, locate) -> Launch | None:
+def _not_json(command: Command, locate: Callable[[int], Location]) -> Launch | None:
     """The launch-to-be of an exec form that is not JSON (``command.at``), or None when it launches no SGLang:
     its words, with the exec-form words Docker joins to them (an ENTRYPOINT's before a CMD's), or, when they
     are not known, the text of the instructions naming an SGLang launch."""
     ins = command.at
+    assert ins is not None  # a "broken" command's instruction
     args = ins.logical[0]
     if ins.keyword not in _RUNS or ins.heredoc:
         return None
@@ -279,8 +281,8 @@ def _args_span(ins: Instruction) -> tuple[int, int] | None:
     return offsets[0], offsets[len(text) - 1] + 1
 
 
-def _host(at: int, shown: str, host, words: tuple[str, ...] | None, span: tuple[int, int] | None, new: str,
-          locate) -> Launch:
+def _host(at: int, shown: str, host: Host, words: tuple[str, ...] | None, span: tuple[int, int] | None, new: str,
+          locate: Callable[[int], Location]) -> Launch:
     """A launch its Dockerfile does not run as written: no words, ``host`` for the rules, and the fix
     that writes ``new`` over ``span`` (when ``words`` are known and the span is one run)."""
     loc = locate(at)
@@ -289,7 +291,7 @@ def _host(at: int, shown: str, host, words: tuple[str, ...] | None, span: tuple[
                   host)
 
 
-def _as_array(words) -> str:
+def _as_array(words: Iterable[str]) -> str:
     return json.dumps(list(words), ensure_ascii=False)
 
 
@@ -307,7 +309,8 @@ def _written(text: str, ins: Instruction) -> tuple[str, tuple[int, int] | None, 
     return written, None if "\n" in written or "\r" in written else (a, a + len(written)), flags[0]
 
 
-def _shell_cmd(text: str, command: Command, path: str, schema: Schema, locate) -> list[Launch]:
+def _shell_cmd(text: str, command: Command, path: str, schema: Schema,
+               locate: Callable[[int], Location]) -> list[Launch]:
     """An exec ENTRYPOINT and a shell-form CMD: the ENTRYPOINT gets the words ``/bin/sh -c '<CMD>'``."""
     entry, cmd = command.group
     ew = [t.value for t in entry.tokens]
@@ -316,7 +319,7 @@ def _shell_cmd(text: str, command: Command, path: str, schema: Schema, locate) -
         words = embedded.plain_words(args) if span is not None else None
         if words is not None and tokens.launch_start(list(words)) is not None:
             words = None  # a launch of its own after the ENTRYPOINT's: which words were meant is unclear
-        host = ShellForm("CMD", args, False, words, flag=flag)
+        host: Host = ShellForm("CMD", args, False, words, flag=flag)
         return [_host(span[0] if span else cmd.args_start, args, host, words, span, _as_array(words or ()), locate)]
     if embedded.shell_script(ew) is not None:  # ``["sh", "-c", "<script>"]`` runs its script; the CMD is its $0...
         own = _token_launches(text, replace(command, kind="tokens", group=(entry,),
@@ -336,7 +339,8 @@ def _shell_cmd(text: str, command: Command, path: str, schema: Schema, locate) -
     return _shell_launches(text, cmd, path, schema, locate)  # a wrapper (``tini --``) runs /bin/sh -c '<CMD>'
 
 
-def _shell_entry(text: str, command: Command, path: str, schema: Schema, locate) -> list[Launch]:
+def _shell_entry(text: str, command: Command, path: str, schema: Schema,
+                 locate: Callable[[int], Location]) -> list[Launch]:
     """A shell-form ENTRYPOINT and a CMD: ``/bin/sh -c '<ENTRYPOINT>'`` runs, the CMD's words are its ``$0``...
     (DKR002 when either launches SGLang: the launch never gets the CMD's words, or the CMD's never runs)."""
     entry, cmd = command.group
@@ -358,7 +362,8 @@ def _shell_at(values: list[str], script: int) -> int:
     return max(k for k in range(script) if values[k].rsplit("/", 1)[-1] in embedded.SHELLS)
 
 
-def _split(text: str, toks: list[tokens.Token], i: int, group: tuple[Instruction, ...], locate) -> Launch:
+def _split(text: str, toks: list[tokens.Token], i: int, group: tuple[Instruction, ...],
+           locate: Callable[[int], Location]) -> Launch:
     """``sh -c`` whose script word ``toks[i]`` is only the first word of the launch (DKR003); its fix writes the
     words from it on as one JSON string, when they are plain words of one instruction on one line."""
     values = [t.value for t in toks]
@@ -373,7 +378,8 @@ def _split(text: str, toks: list[tokens.Token], i: int, group: tuple[Instruction
                  json.dumps(script, ensure_ascii=False), locate)
 
 
-def _token_launches(text: str, command: Command, path: str, schema: Schema, locate) -> list[Launch]:
+def _token_launches(text: str, command: Command, path: str, schema: Schema,
+                    locate: Callable[[int], Location]) -> list[Launch]:
     """The launch of exec-form words: SGLang's, or the script of ``sh -c <script>`` (its words after are $0...)."""
     group = command.group
     toks = [t for ins in group for t in _tokens(ins)]
@@ -388,18 +394,18 @@ def _token_launches(text: str, command: Command, path: str, schema: Schema, loca
             return [_split(text, toks, script, group, locate)]
         if not LAUNCH.search(t.value):
             return []
-        return embedded.script_launches(_json_script_view(text, list(group), t), path, schema, locate)
+        return argv.script_launches(_json_script_view(text, list(group), t), path, schema, locate)
     launch = tokens.read(toks, schema, locate)
     if launch is None:
         return []
     return [replace(launch, ctx=_Shared(launch.ctx, locked)) if locked else launch]
 
 
-def _as_json(ctx: _NotJson, ops) -> list[Edit]:
+def _as_json(ctx: _NotJson, ops: list[EntryOp]) -> list[Edit]:
     """The edits that write a not-JSON exec form as the JSON array of the words it was meant to hold:
     each item not written as a JSON string yet, and a comma before the ``]``; nothing else."""
     words = ctx.intent.words
-    if words is None or [type(op) for op in ops] != [Requote] or ops[0].words != words:
+    if words is None or len(ops) != 1 or type(ops[0]) is not Requote or ops[0].words != words:
         raise CannotEdit("Docker runs this instruction as a shell command: only writing it as JSON applies")
     args, offsets = ctx.ins.logical
     edits = [Edit(it.start, it.end, json.dumps(it.value, ensure_ascii=False))
@@ -433,32 +439,33 @@ def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) 
     if isinstance(ctx, _NotJson):
         return _as_json(ctx, ops)
     if isinstance(ctx, _Rewrite):
-        if ctx.edit is None or [type(op) for op in ops] != [Requote] or ops[0].words != ctx.words:
+        if ctx.edit is None or len(ops) != 1 or type(ops[0]) is not Requote or ops[0].words != ctx.words:
             raise CannotEdit("Docker does not run this command as written: only writing it as JSON applies")
         return [ctx.edit]
     return _guard(launch, lambda at: embedded.edit_entries(text, at, ops, schema))
 
 
-def _shell_launches(text: str, ins: Instruction, path: str, schema: Schema, locate) -> list[Launch]:
+def _shell_launches(text: str, ins: Instruction, path: str, schema: Schema,
+                    locate: Callable[[int], Location]) -> list[Launch]:
     if ins.heredocs:
         out = []
         for view in _heredoc_scripts(text, ins):
             if LAUNCH.search(view.text):
-                out.extend(embedded.script_launches(view, path, schema, locate))
+                out.extend(argv.script_launches(view, path, schema, locate))
         if out or not LAUNCH.search(ins.logical[0]):
             return out
         # a command fed by a heredoc (``RUN python3 -m sglang.launch_server ... <<EOF``): its line, read only
-        return embedded.script_launches(
+        return argv.script_launches(
             read_only(_logical_view(ins), "Docker joins a heredoc to this instruction before the shell runs it"),
             path, schema, locate)
     if not LAUNCH.search(ins.logical[0]):
         return []
     if not ins.verbatim:
-        return embedded.script_launches(_logical_view(ins), path, schema, locate)
+        return argv.script_launches(_logical_view(ins), path, schema, locate)
     view = identity(text, ins.args_start, ins.end)
     if "\r\n" in view.text:
         view = _lf(view)
-    return embedded.script_launches(view, path, schema, locate)
+    return argv.script_launches(view, path, schema, locate)
 
 
 def read(text: str, path: str, schema: Schema) -> list[Launch]:

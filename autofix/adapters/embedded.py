@@ -223,14 +223,6 @@ def script_comments(launches: list[Launch]) -> list[tuple[int, int]]:
     return out
 
 
-def script_launches(view: View, path: str, schema: Schema, locate: Callable[[int], Location]) -> list[Launch]:
-    """The SGLang launches of a shell script seen through ``view``, located in the host text."""
-    from autofix.adapters import argv
-
-    found = argv.read_script(view.text, path, schema, lambda i: locate(view.offsets[i]))
-    return [nested(launch, view, argv) for launch in found]
-
-
 def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]:
     """Settings edits for a launch a host adapter found (see each inner reader's ``edit``)."""
     ctx = launch.ctx

@@ -40,13 +40,13 @@ import bisect
 import json
 import re
 from collections import ChainMap
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import yaml
 
-from autofix.adapters import LAUNCH, embedded, tokens
+from autofix.adapters import LAUNCH, argv, embedded, tokens
 from autofix.adapters.launch import Launch, no_config_argument
 from autofix.adapters.syntax import yaml_nodes
 from autofix.adapters.syntax.strings import (
@@ -62,7 +62,7 @@ from autofix.common.arguments import Entry, ParsedArgs
 from autofix.common.diagnostics import EntryOp, Location, Op, Requote
 from autofix.common.edits import Edit, apply_edits
 from autofix.common.errors import CannotEdit, InputError
-from autofix.common.suppressions import ANNOTATION, annotation
+from autofix.common.suppressions import ANNOTATION, Malformed, Suppression, annotation
 from autofix.common.written import SplitScript
 from autofix.schema import Schema
 
@@ -76,9 +76,10 @@ config_argument = no_config_argument
 comments = yaml_nodes.comments  # the YAML comments; those of the scripts a shell runs: ``embedded.script_comments``
 _K8S_VAR = re.compile(r"(?<!\$)\$\([A-Za-z_][A-Za-z0-9_]*\)")
 _COMPOSE_DOLLAR = re.compile(r"\$\$|\$(?=[{A-Za-z_])")  # a literal `$` written `$$`, or one compose interpolates
+Ignores = tuple[Suppression | Malformed, ...]  # the ``autofix.io/ignore`` annotations of the objects a container is in
 
 
-def _alias_at(doc: Composed, offset: int, mapping, key: str) -> int | None:
+def _alias_at(doc: Composed, offset: int, mapping: yaml.MappingNode, key: str) -> int | None:
     """Where ``key``'s value in ``mapping`` is read through an alias, or None.
 
     The offset of the ``*alias`` written as its value (``args: *common``),
@@ -94,7 +95,8 @@ def _alias_at(doc: Composed, offset: int, mapping, key: str) -> int | None:
     return offset + m.start(1) if m else None
 
 
-def _k8s_containers(doc: Composed, root, offset: int):
+def _k8s_containers(doc: Composed, root: yaml.Node,
+                    offset: int) -> Iterator[tuple[yaml.MappingNode, yaml.Node | None, yaml.Node | None, Ignores]]:
     """Every mapping with ``command`` or ``args``, in document order: (mapping, command, args, the
     ``autofix.io/ignore`` annotations of the objects it is in).
 
@@ -102,7 +104,7 @@ def _k8s_containers(doc: Composed, root, offset: int):
     being read, with the annotations in scope there); a node reached through
     several aliases is visited each time, which the node limit bounds.
     """
-    todo = [(iter([root]), ())]
+    todo: list[tuple[Iterator[yaml.Node], Ignores]] = [(iter([root]), ())]
     while todo:
         scope = todo[-1][1]
         for node in todo[-1][0]:
@@ -120,7 +122,7 @@ def _k8s_containers(doc: Composed, root, offset: int):
             todo.pop()
 
 
-def _ignore_annotation(doc: Composed, node, offset: int) -> tuple:
+def _ignore_annotation(doc: Composed, node: yaml.MappingNode, offset: int) -> Ignores:
     """The ``autofix.io/ignore`` annotation in ``node``'s ``metadata.annotations``, as a one-item tuple of a
     ``Suppression`` (or ``Malformed``), or ()."""
     meta = doc.value(node, "metadata")
@@ -133,17 +135,20 @@ def _ignore_annotation(doc: Composed, node, offset: int) -> tuple:
                        doc.text[value.start_mark.index:value.end_mark.index]),)
 
 
-def _compose_services(doc: Composed, root):
+def _compose_services(doc: Composed,
+                      root: yaml.Node) -> Iterator[tuple[yaml.MappingNode, yaml.Node | None, yaml.Node | None]]:
     services = doc.value(root, "services")
     if not isinstance(services, yaml.MappingNode):
         return
     for _, service in doc.effective(services):
+        if not isinstance(service, yaml.MappingNode):
+            continue  # no entrypoint, no command
         entrypoint, command = doc.value(service, "entrypoint"), doc.value(service, "command")
         if entrypoint is not None or command is not None:
             yield service, entrypoint, command
 
 
-def _render(style: str | None, compose: bool):
+def _render(style: str | None, compose: bool) -> Callable[[str, str | None], str]:
     """A new item's text: in the quote style of the item it replaces (or of its list)."""
 
     def render(value: str, like: str | None) -> str:
@@ -171,7 +176,8 @@ def _dollars(view: View) -> tuple[View, frozenset[int]]:
     that came from ``$$`` is a literal character.
     """
     source = view.text
-    text, offsets, interpolated, i, n = [], [], set(), 0, 0
+    offsets: list[int] = []
+    text, interpolated, i, n = [], set(), 0, 0
     for m in _COMPOSE_DOLLAR.finditer(source):  # the text between two `$` is copied whole
         text.append(source[i:m.start()])
         offsets.extend(range(i, m.start()))
@@ -191,7 +197,7 @@ def _dollars(view: View) -> tuple[View, frozenset[int]]:
 Reasons = Mapping[int, "str | Merge"]  # id(node) -> "&anchor" it is shared through, or the merge key it came from
 
 
-def _shared(doc: Composed, root) -> dict[int, str]:
+def _shared(doc: Composed, root: yaml.Node) -> dict[int, str]:
     """The nodes a document reaches more than once (through YAML aliases), and their descendants.
 
     ``id(node) -> "&anchor"``: editing such a node would change every place
@@ -218,7 +224,10 @@ def _shared(doc: Composed, root) -> dict[int, str]:
     return out
 
 
-def _mark(node, reason, out: dict) -> None:
+_Reason = TypeVar("_Reason", str, Merge)
+
+
+def _mark(node: yaml.Node, reason: _Reason, out: dict[int, _Reason]) -> None:
     """``out[id(n)] = reason`` for ``node`` and every node under it not marked yet."""
     todo = [node]
     while todo:
@@ -228,18 +237,17 @@ def _mark(node, reason, out: dict) -> None:
             todo.extend(reversed(_children(n)))
 
 
-def _merged(doc: Composed, mapping, keys: tuple[str, ...]) -> dict[int, Merge]:
+def _merged(doc: Composed, mapping: yaml.MappingNode, keys: tuple[str, ...]) -> dict[int, Merge]:
     """The nodes under ``keys``' values that ``mapping`` takes from a merge key, with that merge key."""
     out: dict[int, Merge] = {}
     for key in keys:
         pair = doc.get(mapping, key)
-        merge = doc.merge(mapping, pair) if pair is not None else None
-        if merge is not None:
+        if pair is not None and (merge := doc.merge(mapping, pair)) is not None:
             _mark(pair[1], merge, out)
     return out
 
 
-def _children(node):
+def _children(node: yaml.Node) -> list[yaml.Node]:
     if isinstance(node, yaml.SequenceNode):
         return list(node.value)
     if isinstance(node, yaml.MappingNode):
@@ -247,7 +255,7 @@ def _children(node):
     return []
 
 
-def _alias_reason(node, shared: Reasons, what: str) -> str | None:
+def _alias_reason(node: yaml.Node, shared: Reasons, what: str) -> str | None:
     reason = shared.get(id(node))
     if isinstance(reason, Merge):
         return reason.note
@@ -257,7 +265,7 @@ def _alias_reason(node, shared: Reasons, what: str) -> str | None:
 _NOT_SCALAR = "this item is not a word but a YAML {} (a template expression?): its value is unknown; fix it by hand"
 
 
-def _tokens(text: str, offset: int, node, compose: bool, shared: Reasons,
+def _tokens(text: str, offset: int, node: yaml.Node, compose: bool, shared: Reasons,
             alias: Location | None = None) -> list[tokens.Token]:
     """The items of a sequence node as tokens (a scalar node is not a list: none).
 
@@ -307,7 +315,7 @@ _SPLIT = ("the launch's words are split between compose's entrypoint and command
           "fix it by hand")
 
 
-def _string_words(text: str, offset: int, node, path: str) -> list[_Word]:
+def _string_words(text: str, offset: int, node: yaml.ScalarNode, path: str) -> list[_Word]:
     """The words compose splits a ``command``/``entrypoint`` string into (read only as tokens)."""
     view = _string_view(text, offset, node, path)
     lst = tokens.TokenList("string", -1, _render(None, True), _SPLIT)
@@ -323,7 +331,7 @@ def _string_words(text: str, offset: int, node, path: str) -> list[_Word]:
     return out
 
 
-def _string_view(text: str, offset: int, node, path: str) -> View:
+def _string_view(text: str, offset: int, node: yaml.ScalarNode, path: str) -> View:
     try:
         return yaml_scalar_view(text, node, offset)
     except CannotEdit as exc:
@@ -331,8 +339,9 @@ def _string_view(text: str, offset: int, node, path: str) -> View:
                          f"cannot read the command string: {exc}") from None
 
 
-def _launches_of(text: str, offset: int, nodes: list, compose: bool, path: str, schema: Schema, locate,
-                 shared: Reasons, aliases: list[int | None] | None = None) -> list[Launch]:
+def _launches_of(text: str, offset: int, nodes: list[yaml.Node | None], compose: bool, path: str, schema: Schema,
+                 locate: Callable[[int], Location], shared: Reasons,
+                 aliases: list[int | None] | None = None) -> list[Launch]:
     """The launches written in a container's ``[program-node, arguments-node]``.
 
     Its words are the program node's then the arguments node's: a list's
@@ -364,7 +373,7 @@ def _launches_of(text: str, offset: int, nodes: list, compose: bool, path: str, 
         view = _string_view(text, offset, w.string, path)
         view = within(compose_word_view(view.text, *w.span), view)
         reason = _alias_reason(w.string, shared, "string")
-        return embedded.script_launches(read_only(view, reason) if reason else view, path, schema, locate)
+        return argv.script_launches(read_only(view, reason) if reason else view, path, schema, locate)
     found = tokens.launch_start(values)
     if found is None:
         return []
@@ -387,8 +396,8 @@ class _Split:
     items: tuple[tokens.Token, ...] = ()
 
 
-def _split(text: str, offset: int, words: list[_Word], script: int, schema: Schema, locate,
-           shared: Reasons) -> Launch | None:
+def _split(text: str, offset: int, words: list[_Word], script: int, schema: Schema,
+           locate: Callable[[int], Location], shared: Reasons) -> Launch | None:
     """The launch of ``sh -c`` whose script word ``words[script]`` is only the first word of what launches
     SGLang (DKR003), or None when the script is the whole launch, or launches none.
 
@@ -414,8 +423,10 @@ def _split(text: str, offset: int, words: list[_Word], script: int, schema: Sche
         rest = words[script:]
         joined = embedded.script_of(values[script:])
         one_list = len({id(x.token.list) for x in rest}) == 1
-        ok = joined is not None and one_list and all(x.item is not None and not x.token.readonly for x in rest)
-        fix = _Split((joined,), offset, items=tuple(x.token for x in rest)) if ok else _Split(None, offset)
+        if joined is not None and one_list and all(x.item is not None and not x.token.readonly for x in rest):
+            fix = _Split((joined,), offset, items=tuple(x.token for x in rest))
+        else:
+            fix = _Split(None, offset)
         where = "list items"
     shell = next(k for k in range(script - 1, -1, -1) if values[k].rsplit("/", 1)[-1] in embedded.SHELLS)
     host = SplitScript(" ".join(values[shell:script]), w.token.value, tuple(values[script + 1:]), where, fix.words)
@@ -437,7 +448,7 @@ def _launches(script: str, schema: Schema) -> bool:
         return False
 
 
-def _first_word_start(string, words: list[_Word]) -> int:
+def _first_word_start(string: yaml.ScalarNode, words: list[_Word]) -> int:
     """Where the first word compose splits ``string`` into starts, in its decoded text."""
     return next(x.span[0] for x in words if x.string is string)
 
@@ -448,8 +459,10 @@ def _as_one_item(text: str, ctx: _Split, path: str) -> list[Edit]:
     JSON string in it (in place when it is one already, once quoted), ``- `` before a block scalar (its lines
     kept as they are). Checked by reading back."""
     if ctx.items:
+        assert ctx.words is not None  # a fix: edit_entries reads no other
         return tokens.join_items(text, list(ctx.items), ctx.words[0])
     node, off = ctx.string, ctx.offset
+    assert node is not None  # a fix of no list items is one of a compose string
     a, b = off + node.start_mark.index, off + node.end_mark.index
     if node.style in ("|", ">"):
         i = a
@@ -474,7 +487,7 @@ def _as_one_item(text: str, ctx: _Split, path: str) -> list[Edit]:
     return edits
 
 
-def _node_at(doc: Composed, index: int):
+def _node_at(doc: Composed, index: int) -> yaml.SequenceNode | None:
     """The sequence node that starts at ``index`` (its ``[`` or first ``-``), or None."""
     todo = list(doc.documents)
     while todo:
@@ -490,7 +503,7 @@ def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) 
     several words, ``Requote`` (DKR003's fix) writes them as the one script word."""
     ctx = launch.ctx
     if isinstance(ctx, _Split):
-        if ctx.words is None or [type(op) for op in ops] != [Requote] or ops[0].words != ctx.words:
+        if ctx.words is None or len(ops) != 1 or type(ops[0]) is not Requote or ops[0].words != ctx.words:
             raise CannotEdit("the shell runs only the first word of this launch: only writing it as one applies")
         return _as_one_item(text, ctx, "-")
     return embedded.edit_entries(text, launch, ops, schema)
@@ -503,16 +516,18 @@ def edit(text: str, launch: Launch, ops: list[Op], schema: Schema) -> list[Edit]
     return embedded.edit(text, launch, ops, schema)
 
 
-def _script(text, offset, node, compose, path, schema, locate, shared) -> list[Launch]:
+def _script(text: str, offset: int, node: yaml.ScalarNode, compose: bool, path: str, schema: Schema,
+            locate: Callable[[int], Location], shared: Reasons) -> list[Launch]:
     """The launches of a list item a shell runs as its script (``sh -c <item>``)."""
     view = _string_view(text, offset, node, path)
     if compose:
         view = _dollars(view)[0]
     reason = _alias_reason(node, shared, "string")
-    return embedded.script_launches(read_only(view, reason) if reason else view, path, schema, locate)
+    return argv.script_launches(read_only(view, reason) if reason else view, path, schema, locate)
 
 
-def _compose_string(text, offset, node, path, schema, locate, shared) -> list[Launch]:
+def _compose_string(text: str, offset: int, node: yaml.ScalarNode, path: str, schema: Schema,
+                    locate: Callable[[int], Location], shared: Reasons) -> list[Launch]:
     """The launch a compose ``command``/``entrypoint`` string holds (split into words, no shell).
 
     Read and edited as a command line; a ``$`` that came from ``$$`` is a
@@ -561,10 +576,11 @@ def read(text: str, path: str, schema: Schema) -> list[Launch]:
     return launches
 
 
-def _reasons(doc: Composed, mapping, keys: tuple[str, ...], shared: dict[int, str]) -> Reasons:
+def _reasons(doc: Composed, mapping: yaml.MappingNode, keys: tuple[str, ...], shared: dict[int, str]) -> Reasons:
     """Why the words of ``mapping`` cannot be edited, node by node: a merge key first, then an alias."""
     merged = _merged(doc, mapping, keys)
-    return ChainMap(merged, shared) if merged else shared
+    # (the ignore: ChainMap takes mutable maps, invariant in their values; this one is only read, as a Reasons)
+    return ChainMap(merged, shared) if merged else shared  # type: ignore[arg-type]
 
 
 def looks_like_config(launches: list[Launch], schema: Schema | None = None) -> bool:

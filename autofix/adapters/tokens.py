@@ -267,7 +267,7 @@ def edit_entries(text: str, launch: Launch, ops: list[EntryOp], schema: Schema) 
     return edits + merge_deletions(deletions)
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)

@@ -185,7 +185,7 @@ def _zero_arg_value(option: Option, written_flag: str) -> Any:
     return option.const
 
 
-def _help_exits(parsed: ParsedArgs, kinds: list) -> bool:
+def _help_exits(parsed: ParsedArgs, kinds: list[tuple[str, Match | None]]) -> bool:
     """Whether argparse gets to the ``--help`` word being read and exits there.
 
     It does not when an ambiguous prefix stands anywhere (argparse sorts
@@ -235,6 +235,7 @@ def parse_words(schema: Schema, words: tuple[Word, ...] | list[Word]) -> ParsedA
         # the flag argparse names in its messages: the first that the written one starts (itself, most often)
         full_flag = m.written if option.flags[0] == m.written else \
             next((f for f in option.flags if f.startswith(m.written)), option.flag)
+        value_idx: tuple[int, ...]  # the indexes of the words of its values
         if m.explicit is not None:
             if option.nargs == 0:
                 parsed.problems.append(

@@ -16,6 +16,7 @@ line and column in a file as read, for a report (``Diagnostic.fix_edits``); an a
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,9 +24,9 @@ from typing import Any
 class _Unknown:
     """The value of a setting only known when the launch runs (``--tp $TP``)."""
 
-    _instance = None
+    _instance: _Unknown | None = None
 
-    def __new__(cls):
+    def __new__(cls) -> _Unknown:
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance
@@ -82,7 +83,7 @@ class Unset:
 Op = Set | Unset
 
 
-def applied(settings: dict[str, Any], ops) -> dict[str, Any]:
+def applied(settings: Mapping[str, Any], ops: Iterable[Op]) -> dict[str, Any]:
     """A copy of ``settings`` (``dest -> value``) with ``ops`` (``Set``/``Unset``) applied in order."""
     out = dict(settings)
     for op in ops:
@@ -152,9 +153,13 @@ EntryOp = Respell | Revalue | Drop | Rewrite | Requote
 
 @dataclass(frozen=True, slots=True)
 class Fix:
-    """A change at the argument level, with its safety. Knows nothing of files."""
+    """A change at the argument level, with its safety. Knows nothing of files.
 
-    ops: tuple[Op, ...] | tuple[EntryOp, ...]
+    A settings rule's fix holds settings ops (``Op``); an argparse-stage fix entry ops (``EntryOp``), and
+    settings ops for what the launch's other file writes (``Written.unset``, ``Written.revalue``).
+    """
+
+    ops: tuple[Op | EntryOp, ...]
     applicability: Applicability
     title: str  # imperative: "Set --ep-dispatch-algorithm to dynamic"
 

@@ -12,8 +12,9 @@ import bisect
 import difflib
 import functools
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from autofix.common.errors import InternalError
 
@@ -89,8 +90,8 @@ def compose(changes: Iterable[Change], edits: Iterable[Edit]) -> list[Change]:
     c_minus_b = 0  # C offset minus B offset, in the text after the edits swept so far
     open_: list[int] | None = None  # [B start, B end, B-A and C-B before the region]
 
-    def close() -> None:
-        b0, b1, before_a, before_c = open_
+    def close(region: list[int]) -> None:  # the open region, handed over (a closure's variable is not narrowed)
+        b0, b1, before_a, before_c = region
         out.append(Change(b0 - before_a, b1 - b_minus_a, b0 + before_c, b1 + c_minus_b))
 
     for b0, b1, item in items:
@@ -98,14 +99,14 @@ def compose(changes: Iterable[Change], edits: Iterable[Edit]) -> list[Change]:
             open_[1] = max(open_[1], b1)
         else:
             if open_ is not None:
-                close()
+                close(open_)
             open_ = [b0, b1, b_minus_a, c_minus_b]
         if isinstance(item, Change):
             b_minus_a = item.new_end - item.end
         else:
             c_minus_b += len(item.text) - (item.end - item.start)
     if open_ is not None:
-        close()
+        close(open_)
     return out
 
 
@@ -153,6 +154,7 @@ def unified_diff(before: str, after: str, path: str, changes: Iterable[Change] |
     ops = _line_ops(before, a_lines, b_lines, regions)
     if ops is None:  # regions that do not line up (a caller's mistake): compare the one region between
         ops = _line_ops(before, a_lines, b_lines, changes_between(before, after))
+        assert ops is not None, "the one region between the common prefix and suffix lines up"
     old, new = (path, path) if path.startswith("/") else (f"a/{path}", f"b/{path}")
     out = [f"--- {diff_name(old)}\n", f"+++ {diff_name(new)}\n"]
     for group in _Known(ops).get_grouped_opcodes(_CONTEXT):
@@ -197,14 +199,18 @@ def diff_name(name: str) -> str:
     return f'"{"".join(out)}"' if quoted else name
 
 
-class _Known(difflib.SequenceMatcher):
+# difflib's opcode: (tag, a start, a end, b start, b end), lines of a and b
+Opcode = tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]
+
+
+class _Known(difflib.SequenceMatcher[str]):
     """difflib's hunk grouping (``get_grouped_opcodes``) over opcodes found another way."""
 
-    def __init__(self, opcodes: list[tuple[str, int, int, int, int]]) -> None:
+    def __init__(self, opcodes: list[Opcode]) -> None:
         super().__init__(None, [], [])
         self._known = opcodes
 
-    def get_opcodes(self):
+    def get_opcodes(self) -> list[Opcode]:
         """The opcodes given (difflib's grouping reads them from here)."""
         return list(self._known)
 
@@ -218,12 +224,12 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
-def _line_ops(before: str, a_lines: list[str], b_lines: list[str], regions: list[Change]):
+def _line_ops(before: str, a_lines: list[str], b_lines: list[str], regions: list[Change]) -> list[Opcode] | None:
     """difflib-style opcodes over whole lines, from the changed regions; None if they do not line up."""
     a_starts, b_starts = _starts(a_lines), _starts(b_lines)
     a_open = not a_lines or a_lines[-1].endswith("\n")  # the text's end starts a line of its own
     b_open = not b_lines or b_lines[-1].endswith("\n")
-    ops: list[tuple[str, int, int, int, int]] = []
+    ops: list[Opcode] = []
     ai = bi = 0  # the lines before these are in ``ops``
     for c in _by_line(regions, before):
         a0, b0 = _first_line(a_starts, c.start, a_open), _first_line(b_starts, c.new_start, b_open)
@@ -244,7 +250,7 @@ def _line_ops(before: str, a_lines: list[str], b_lines: list[str], regions: list
         return None
     if ai < len(a_lines):
         ops.append(("equal", ai, len(a_lines), bi, len(b_lines)))
-    merged: list[tuple[str, int, int, int, int]] = []  # as difflib gives them: no two "equal" in a row
+    merged: list[Opcode] = []  # as difflib gives them: no two "equal" in a row
     for op in ops:
         if merged and op[0] == merged[-1][0] == "equal":
             merged[-1] = ("equal", merged[-1][1], op[2], merged[-1][3], op[4])
@@ -281,7 +287,7 @@ def _first_line(starts: list[int], offset: int, open_end: bool) -> int:
     return len(starts) - 1 if open_end else len(starts) - 2
 
 
-def _region_ops(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int):
+def _region_ops(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) -> list[Opcode]:
     """The line opcodes of one changed region: difflib inside it when small enough, else one replace."""
     if a1 == a0 and b1 == b0:
         return []
@@ -302,7 +308,7 @@ def _range(start: int, stop: int) -> str:
     return f"{first},{length}"
 
 
-def _marked(mark: str, lines: list[str]):
+def _marked(mark: str, lines: list[str]) -> Iterator[str]:
     for line in lines:
         yield mark + line if line.endswith("\n") else mark + line + "\n\\ No newline at end of file\n"
 

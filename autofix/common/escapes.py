@@ -59,7 +59,7 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
-def _shown(match: re.Match) -> str:
+def _shown(match: re.Match[str]) -> str:
     ch = match.group()
     return _NAMED.get(ch) or f"\\x{ord(ch):02x}"
 

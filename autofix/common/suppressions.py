@@ -83,7 +83,7 @@ def annotation(value: str, line: int, col: int, start: int, raw: str) -> Suppres
     """
     m = _ANNOTATION_CODES.match(value)
     codes = tuple(c.upper() for c in re.split(r"[,\s]+", m.group(1)) if c) if m else ()
-    if not codes or not all(_CODE.match(c) for c in codes):
+    if m is None or not codes or not all(_CODE.match(c) for c in codes):
         return Malformed(line, col, raw, True)
     at = raw.find(m.group(1))
     span = (start + at, start + at + len(m.group(1))) if at >= 0 else (start, start + len(raw))

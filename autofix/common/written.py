@@ -254,4 +254,5 @@ class Written:
         found = self.schema.match(entry.flag)
         if found.status != "prefix":
             return shown
+        assert found.option is not None  # a prefix names the one option it abbreviates
         return f"{shown} (read as {self.spelling(found.option.flag)})"

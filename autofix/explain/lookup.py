@@ -142,7 +142,8 @@ def _vias(rules: tuple[Rule, ...]) -> dict[str, str]:
     """``{code: "module:line"}``: where each pipeline rule's step calls into its line's function (``via``), or,
     through nested calls (``Position.calls``), the innermost call (``lora_hook.py:54`` or ``:208``)."""
     modules = _step_modules()
-    return {r.code: f"{r.position.file}:{r.position.calls[-1]}" if r.position.calls
+    # (a derivation is among the rules only with its code)
+    return {r.code: f"{r.position.file}:{r.position.calls[-1]}" if r.position.calls  # type: ignore[misc]
             else f"{modules[r.position.step]}:{r.position.via}" for r in rules
             if isinstance(r, SettingsRule | Derivation) and r.position.via and r.position.step in modules}
 
@@ -179,7 +180,7 @@ def by_location(text: str, index: SiteIndex) -> Explanation | None:
         inner = _known(earlier, index)
         narrower = _covering(inner[1], earlier)[0] if inner else ()
         if narrower and set(narrower) < set(rules):
-            rules, cause = narrower, inner[1]
+            rules, cause = narrower, inner[1]  # type: ignore[index]  # narrower is found only in inner
             break
     return Explanation("traceback" if trace else "location", rules, site, frame=frame, via=via, cause=cause)
 

@@ -52,7 +52,7 @@ class Position:
 
 
 Derive = Callable[[ResolvingView], Mapping[str, Any] | None]
-Cause = Callable[[ResolvingView], str]
+Cause = Callable[[ResolvingView], str | None]  # None: no warning after all
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -67,7 +67,8 @@ class Derivation:
     When it can change a value the user set (an override), ``code`` and
     ``name`` are the warning's (the catalog's override row, ``A2A006``)
     and ``cause(view)`` says what makes the change, read before it
-    (``--moe-a2a-backend deepep``); ``doc`` is the docstring of ``derive``.
+    (``--moe-a2a-backend deepep``), or None when it replaces nothing the user
+    meant (``auto``); ``doc`` is the docstring of ``derive``.
     """
 
     position: Position

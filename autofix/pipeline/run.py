@@ -26,7 +26,7 @@ from functools import cache
 from heapq import heapify, heappop, heappush
 from typing import Any
 
-from autofix.common.diagnostics import UNKNOWN, Fix, Set, Unset, Violation, applied
+from autofix.common.diagnostics import UNKNOWN, Fix, Op, Set, Unset, Violation, applied
 from autofix.pipeline.baseline import UNANSWERED, Baseline, same, walk
 from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.pipeline.items import DeclarationError, Derivation, SettingsRule
@@ -110,26 +110,28 @@ def resolve(explicit: Mapping[str, Any], schema: Schema, items: tuple[Item, ...]
     heapify(due)
     while due:
         rank = heappop(due)
+        # is_rule says whether item is a SettingsRule or a Derivation (read from the tuple: the loop needs no
+        # isinstance; a type checker cannot tie an unpacked tuple's parts, hence the ignores below)
         item, model_only, is_rule = steps[rank]
         if model_only and dummy:
             continue
-        if rank not in lookup:
-            _declare_all(item, view, base.found[rank], items, fixes, found)  # as on the baseline
+        if rank not in lookup:  # only a derivation that declares on the baseline is due without a look-up
+            _declare_all(item, view, base.found[rank], items, fixes, found)  # type: ignore[arg-type]  # a derivation
             continue
         out = agenda.recall(rank, view)
         if out is _MISS:
             reads = view.reads = []
-            out = _check(item, view, items, fixes) if is_rule else _derived(item, view)
+            out = _check(item, view, items, fixes) if is_rule else _derived(item, view)  # type: ignore[arg-type]  # is_rule
             view.reads = None
             if out is None or not is_rule:
                 agenda.learn(rank, view, reads, out)
         if is_rule:
             if out is _SILENT:
-                silent.append(item.code)
+                silent.append(item.code)  # type: ignore[arg-type]  # a rule's code is a str
             elif out is not None:
                 found.append(out)
             continue
-        _declare_all(item, view, out, items, fixes, found)
+        _declare_all(item, view, out, items, fixes, found)  # type: ignore[arg-type]  # not is_rule: a derivation
         # what it declared here, or what it declared on the baseline, may now differ from the baseline's value
         after = base.after[rank]
         for dest in (out.keys() | base.found[rank].keys()) if base.found[rank] is not UNANSWERED else out:
@@ -145,7 +147,7 @@ def resolve(explicit: Mapping[str, Any], schema: Schema, items: tuple[Item, ...]
                             heappush(due, r)
     if base.silent:  # the checks that read an unknown on the baseline and were not looked up read it here too
         silent.extend(base.silent_codes if base.silent.isdisjoint(lookup) else
-                      [steps[r][0].code for r in sorted(base.silent - lookup)])
+                      [steps[r][0].code for r in sorted(base.silent - lookup)])  # type: ignore[misc]  # rules' codes
     return Resolution(tuple(found), view, len(silent), frozenset(silent))
 
 
@@ -222,7 +224,7 @@ class _Agenda:
                     value = declared[dest] if dest in declared else explicit[dest] if dest in explicit \
                         else defaults[dest]
                 else:
-                    value = _read(view, node.name)
+                    value = _read(view, node.name)  # type: ignore[arg-type]  # a node that is no leaf has a read
                 node = node.next.get(value)
         except TypeError:  # a list value: not remembered
             pass
@@ -258,7 +260,7 @@ class _Agenda:
 def _step(item: Item, is_rule: bool, view: ResolvingView) -> Any:
     """One step on ``view`` as the baseline walks it: a rule's violation (no fixes), None or ``_SILENT``; a
     derivation's declarations."""
-    return _check(item, view, (), False) if is_rule else _derived(item, view)
+    return _check(item, view, (), False) if is_rule else _derived(item, view)  # type: ignore[arg-type]  # is_rule
 
 
 _DEST, _EXPLICIT, _FACT = range(3)  # what a read is of: a dest's value, whether and how it is set, a fact
@@ -295,7 +297,7 @@ def _read(view: ResolvingView, name: str) -> Any:
 _ABSENT = ("absent",)  # an ``explicit:`` read of a dest the launch does not set
 
 
-_AGENDAS: dict[tuple[int, int], tuple] = {}
+_AGENDAS: dict[tuple[int, int], tuple[tuple[Item, ...], Schema, _Agenda]] = {}
 
 
 def _agenda(items: tuple[Item, ...], schema: Schema) -> _Agenda:
@@ -343,7 +345,9 @@ def _clears(fix: Fix, rule: SettingsRule, view: ResolvingView, items: tuple[Item
     """Whether the launch with ``fix`` applied no longer breaks ``rule``: a fix of a value a later-declared
     one overwrites (``--ep-size`` under DWDP) changes nothing, and would be applied again and again. A rule
     that reads an unknown on the fixed launch may still refuse it once that is known: not cleared."""
-    again = resolve(applied(view.explicit, fix.ops), view.schema, items, view.facts, fixes=False)
+    # a settings rule's fixes are of settings ops (Set, Unset), not entry ops
+    again = resolve(applied(view.explicit, fix.ops),  # type: ignore[arg-type]
+                    view.schema, items, view.facts, fixes=False)
     return rule.code not in again.silent and not any(v.code == rule.code for v in again.violations)
 
 
@@ -369,14 +373,15 @@ def _declare(d: Derivation, view: ResolvingView, out: dict[str, Any], items: tup
     overridden = [dest for dest, new in out.items() if _overrides(view, dest, new)] if d.cause else []
     cause = None
     if overridden:
+        assert d.cause is not None  # overridden is empty without it
         try:
             cause = d.cause(view)  # read before the declarations, as SGLang's log line is
         except Unknown:
             cause = None
-    if cause is None:
-        overridden = []
     before = view.explicit
     view.declare(out)
+    if cause is None:
+        return []
     return [_override(d, view, before, dest, out, cause, items, fixes) for dest in overridden]
 
 
@@ -393,7 +398,7 @@ def _overrides(view: ResolvingView, dest: str, new: Any) -> bool:
     return written is not UNKNOWN and view.value(dest) == written and new != written
 
 
-def _override(d: Derivation, view: ResolvingView, explicit: Mapping[str, Any], dest: str, out: dict,
+def _override(d: Derivation, view: ResolvingView, explicit: Mapping[str, Any], dest: str, out: dict[str, Any],
               cause: str, items: tuple[Item, ...], fixes: bool) -> Violation:
     schema = view.schema
     option = schema[dest]
@@ -414,15 +419,15 @@ def _override(d: Derivation, view: ResolvingView, explicit: Mapping[str, Any], d
     return Violation(message, (dest,), built, d.code or "", d.name or "", None, False)
 
 
-def _title(op, schema: Schema) -> str:
+def _title(op: Op, schema: Schema) -> str:
     if isinstance(op, Unset):
         return f"Remove {schema[op.dest].flag}"
     return f"Set {schema[op.dest].flag} to {_shown(op.value)}"
 
 
-def _pin(explicit: Mapping[str, Any], values: dict, schema: Schema) -> list:
+def _pin(explicit: Mapping[str, Any], values: Mapping[str, Any], schema: Schema) -> list[Op]:
     """Ops that make the settings say ``values`` (the default: the setting removed)."""
-    ops: list = []
+    ops: list[Op] = []
     for dest, value in values.items():
         if value is UNKNOWN or (dest in explicit and explicit[dest] == value):
             continue
@@ -441,8 +446,8 @@ def _pin(explicit: Mapping[str, Any], values: dict, schema: Schema) -> list:
     return ops
 
 
-def _pin_also(explicit: Mapping[str, Any], ops: list, final: Resolution, schema: Schema, items: tuple[Item, ...],
-              facts: Facts) -> list:
+def _pin_also(explicit: Mapping[str, Any], ops: list[Op], final: Resolution, schema: Schema,
+              items: tuple[Item, ...], facts: Facts) -> list[Op]:
     """``ops`` and the ops that pin every other value they change back to ``final``'s."""
     if not ops:
         return []
@@ -455,7 +460,7 @@ def _pin_also(explicit: Mapping[str, Any], ops: list, final: Resolution, schema:
     return ops + more if more else []
 
 
-def _settles(explicit: Mapping[str, Any], ops: list, dest: str, before: Resolution, schema: Schema,
+def _settles(explicit: Mapping[str, Any], ops: Sequence[Op], dest: str, before: Resolution, schema: Schema,
              items: tuple[Item, ...], facts: Facts) -> bool:
     """Whether ``ops`` resolve the launch to the same values, make no check refuse it that did not, and leave
     no override of ``dest`` (so that fixing converges)."""

@@ -15,7 +15,8 @@ from typing import Any
 from autofix.common.diagnostics import UNKNOWN, Fix
 from autofix.pipeline import run as pipeline_run
 from autofix.pipeline.facts import NO_FACTS, Facts
-from autofix.pipeline.items import SettingsRule
+from autofix.pipeline.items import Derivation, SettingsRule
+from autofix.pipeline.run import Item
 from autofix.pipeline.view import ResolvingView
 from autofix.schema import Schema
 
@@ -36,7 +37,7 @@ class Tracer(ResolvingView):
         return ResolvingView.value(self, dest)
 
 
-def reads(items: tuple, schema: Schema, configs: Iterable[Mapping[str, Any]],
+def reads(items: tuple[Item, ...], schema: Schema, configs: Iterable[Mapping[str, Any]],
           facts: Facts = NO_FACTS) -> dict[Any, set[str]]:
     """``item -> dests read`` over the pipeline runs of ``configs`` (``dest -> value`` each)."""
     out: dict[Any, set[str]] = {it: set() for it in items}
@@ -44,7 +45,7 @@ def reads(items: tuple, schema: Schema, configs: Iterable[Mapping[str, Any]],
         view = Tracer(config, schema, facts)
         for item, _, _ in pipeline_run._ordered(items, schema):
             view.current = item
-            if isinstance(item, pipeline_run.Derivation):
+            if isinstance(item, Derivation):
                 pipeline_run._derive(item, view, items, fixes=True)
             else:
                 pipeline_run._check(item, view, items, fixes=True)
@@ -53,7 +54,7 @@ def reads(items: tuple, schema: Schema, configs: Iterable[Mapping[str, Any]],
     return out
 
 
-def unclearing(items: tuple, schema: Schema, config: Mapping[str, Any],
+def unclearing(items: tuple[Item, ...], schema: Schema, config: Mapping[str, Any],
                facts: Facts = NO_FACTS) -> list[tuple[SettingsRule, Fix]]:
     """``(rule, fix)`` for each fix a rule that fires on ``config`` (``dest -> value``) builds and the pipeline
     drops, in pipeline order: the launch with it applied still breaks the rule, or reads an unknown there
@@ -62,10 +63,10 @@ def unclearing(items: tuple, schema: Schema, config: Mapping[str, Any],
     model = config.get("model_path", UNKNOWN)
     dummy = model is not UNKNOWN and str(model).lower() in pipeline_run.NO_MODEL  # as ``run.resolve``
     out = []
-    for item, model_only, is_rule in pipeline_run._ordered(items, schema):
+    for item, model_only, _ in pipeline_run._ordered(items, schema):
         if model_only and dummy:
             continue  # SGLang returns before this step for a launch of no model
-        if not is_rule:
+        if isinstance(item, Derivation):
             pipeline_run._derive(item, view, items, fixes=False)
             continue
         try:

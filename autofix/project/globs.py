@@ -230,7 +230,11 @@ def _by_components(tokens: list) -> Callable[[str], bool]:
             groups.append([])
         else:
             groups[-1].append(item)
-    head, *middle, last = groups if len(groups) > 1 else [groups[0], None]
+    head: list
+    middle: list[list]
+    last: list | None
+    # (the ignore: [groups[0], None] holds one group, then None, which only ``last`` takes)
+    head, *middle, last = groups if len(groups) > 1 else [groups[0], None]  # type: ignore[assignment]
 
     def match(text: str) -> bool:
         parts = text.split("/")
@@ -413,6 +417,7 @@ def matches(glob: Glob, rel: str | None, name: str) -> bool:
         return hit(glob, None, name, lambda: False)
     parts = rel.split("/")
     for k in range(len(parts), 0, -1):
-        if hit(glob, "/".join(parts[:k]), parts[k - 1], lambda k=k: k < len(parts)):
+        # (the ignore: a lambda with a default argument, k bound here, is called with none)
+        if hit(glob, "/".join(parts[:k]), parts[k - 1], lambda k=k: k < len(parts)):  # type: ignore[misc]
             return True
     return False

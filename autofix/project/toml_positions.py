@@ -169,6 +169,8 @@ def scan(text: str) -> tuple[dict, dict, dict]:
                 parts.append(string())
             else:
                 found = _BARE.match(text, i)
+                if found is None:
+                    raise ValueError(f"no key at {i}")  # a form it cannot follow: the scan stops there (below)
                 parts.append(found.group())
                 i = found.end()
             skip(False)

@@ -57,5 +57,6 @@ def rule_info(code: str) -> RuleInfo | None:
     rule = BY_CODE.get(code)
     if rule is None:
         return None
-    return RuleInfo(rule.code, rule.name, "error" if rule.refuses else "warning", rule.summary, render_rule(rule),
-                    rule.at)
+    # (a derivation is in BY_CODE only with its code, and so its name)
+    return RuleInfo(rule.code, rule.name, "error" if rule.refuses else "warning",  # type: ignore[arg-type]
+                    rule.summary, render_rule(rule), rule.at)

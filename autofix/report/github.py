@@ -115,6 +115,8 @@ def _findings(records: Sequence[Record], ctx: RenderContext) -> list[_Finding]:
 def _plan(findings: list[_Finding]) -> tuple[list[_Finding], list[_Finding]]:
     """The annotated findings (errors first) and the rest, each in the order given."""
     used: Counter = Counter()
+    annotated: list[_Finding]
+    rest: list[_Finding]
     annotated, rest = [], []
     for f in findings:
         (annotated if used[f.level] < PER_STEP else rest).append(f)

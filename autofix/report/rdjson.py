@@ -97,7 +97,7 @@ def _position(source: str | None, at: Location) -> dict:
 def _suggestions(r: Record, source: str | None) -> tuple[list[dict], str]:
     """The suggestion of ``r``'s best safe fix (or none) and what the message adds about it."""
     fix = r.best_safe_fix
-    if fix is None or source is None:
+    if fix is None or fix.edits is None or source is None:  # (a best safe fix has edits)
         return [], ""
     others = sorted({e.path for e in fix.edits if e.path != r.path})
     if others:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from autofix.common.diagnostics import Applicability, Location
 from autofix.report.records import FixRecord, Record, RenderContext, RuleInfo
@@ -45,6 +46,7 @@ SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sar
 MAX_RESULTS = 25_000  # GitHub rejects a run with more
 MAX_TEXT = 1024  # GitHub keeps this much of a rule's short and full description
 FINGERPRINT = "autofix/v1"
+JsonObject = dict[str, Any]  # an object of the SARIF document: its values are any JSON, so Any
 _SEMVER = re.compile(r"^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
 
 
@@ -97,7 +99,7 @@ def _what_it_does(doc: str) -> str:
 
 def _rule(info: RuleInfo) -> dict:
     summary = _clip(info.summary, info.name or info.code)
-    rule = {"id": info.code, "name": info.name or info.code,
+    rule: JsonObject = {"id": info.code, "name": info.name or info.code,
             "shortDescription": {"text": summary},
             "fullDescription": {"text": _clip(_what_it_does(info.doc), summary)},
             "help": {"text": info.doc.strip() or summary, "markdown": info.doc.strip() or summary},

@@ -154,6 +154,7 @@ class ProcessStream:
         """Write what is held of a line not yet ended (guarded, then ended, if it reads as a command)."""
         pending, self._pending = self._pending, ""
         if pending:
+            assert self._guard is not None  # only a guarded stream holds a line's start
             self._call("write", self._guard.guarded(pending) if self._guard.commands_in(pending) else pending)
 
     def flush(self) -> None:

@@ -131,9 +131,9 @@ COMMENTS: tuple[CommentRule, ...] = suppression.RULES
 # (an override made by several declarations of one step, DWDP008, is documented by the first)
 BY_CODE: dict[str, Rule] = {}
 for _r in (*WRITTEN, *(it for it in order(SETTINGS, load()) if isinstance(it, SettingsRule) or it.code), *COMMENTS):
-    BY_CODE.setdefault(_r.code, _r)
+    BY_CODE.setdefault(_r.code, _r)  # type: ignore[arg-type]  # a derivation only with its code
 RULES: tuple[Rule, ...] = tuple(BY_CODE.values())
-BY_NAME: dict[str, Rule] = {r.name: r for r in RULES}
+BY_NAME: dict[str, Rule] = {r.name: r for r in RULES}  # type: ignore[misc]  # a derivation of a code has a name
 
 
 def get(code_or_name: str) -> Rule:

@@ -17,14 +17,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from autofix.common.diagnostics import Violation
 
+if TYPE_CHECKING:
+    from autofix.common.suppressions import Malformed, Suppression
+
+    # what a CommentRule's check yields: the comment, the codes the fix removes from it, the violation
+    CommentFinding = tuple[Suppression | Malformed, tuple[str, ...], Violation]
+
 Find = Callable[..., Iterable[Violation]]
+CommentFind = Callable[..., Iterable["CommentFinding"]]
+_Found = TypeVar("_Found")  # what a rule's check yields: a Violation, or a CommentRule's CommentFinding
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
-class WrittenRule:
+class WrittenRule(Generic[_Found]):
     """A code (``ARG003``), a kebab-case name, the source it mirrors, its check.
 
     ``at`` (as on every kind of rule) is the ``path:line`` (relative to ``sglang/srt/``) or
@@ -39,12 +48,12 @@ class WrittenRule:
     code: str
     name: str
     at: str
-    check: Find
+    check: Callable[..., Iterable[_Found]]
     doc: str
     refuses: bool = True
     versions: tuple[str, ...] = ()
 
-    def find(self, written) -> list[Violation]:
+    def find(self: WrittenRule[Violation], written) -> list[Violation]:
         """Every violation this rule finds in ``written`` (a ``Written``), code and name filled in."""
         found = []  # a loop, not a comprehension: most rules find nothing, and a comprehension is a frame more
         for v in self.check(written):
@@ -62,13 +71,13 @@ class WrittenRule:
         return self.doc.strip().splitlines()[0]
 
 
-class ArgsRule(WrittenRule):
+class ArgsRule(WrittenRule[Violation]):
     """A check of SGLang's argparse and ``--config`` stage (``Written -> Iterable[Violation]``)."""
 
     __slots__ = ()
 
 
-class HostRule(WrittenRule):
+class HostRule(WrittenRule[Violation]):
     """A check of how a file hands its launch over (``Written.host``); every SGLang version."""
 
     __slots__ = ()
@@ -107,7 +116,7 @@ def host_rule(code: str, name: str, *, at: str) -> Callable[[Find], HostRule]:
     return wrap
 
 
-class CommentRule(WrittenRule):
+class CommentRule(WrittenRule["CommentFinding"]):
     """A check of autofix's own suppression comments in a file (``autofix.rules.suppression``).
 
     It reads the comments, not a launch: ``check(comments, known)`` yields ``(comment, codes to remove,
@@ -118,11 +127,11 @@ class CommentRule(WrittenRule):
     __slots__ = ()
 
 
-def comment_rule(code: str, name: str, *, source: str) -> Callable[[Find], CommentRule]:
+def comment_rule(code: str, name: str, *, source: str) -> Callable[[CommentFind], CommentRule]:
     """Decorator: turn a documented check of suppression comments into a ``CommentRule``; ``source`` names
     autofix's module that reads the comments. Raises ``TypeError`` without a docstring."""
 
-    def wrap(fn: Find) -> CommentRule:
+    def wrap(fn: CommentFind) -> CommentRule:
         if not fn.__doc__:
             raise TypeError(f"rule {code} has no docstring")
         return CommentRule(code, name, source, fn, fn.__doc__, refuses=False)

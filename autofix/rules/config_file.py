@@ -59,6 +59,7 @@ def refused_config_key(w: Written) -> Iterator[Violation]:
     if w.source != "config":
         return
     for e in w.entries:
+        assert e.flag is not None  # a key of a --config file
         option = w.schema.by_flag.get(e.flag)  # the reader matches keys exactly, not by prefix
         if option is None or option.config_file != "refused" or option.deprecated \
                 or e.ignored in ("repeated", "overridden"):  # a copy the reader never sees
@@ -66,7 +67,7 @@ def refused_config_key(w: Written) -> Iterator[Violation]:
         key = w.spelling(e.flag)
         kind = "an --x/--no-x switch" if option.kind == "boolean_optional" else "a multi-value option" \
             if option.nargs in ("*", "+") else "an option with a custom action"
-        fixes = ()
+        fixes: tuple[Fix, ...] = ()
         # a spelling of the same field the reader takes (0.5.19 refuses `cuda-graph-max-bs-decode`,
         # which shares its field with the alias `cuda-graph-max-bs`, and takes the alias)
         taken = next((o for o in w.schema.options if o.dest == option.dest and o.config_file != "refused"
@@ -122,6 +123,7 @@ def null_config_value(w: Written) -> Iterator[Violation]:
     for e in w.entries:
         if e.raw is not None or not e.words or e.ignored:
             continue
+        assert e.flag is not None  # a key of a --config file
         option = w.schema.match(e.flag).option
         if option is None or option.type == "sglang.srt.utils.common.nullable_str":
             continue  # an unknown key is ARG001's; this one type turns "None" back into None

@@ -84,7 +84,7 @@ def _shown(w: Written, settings: Settings, elsewhere: bool = False) -> str:
 
 def _given(w: Written, settings: Settings) -> str:
     """Settings the launch has, each as the file that writes it does (one of the other file named)."""
-    far = {f for f, _ in settings if w.there(w.schema.match(f).option.dest)}
+    far = {f for f, _ in settings if w.there(w.schema.match(f).option.dest)}  # type: ignore[union-attr]  # known flags
     here = tuple((f, v) for f, v in settings if f not in far)
     there = tuple((f, v) for f, v in settings if f in far)
     parts = ([_shown(w, here)] if here else []) + \
@@ -101,7 +101,8 @@ def _judged(w: Written, dests: frozenset[str]) -> Iterator[Entry]:
     for e in w.entries:
         if e.dest in overridden and e.words and not e.ignored and not e.dynamic:
             last[e.dest] = e
-    refused = [e for e in last.values() if getattr(w.schema.match(e.flag).option, "config_file", None) == "refused"]
+    refused = [e for e in last.values()  # entries of a dest: of an option word
+               if getattr(w.schema.match(e.flag).option, "config_file", None) == "refused"]  # type: ignore[arg-type]
     yield from sorted([*(e for e in w.effective() if e.dest in dests), *refused], key=lambda e: e.index)
 
 
@@ -158,6 +159,7 @@ def deprecated_option(w: Written) -> Iterator[Violation]:
         return  # most launches: no setting of a deprecated option's dest
     x = w.values  # the launch's: a --config file's settings and the command line's, merged
     for e in _judged(w, dests):
+        assert e.flag is not None and e.dest is not None  # an entry of a deprecated option's dest
         option = w.schema.match(e.flag).option
         if option is None or not option.deprecated or option.flag not in OPTIONS:
             continue
@@ -197,6 +199,7 @@ Plan = tuple[str | None, Fix | None, bool]
 
 def _replace(w: Written, e: Entry, x: Mapping, repl: Replacement) -> Plan:
     """The replacement settings, less those set explicitly (they win over the deprecated flag)."""
+    assert e.flag is not None  # a deprecated option's entry, as every plan is handed
     keep, given = [], []
     for flag, values in repl.settings:
         option = w.schema.by_flag[flag]
@@ -220,6 +223,7 @@ def _replace(w: Written, e: Entry, x: Mapping, repl: Replacement) -> Plan:
 
 def _dp_attention(w: Written, e: Entry, x: Mapping, repl: Replacement) -> Plan:
     """``--dp-size N --enable-dp-attention`` -> ``--attn-dp-size N`` (when attn-dp-size is 1)."""
+    assert e.flag is not None  # a deprecated option's entry
     dp, attn = x.get("dp_size", 1), x.get("attn_dp_size", 1)
     name, dp_name, attn_name = w.spelling(e.flag), w.spelling("--dp-size"), w.spelling("--attn-dp-size")
     if UNKNOWN in (dp, attn):
@@ -244,6 +248,7 @@ def _dp_attention(w: Written, e: Entry, x: Mapping, repl: Replacement) -> Plan:
 
 def _image_processor(w: Written, e: Entry, x: Mapping, repl: Replacement) -> Plan:
     """``--disable-fast-image-processor`` -> ``--image-processor-backend pil`` unless another backend is chosen."""
+    assert e.flag is not None  # a deprecated option's entry
     backend, name = x.get("image_processor_backend"), w.spelling(e.flag)
     if backend is None:
         return _replace(w, e, x, repl)
@@ -315,6 +320,7 @@ def deprecated_value(w: Written) -> Iterator[Violation]:
         if e.problem is not None or len(e.values) != 1 or (e.dest, e.values[0]) not in VALUES:
             continue
         option, old = w.option(e), e.values[0]
+        assert option is not None and e.flag is not None and e.dest is not None  # a value of an option VALUES names
         new, _ = VALUES[(e.dest, old)]
         if option.choices is not None and (old not in option.choices or new not in option.choices):
             continue
@@ -350,6 +356,7 @@ def _fp8_kv(w: Written, x: Mapping) -> tuple[tuple[Revalue | Set, ...], Settings
 def _tokenspeed(w: Written, e: Entry, new: str,
                 extras: tuple[tuple[Revalue | Set, ...], Settings] | None) -> Violation:
     """tokenspeed_mla as the (decode) attention backend: the new backend plus what the old one implied."""
+    assert e.flag is not None and e.dest is not None  # an entry of an attention backend
     old = _shown(w, ((e.flag, ("tokenspeed_mla",)),))
     head = f"{old} is deprecated; SGLang runs {new} with an FP8 KV cache instead"
     if extras is None:
@@ -358,7 +365,7 @@ def _tokenspeed(w: Written, e: Entry, new: str,
     changed, added = extras
     settings = ((e.flag, (new,)), *added, *((w.schema[op.dest].flag if isinstance(op, Set) else w.entries[op.entry].flag,
                                              (op.value,)) for op in changed))
-    shown = _given(w, settings)
+    shown = _given(w, settings)  # type: ignore[arg-type]  # the entry a Revalue writes has its flag
     first = Rewrite(e.index, e.flag, (new,), added) if added else Revalue(e.index, new)
     fix = Fix.unsafe if added or changed else Fix.safe  # a rename alone changes nothing
     return Violation(f"{head}: write {shown}", (e.dest,), (fix(first, *changed, title=f"Write {shown}"),),

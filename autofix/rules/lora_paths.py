@@ -75,7 +75,7 @@ def lora_paths_json_needs_name_and_path(w: Written) -> Iterator[Violation]:
         if not isinstance(obj, dict) or ("lora_name" in obj and "lora_path" in obj):
             continue
         missing = " and ".join(k for k in ("lora_name", "lora_path") if k not in obj)
-        fixes = ()
+        fixes: tuple[Fix, ...] = ()
         path = _first(obj, _PATH_KEYS)
         if path is not None:
             fixed = {"lora_name": _first(obj, _NAME_KEYS) or path, "lora_path": path}

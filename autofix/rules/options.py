@@ -91,6 +91,7 @@ def unknown_option(w: Written) -> Iterator[Violation]:
 
 
 def _vllm(w: Written, e: Entry, flag: str, other) -> Violation:
+    assert e.flag is not None  # an option word
     head = f"{w.spelling(flag)} is a vLLM option"
     note = f" ({other.note})" if other.note else ""
     # set anywhere in the launch (the --config file of a command line too); UNKNOWN: perhaps not
@@ -138,6 +139,7 @@ def ambiguous_option(w: Written) -> Iterator[Violation]:
     `sglang/srt/server_args.py:prepare_server_args (argparse)` (0.5.23)
     """
     for e in w.refused("ambiguous"):
+        assert e.flag is not None  # argparse refuses an option word as ambiguous
         if known_elsewhere(w, e.flag):
             continue
         other = VLLM.get(e.flag)
@@ -189,6 +191,7 @@ def fragile_abbreviation(w: Written) -> Iterator[Violation]:
         elsewhere = [o for o in w.others if getattr(o.match(e.flag).option, "dest", None) != e.dest]
         if not elsewhere:
             continue
+        assert m.option is not None  # a prefix names the one option it abbreviates
         full = m.option.flag
         versions = ", ".join(o.version for o in elsewhere)
         yield Violation(f"{w.spelling(e.flag)} abbreviates {w.spelling(full)} here, but not in SGLang {versions}",

@@ -55,6 +55,7 @@ def repeated_option(w: Written) -> Iterator[Violation]:
         if e.dynamic:
             continue
         kept = w.entries[last[e.dest]]
+        assert e.flag is not None and kept.flag is not None  # entries of a dest: option words
         here = w.spelling(e.flag)
         there = f"{kept.shown}" if not w.keyed else f"{w.spelling(kept.flag)}: {_raw(kept)}"
         yield Violation(f"{w.name(e)} is set again later ({there}); SGLang uses the later one",

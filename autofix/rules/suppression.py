@@ -169,12 +169,14 @@ def settle(result, comments: Suppressions | None, level: Applicability, screen: 
         return result
     text = result.source
     found: list[tuple[Diagnostic, Edit | None]] = []  # each finding, and the edit on ``text`` that fixes it
+    v: Violation | None  # the rule's, then as the run screens it
     for rule in RULES:
         for where, drop, v in rule.check(comments, known):
             v = screen(Violation(v.message, v.args, v.fixes, rule.code, rule.name, None, False))
             if v is None:
                 continue
-            edit = _removal(text, where, _without(where.codes, drop)) if drop else None
+            # codes to drop: SUP001's, of a Suppression (a Malformed comment has none)
+            edit = _removal(text, where, _without(where.codes, drop)) if drop else None  # type: ignore[arg-type, union-attr]
             if edit is None and v.fixes:
                 v = replace(v, fixes=())
             placed = (_placed(result.path, text, edit),) if edit is not None else ()
@@ -183,7 +185,8 @@ def settle(result, comments: Suppressions | None, level: Applicability, screen: 
     if not found:
         return result
     moved = [(d, range_after(result.changes, e.start, e.end) if e is not None else None) for d, e in found]
-    applied = [Edit(*span, e.text) for (d, span), (_, e) in zip(moved, found) if span is not None]
+    # a span only where there is an edit (the ignore: the checker cannot tie the two)
+    applied = [Edit(*span, e.text) for (d, span), (_, e) in zip(moved, found) if span is not None]  # type: ignore[union-attr]
     output, changes = result.output, result.changes
     if applied and reads_alike(output, candidate := apply_edits(output, applied)):
         output, changes = candidate, tuple(compose(changes, applied))

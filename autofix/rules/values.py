@@ -18,6 +18,7 @@ from autofix.common.arguments import Entry
 from autofix.common.diagnostics import Drop, Fix, Respell, Revalue, Rewrite, Violation
 from autofix.common.written import Written
 from autofix.rules.base import arg_rule
+from autofix.schema import Option
 
 _SHOWN_CHOICES = 12
 
@@ -75,6 +76,7 @@ def invalid_choice(w: Written) -> Iterator[Violation]:
     """
     for e in _refused(w, "choice"):
         option = w.option(e)
+        assert option is not None and option.choices is not None  # argparse refused a choice of a known option
         choices = [str(c) for c in option.choices]
         for item, value in enumerate(e.values):
             if value in choices:
@@ -133,6 +135,7 @@ def invalid_value(w: Written) -> Iterator[Violation]:
     """
     for e in _refused(w, "type"):
         option = w.option(e)
+        assert option is not None  # argparse refused a value of a known option
         for item, value in enumerate(e.values):
             why = argtypes.refusal(option.type, value, w.schema.version)
             if why is None:
@@ -178,7 +181,7 @@ def _whole(text: str) -> int | None:
 _TRUE, _FALSE = {"true", "1", "yes", "on"}, {"false", "0", "no", "off"}
 
 
-def _flag_given_value(w: Written, e: Entry, option) -> Violation:
+def _flag_given_value(w: Written, e: Entry, option: Option) -> Violation:
     """A config key of a flag given a value that is not a YAML boolean (``"true"``, ``1``).
 
     A real YAML boolean lands here only under a key the ``--config`` reader
@@ -187,6 +190,7 @@ def _flag_given_value(w: Written, e: Entry, option) -> Violation:
     test is by full name, server_args_config_parser.py:196); the fix writes
     the flag's full name.
     """
+    assert e.flag is not None  # a key
     key, value = w.spelling(e.flag), str(e.raw)
     if isinstance(e.raw, bool):
         full = w.spelling(option.flag)
@@ -250,7 +254,7 @@ def missing_value(w: Written) -> Iterator[Violation]:
         if e.problem.kind == "missing":
             yield Violation(f"{w.name(e)} needs a value", (), entry=e.index)
         elif e.problem.kind == "explicit":
-            option = w.schema.match(e.flag).option
+            option = w.schema.match(e.flag).option  # type: ignore[assignment]  # argparse knew the flag
             value = e.values[0].lower()
             full = next((f for f in option.flags if f.startswith(e.flag)), option.flag)
             if option.kind == "boolean_optional" and value in _FALSE | _TRUE:

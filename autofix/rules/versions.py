@@ -81,6 +81,7 @@ def option_not_in_target_version(w: Written) -> Iterator[Violation]:
 
 
 def _migration(w: Written, e: Entry, other: Schema, old: Option) -> Violation:
+    assert e.flag is not None  # an option word of another release
     name = w.spelling(e.flag)
     head = f"{name} is an SGLang {other.version} option; {w.schema.version} "
     moved = MOVED.get(old.flag)

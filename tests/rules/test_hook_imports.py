@@ -54,15 +54,6 @@ ALLOWED: dict[str, frozenset[str]] = {
     "validation_hook": frozenset({"overrides", "runtime_context"}),
 }
 
-# Cycles among modules outside autofix/rules/ found when this test was written (issue 30), left to the modules'
-# owners: each is a pair of modules that call into each other, one of the two imports inside a function. Break the
-# cycle, then remove its line here (the test fails while a line names a cycle that is gone).
-KNOWN_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"autofix.adapters.argv", "autofix.adapters.embedded"}):
-        "a command line's shell script is read by argv again, through embedded",
-}
-
-
 @cache
 def modules() -> dict[str, Path]:
     """Every module of autofix by its dotted name (a package by its own name, for its ``__init__.py``)."""
@@ -175,12 +166,9 @@ def _where(edges, a: str, b: str) -> str:
 
 def test_no_import_cycle():
     edges = imports()
-    found = {frozenset(c): c for c in cycles(edges)}
-    new = [" -> ".join(c) + " (" + "; ".join(_where(edges, x, y) for x, y in zip(c, c[1:])) + ")"
-           for key, c in found.items() if key not in KNOWN_CYCLES]
-    gone = [sorted(key) for key in KNOWN_CYCLES if key not in found]
-    assert new == [], "import cycles: " + " | ".join(new)
-    assert gone == [], f"no longer a cycle, remove it from KNOWN_CYCLES: {gone}"
+    found = [" -> ".join(c) + " (" + "; ".join(_where(edges, x, y) for x, y in zip(c, c[1:])) + ")"
+             for c in cycles(edges)]
+    assert found == [], "import cycles: " + " | ".join(found)
 
 
 def test_a_hook_package_imports_another_only_where_sglangs_do():

@@ -31,8 +31,30 @@ import bisect
 import json
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, NoReturn
 
 from autofix.common.errors import InputError, InternalError
+
+if TYPE_CHECKING:  # what BuildKit's parser gives (the binding, a C extension, has no types): for the checker only
+    from typing import Protocol
+
+    class BuildKitHeredoc(Protocol):
+        """A heredoc body as BuildKit read it (``dockerfile.Heredoc``)."""
+
+        name: str
+        content: str
+
+    class BuildKitCommand(Protocol):
+        """One instruction as BuildKit read it (``dockerfile.Command``: its fields autofix reads)."""
+
+        cmd: str  # the keyword as written ("" for a line of continuation characters only)
+        sub_cmd: str | None  # the nested instruction's keyword (ONBUILD RUN ...)
+        json: bool  # the exec form
+        start_line: int  # 1-based, both
+        end_line: int
+        flags: tuple[str, ...]  # builder flags, each UTF-8 read as Latin-1
+        value: tuple[str, ...]  # the arguments as BuildKit read them (the exec form: the decoded strings)
+        heredocs: tuple[BuildKitHeredoc, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +186,7 @@ _NESTED = frozenset({"ONBUILD", "HEALTHCHECK"})
 _HEREDOC_MARK = re.compile(r"<<(-?)")
 
 
-def _heredocs(cmd, args_text: str, lines: list[str], starts: list[int], own_last: int,
+def _heredocs(cmd: BuildKitCommand, args_text: str, lines: list[str], starts: list[int], own_last: int,
               path: str) -> tuple[Heredoc, ...]:
     """Where the bodies BuildKit read for ``cmd`` are: each runs up to its terminator line."""
     chomps = [m.group(1) == "-" for m in _HEREDOC_MARK.finditer(args_text)]
@@ -243,7 +265,7 @@ class _Logical:
         return self.src(j - 1) - self.src(i) == j - 1 - i
 
 
-def instruction(cmd, lines: list[str], starts: list[int], escape: str, path: str) -> Instruction:
+def instruction(cmd: BuildKitCommand, lines: list[str], starts: list[int], escape: str, path: str) -> Instruction:
     first = cmd.start_line - 1
     logical = _Logical()
     verbatim = escape == "\\"  # for the shell form; the exec form is judged by its tokens
@@ -457,7 +479,7 @@ def _builder_flags(line: str, pos: int) -> tuple[list[str], int]:
     return words, n
 
 
-def _reject_constant(name: str):
+def _reject_constant(name: str) -> NoReturn:
     raise ValueError(name)
 
 
@@ -476,7 +498,7 @@ def _json_array(args: str) -> tuple[list[tuple[int, int]], int] | None:
         return None
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         return None
-    spans = []
+    spans: list[tuple[int, int]] = []
     i = 1
     while True:
         while args[i] in _JSON_SPACE:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from types import ModuleType
 
 from autofix.adapters.syntax.dockerfile_instruction import (
     BOM,
@@ -209,7 +210,7 @@ def _escape_char(lines: list[str], path: str) -> str:
     return escape_old if escape_old in ("\\", "`") else "\\"
 
 
-def _error_line(dockerfile, text: str, message: str) -> int:
+def _error_line(dockerfile: ModuleType, text: str, message: str) -> int:
     """The first line by which BuildKit's ``message`` appears (0 if unknown):
     the shortest prefix of ``text``, in whole lines, that raises it."""
     lines = re.findall(r"[^\n]*\n|[^\n]+\Z", text)

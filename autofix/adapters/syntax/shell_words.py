@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from autofix.adapters.syntax.strings import bash_double_quoted, bash_single_quoted, bash_unquoted, word_view
@@ -156,7 +157,7 @@ _ANSI_C = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n",
            "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 
 
-def _ansi_c(text: str, start: int, stop: int):
+def _ansi_c(text: str, start: int, stop: int) -> Iterator[tuple[str, int]]:
     """(character, offset of what wrote it) for the body ``text[start:stop]`` of a ``$'...'`` word.
 
     Escapes are decoded as bash decodes them (``\\n``, ``\\t``, ``\\'``,

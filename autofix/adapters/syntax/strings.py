@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import yaml
@@ -120,7 +121,7 @@ class _Out:
             self.emit("\n", first if j == 0 else rest[j])
         self.fragile.update(range(p + 1, p + n))
 
-    def view(self, end: int, encode, expected: str) -> ScalarView:
+    def view(self, end: int, encode: Callable[[str], str], expected: str) -> ScalarView:
         text = "".join(self.chars)
         if text != expected:
             raise CannotEdit("this string's quoting is not mapped exactly (its decoded text differs)")
@@ -250,7 +251,7 @@ def _double_encode(piece: str) -> str:
     return "".join(_double_char(ch) for ch in piece)
 
 
-def _lines(text: str, pos: int):
+def _lines(text: str, pos: int) -> Iterator[tuple[int, int, bool]]:
     """(start, end of content, has a line break) of each line from ``pos`` to the end of ``text``."""
     while pos < len(text):
         e = min((p for p in (text.find("\n", pos), text.find("\r", pos)) if p >= 0), default=len(text))
@@ -258,7 +259,7 @@ def _lines(text: str, pos: int):
         pos = e + _break_len(text, e) if e < len(text) else len(text)
 
 
-def _literal_encoder(prefix: str):
+def _literal_encoder(prefix: str) -> Callable[[str], str]:
     """``encode`` for a literal block: ``prefix`` is a line break and the block's indentation."""
 
     def encode(piece: str) -> str:
@@ -446,12 +447,14 @@ def json_string_view(text: str, start: int, end: int) -> View:
 _SHELL_SAFE = re.compile(r"[A-Za-z0-9_\-./,:@+=%^]")
 
 
-def word_view(chars: list[str], offsets: list[int], final: int, styles: set[str], encoders: dict) -> View:
+def word_view(chars: list[str], offsets: list[int], final: int, styles: set[str],
+              encoders: dict[str, Callable[[str], str]]) -> View:
     """A shell word's decoded ``chars`` as a ``View`` (``offsets`` per character, then ``final``).
 
     ``encoders`` maps each quoting style to its encoder; a word written in
     more than one style (``styles``) cannot be edited: its encoder raises ``CannotEdit``.
     """
+    encode: Callable[[str], str]
     if len(styles) > 1:
         def encode(piece: str) -> str:
             raise CannotEdit("this word mixes quoting styles: edit it by hand")
@@ -479,7 +482,7 @@ def bash_unquoted(piece: str) -> str:
     return "".join(ch if _SHELL_SAFE.match(ch) else "\\" + ch for ch in piece)
 
 
-def _dollars(encode):
+def _dollars(encode: Callable[[str], str]) -> Callable[[str], str]:
     return lambda piece: encode(piece).replace("$", "$$")
 
 
@@ -509,10 +512,10 @@ def compose_words(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     i, n = 0, len(text)
     while i < n:
-        i = _COMPOSE_BLANKS.match(text, i).end()
+        i = _COMPOSE_BLANKS.match(text, i).end()  # type: ignore[union-attr]  # `*`: it matches anywhere
         if i >= n or text[i] in _COMPOSE_STOP:
             break
-        end = _COMPOSE_WORD.match(text, i).end()
+        end = _COMPOSE_WORD.match(text, i).end()  # type: ignore[union-attr]  # any character but a blank or a stop
         spans.append((i, end))
         i = end
     return spans

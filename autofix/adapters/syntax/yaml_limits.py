@@ -13,6 +13,7 @@ event where it is crossed.
 from __future__ import annotations
 
 import re
+from typing import NoReturn
 
 import yaml
 
@@ -78,50 +79,54 @@ def check_limits(text: str, path: str) -> None:
     try:
         anchors: dict[str, tuple[int, int]] = {}  # anchor -> (values, height) of the node it names
         open_anchors: set[str] = set()
-        stack: list[list] = []  # open collections: [values before it, anchor, deepest level under it]
+        # the open collections, innermost last: (values before it, its anchor), and the deepest level under it
+        stack: list[tuple[int, str | None]] = []
+        deepest: list[int] = []
         total = 0
         while True:
             event = loader.get_event()
-            kind = type(event)
-            if kind is yaml.ScalarEvent:
+            if type(event) is yaml.ScalarEvent:
                 total += 1
                 if total > MAX_YAML_NODES:
                     _too_many(text, path, event, None)
                 if event.anchor is not None:
                     anchors[event.anchor] = (1, 0)
-            elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+            elif type(event) is yaml.MappingStartEvent or type(event) is yaml.SequenceStartEvent:
                 level = len(stack) + 1
                 if level > MAX_YAML_DEPTH:
                     _too_deep(text, path, event, None)
                 total += 1
                 if total > MAX_YAML_NODES:
                     _too_many(text, path, event, None)
-                stack.append([total - 1, event.anchor, level])
+                stack.append((total - 1, event.anchor))
+                deepest.append(level)
                 if event.anchor is not None:
                     open_anchors.add(event.anchor)
-            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
-                before, anchor, deepest = stack.pop()
-                if stack:
-                    stack[-1][2] = max(stack[-1][2], deepest)
+            elif type(event) is yaml.MappingEndEvent or type(event) is yaml.SequenceEndEvent:
+                before, anchor = stack.pop()
+                under = deepest.pop()
+                if deepest:
+                    deepest[-1] = max(deepest[-1], under)
                 if anchor is not None:
-                    anchors[anchor] = (total - before, deepest - len(stack))
+                    anchors[anchor] = (total - before, under - len(stack))
                     open_anchors.discard(anchor)
-            elif kind is yaml.AliasEvent:
+            elif type(event) is yaml.AliasEvent:
                 name = event.anchor
                 if name in open_anchors:
                     raise InputError(path, *_at(text, event), f"the YAML alias *{name} is inside the node it names "
                                      f"(a recursive alias); {STOP}")
-                values, height = anchors.get(name, (1, 0))  # undefined: the composer refuses it
+                # undefined: the composer refuses it (the ignore: an alias names its anchor; the stubs let it be None)
+                values, height = anchors.get(name, (1, 0))  # type: ignore[arg-type]
                 total += values
                 if total > MAX_YAML_NODES:
                     _too_many(text, path, event, name)
                 if len(stack) + height > MAX_YAML_DEPTH:
                     _too_deep(text, path, event, name)
-                if stack:
-                    stack[-1][2] = max(stack[-1][2], len(stack) + height)
-            elif kind is yaml.DocumentStartEvent:
+                if deepest:
+                    deepest[-1] = max(deepest[-1], len(stack) + height)
+            elif type(event) is yaml.DocumentStartEvent:
                 anchors.clear()  # anchors are the document's
-            elif event is None or kind is yaml.StreamEndEvent:
+            elif event is None or type(event) is yaml.StreamEndEvent:
                 return
     except yaml.YAMLError as exc:
         raise input_error(exc, text, path) from None
@@ -129,18 +134,18 @@ def check_limits(text: str, path: str) -> None:
         loader.dispose()
 
 
-def _at(text: str, event) -> tuple[int, int]:
-    return position(text, event.start_mark.index)
+def _at(text: str, event: yaml.Event) -> tuple[int, int]:
+    return position(text, event.start_mark.index)  # type: ignore[union-attr]  # a parsed event has its marks
 
 
-def _too_many(text: str, path: str, event, alias: str | None):
+def _too_many(text: str, path: str, event: yaml.Event, alias: str | None) -> NoReturn:
     if alias is not None:
         raise InputError(path, *_at(text, event), f"YAML aliases expand to more than {MAX_YAML_NODES:,} values "
                          f"(alias *{alias} here); {STOP}")
     raise InputError(path, *_at(text, event), f"more than {MAX_YAML_NODES:,} YAML values; {STOP}")
 
 
-def _too_deep(text: str, path: str, event, alias: str | None):
+def _too_deep(text: str, path: str, event: yaml.Event, alias: str | None) -> NoReturn:
     if alias is not None:
         raise InputError(path, *_at(text, event), f"YAML aliases nest collections more than {MAX_YAML_DEPTH} levels "
                          f"deep (alias *{alias} here); {STOP}")

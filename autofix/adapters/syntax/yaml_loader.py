@@ -14,7 +14,13 @@ import yaml
 from autofix.common.edits import line_col
 from autofix.common.errors import InputError
 
-Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+__all__ = ["Composer", "Loader", "input_error", "position", "renumber", "yaml_column"]
+
+try:
+    from yaml import CSafeLoader as Loader
+except ImportError:  # PyYAML built without libyaml (``yaml.__with_libyaml__`` False)
+    # (the ignore: the checker reads ``Loader`` as the C loader; the pure-Python one has the methods autofix calls)
+    from yaml import SafeLoader as Loader  # type: ignore[assignment]
 
 
 class Composer(Loader):
@@ -26,15 +32,17 @@ class Composer(Loader):
     no path resolvers.
     """
 
-    def resolve(self, kind, value, implicit):
-        if kind is yaml.ScalarNode and len(value) <= 64:
+    def resolve(self, kind: type[yaml.Node], value: str | None, implicit: tuple[bool, bool] | bool) -> str:
+        # a scalar's value is its text and ``implicit`` its (plain, quoted) pair, a collection's None and a bool
+        # (the ignores: the checker cannot tie them to ``kind``; PyYAML's stubs leave ``resolve`` untyped)
+        if kind is yaml.ScalarNode and len(value) <= 64:  # type: ignore[arg-type]
             return _scalar_tag(value, implicit)
-        return super().resolve(kind, value, implicit)
+        return super().resolve(kind, value, implicit)  # type: ignore[no-any-return, no-untyped-call]
 
 
 @lru_cache(maxsize=4096)
 def _scalar_tag(value: str, implicit: tuple[bool, bool]) -> str:
-    return _RESOLVER.resolve(yaml.ScalarNode, value, implicit)
+    return _RESOLVER.resolve(yaml.ScalarNode, value, implicit)  # type: ignore[no-any-return, no-untyped-call]
 
 
 _RESOLVER = yaml.resolver.Resolver()
@@ -50,7 +58,7 @@ def input_error(exc: yaml.YAMLError, text: str, path: str) -> InputError:
     if isinstance(exc, yaml.reader.ReaderError):
         # libyaml counts UTF-8 bytes of the text, PyYAML's own reader characters
         at = exc.position
-        if Loader is not yaml.SafeLoader:
+        if yaml.__with_libyaml__:
             at = len(text.encode("utf-8")[:at].decode("utf-8", "ignore"))
         line, col = position(text, at)
         what = f"unacceptable character #x{exc.character:04x}: " if isinstance(exc.character, int) else ""
@@ -95,7 +103,9 @@ def renumber(text: str, roots: list[yaml.Node]) -> None:
             mark = getattr(node, attr)
             if mark is not None:
                 line, col = position(text, mark.index)
-                setattr(node, attr, yaml.Mark(mark.name, mark.index, line - 1, col - 1, None, None))
+                # no buffer and no pointer, as libyaml's own marks (the ignore: the stubs take the pointer as an int)
+                marked = yaml.Mark(mark.name, mark.index, line - 1, col - 1, None, None)  # type: ignore[arg-type]
+                setattr(node, attr, marked)
         if isinstance(node, yaml.MappingNode):
             todo.extend(n for pair in node.value for n in pair)
         elif isinstance(node, yaml.SequenceNode):

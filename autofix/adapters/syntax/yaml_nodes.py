@@ -40,6 +40,8 @@ MERGE = "tag:yaml.org,2002:merge"
 _STR, _INT, _BOOL = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:bool"
 _VALUE = "tag:yaml.org,2002:value"  # a plain `=` key, which flatten_mapping reads as the string "="
 
+Pair = tuple[yaml.Node, yaml.Node]  # a mapping's (key node, value node)
+
 
 def compose(text: str, path: str) -> Composed:
     """The single document of ``text`` (``root`` None for an empty stream).
@@ -112,7 +114,7 @@ def check_as_safe_load(text: str, path: str) -> None:
     (``tp-size: 8\\t# comment``: "found character '\\t' that cannot start any token"); SGLang's loader is the
     pure-Python one. Only a text with a tab is parsed again, events only (no alias is expanded).
     """
-    if "\t" not in text or Loader is yaml.SafeLoader:
+    if "\t" not in text or not yaml.__with_libyaml__:
         return
     try:
         for _ in yaml.parse(text, Loader=yaml.SafeLoader):
@@ -126,9 +128,9 @@ def compose_all(text: str, path: str) -> Composed:
     check_limits(text, path)
     loader = Composer(text)
     try:
-        nodes = []
+        nodes: list[yaml.Node] = []
         while loader.check_node():
-            nodes.append(loader.get_node())
+            nodes.append(loader.get_node())  # type: ignore[arg-type]  # a node follows: check_node said so
     except yaml.YAMLError as exc:
         raise input_error(exc, text, path) from None
     except RecursionError:
@@ -180,10 +182,10 @@ class Composed:
         self.root = documents[0] if documents else None
         self.aliases = "*" in text  # else no node is reached twice
         self._merges = "<<" in text or "=" in text  # else no mapping needs flattening
-        self._flat: dict[int, tuple[list, dict[int, Merge]]] = {}
+        self._flat: dict[int, tuple[list[Pair], dict[int, Merge]]] = {}
         self._constructor: _Constructor | None = None
 
-    def pairs(self, node: yaml.MappingNode) -> list[tuple[yaml.Node, yaml.Node]]:
+    def pairs(self, node: yaml.MappingNode) -> list[Pair]:
         """The (key node, value node) pairs ``yaml.safe_load`` builds the mapping from, in order.
 
         Merge keys flattened as PyYAML's ``flatten_mapping`` does; a key
@@ -191,10 +193,11 @@ class Composed:
         ``InputError`` for a merge of something that is not a mapping.
         """
         if not self._merges:
-            return node.value
+            own: list[Pair] = node.value  # (the stubs leave a node's value untyped)
+            return own
         return self._flatten(node)[0]
 
-    def merge(self, node: yaml.MappingNode, pair: tuple) -> Merge | None:
+    def merge(self, node: yaml.MappingNode, pair: Pair) -> Merge | None:
         """The merge key of ``node`` that ``pair`` (one of ``pairs(node)``) came from; None for an own pair."""
         if not self._merges:
             return None
@@ -214,7 +217,7 @@ class Composed:
                         todo.append(m)
         return out
 
-    def get(self, node: Any, key: str) -> tuple[yaml.Node, yaml.Node] | None:
+    def get(self, node: Any, key: str) -> Pair | None:
         """The pair of scalar key ``key`` that a loaded mapping keeps (the last one), or None.
 
         None too when ``node`` is not a ``yaml.MappingNode`` (None included).
@@ -232,7 +235,7 @@ class Composed:
         pair = self.get(node, key)
         return pair[1] if pair is not None else None
 
-    def effective(self, node: yaml.MappingNode) -> list[tuple[yaml.Node, yaml.Node]]:
+    def effective(self, node: yaml.MappingNode) -> list[Pair]:
         """``pairs(node)`` less the merged pairs a later pair of the same scalar key overrides.
 
         What a walk over the loaded mapping should visit: an overridden
@@ -280,7 +283,7 @@ class Composed:
             raise input_error(exc, self.text, self.path) from None
         return data
 
-    def _flatten(self, node: yaml.MappingNode) -> tuple[list, dict[int, Merge]]:
+    def _flatten(self, node: yaml.MappingNode) -> tuple[list[Pair], dict[int, Merge]]:
         """(pairs, id(pair) -> its merge key) for a mapping, memoised.
 
         PyYAML's own ``flatten_mapping`` (whose result changed in 6.0.4: a
@@ -334,10 +337,11 @@ class _Constructor(SafeConstructor):
         super().__init__()
         self.composed = composed
 
-    def construct_mapping(self, node, deep=False):
+    def construct_mapping(self, node: yaml.ScalarNode | yaml.SequenceNode | yaml.MappingNode,
+                          deep: bool = False) -> dict[Hashable, object]:
         if not isinstance(node, yaml.MappingNode):
             raise ConstructorError(None, None, f"expected a mapping node, but found {node.id}", node.start_mark)
-        mapping = {}
+        mapping: dict[Hashable, object] = {}
         for key_node, value_node in self.composed.pairs(node):
             key = self.construct_object(key_node, deep=deep)
             if not isinstance(key, Hashable):
@@ -346,7 +350,7 @@ class _Constructor(SafeConstructor):
             mapping[key] = self.construct_object(value_node, deep=deep)
         return mapping
 
-    def construct_object(self, node, deep=False):
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> object:
         try:
             return super().construct_object(node, deep)
         except (ValueError, KeyError, IndexError, AttributeError, TypeError, OverflowError) as exc:
