@@ -118,7 +118,7 @@ def _printable_streams(args: list[str]) -> None:
 
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.reconfigure(errors=ERRORS)
+            stream.reconfigure(errors=ERRORS)  # type: ignore[union-attr]  # a TextIOWrapper's; anything else: below
         except (AttributeError, ValueError, OSError):  # None, closed, or not a text file (replaced)
             pass
     install(_in_actions(args))

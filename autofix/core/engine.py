@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 from autofix import rules as _rules
 from autofix.common.diagnostics import Applicability, Fix, Op, Set, Unset, Violation, applied
@@ -28,6 +28,8 @@ __all__ = ["Applicability", "Outcome", "Screen", "check", "check_args", "choose_
 
 MAX_PASSES = 10
 S = TypeVar("S")
+# an argparse-stage rule: an ArgsRule or a HostRule, which find violations (a string: nothing to build at start-up)
+_ArgparseRule: TypeAlias = "WrittenRule[Violation]"
 
 @dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class Screen:
@@ -96,7 +98,7 @@ def check(explicit: Mapping[str, Any], schema: Schema, facts: Facts = NO_FACTS,
     return screened(resolve(explicit, schema, _rules.SETTINGS if items is None else items, facts).violations, screen)
 
 
-def check_args(written: Written, rules: Sequence[WrittenRule] = WRITTEN) -> list[Violation]:
+def check_args(written: Written, rules: Sequence[_ArgparseRule] = WRITTEN) -> list[Violation]:
     """Every argparse-stage violation in ``written``, rule by rule, entries in order.
 
     The host rules come first: a command its file does not run as written
@@ -113,10 +115,11 @@ def check_args(written: Written, rules: Sequence[WrittenRule] = WRITTEN) -> list
     return [v for r in arg_rules for v in r.find(written)]
 
 
-_SPLITS: dict[tuple[int, str], tuple[Sequence[WrittenRule], tuple[WrittenRule, ...], tuple[WrittenRule, ...]]] = {}
+_SPLITS: dict[tuple[int, str],
+              tuple[Sequence[_ArgparseRule], tuple[_ArgparseRule, ...], tuple[_ArgparseRule, ...]]] = {}
 
 
-def _split(rules: Sequence[WrittenRule], version: str) -> tuple[tuple[WrittenRule, ...], tuple[WrittenRule, ...]]:
+def _split(rules: Sequence[_ArgparseRule], version: str) -> tuple[tuple[_ArgparseRule, ...], tuple[_ArgparseRule, ...]]:
     """(the host rules, the other rules that check ``version``) of ``rules``, in order; kept per tuple of
     rules (by object: hashing the rules would cost what splitting them once saves) and version."""
     if not isinstance(rules, tuple):  # a list may change: split each time
@@ -221,7 +224,7 @@ def run(
             dests = {op.dest for op in fix.ops} if fix else set()  # type: ignore[union-attr]  # settings fixes: Set, Unset
             use = fix if fix and not dests & touched else None
             if use:
-                state = applied(state, use.ops)
+                state = applied(state, use.ops)  # type: ignore[arg-type]  # settings fixes: Set, Unset
                 touched |= dests
                 fixed.append(v.code)
             findings.add(v, after)

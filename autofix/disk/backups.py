@@ -78,7 +78,6 @@ def _locked(file: int | str) -> bool | None:
     path): None when it cannot be opened or the system has no such locks."""
     import fcntl
 
-    fd = file
     if isinstance(file, str):
         try:
             if not stat.S_ISREG(os.lstat(file).st_mode):  # never open a device
@@ -86,6 +85,8 @@ def _locked(file: int | str) -> bool | None:
             fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | NOFOLLOW | CLOEXEC)
         except OSError:
             return None
+    else:
+        fd = file
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
     except BlockingIOError:

@@ -17,7 +17,13 @@ from autofix.disk import reads
 from autofix.disk.encoding import decode
 
 if TYPE_CHECKING:
+    import signal
+    from types import FrameType
+
     from autofix.disk.scope import Scope
+
+    # what ``signal.signal`` sets and gives back: a function, SIG_DFL or SIG_IGN, or None (one not set from Python)
+    _Handler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
 
 
 class FileSet:
@@ -130,8 +136,10 @@ class FileSet:
         try:
             if real is None:
                 return self.read(path)
+            assert self.scope is not None  # a real path is looked up only with a scope (above)
             data, snap = reads.read_as(real, path, self.scope.holds)  # the file judged, even if a symlink changes
         except reads.Outside:
+            assert self.scope is not None  # raised by read_as only: a read with a scope
             raise reads.NotRead(path, f"is {self.scope.outside()}", "name it on the command line to read it") from None
         except reads.Missing:
             return None
@@ -283,7 +291,7 @@ class SignalsHeld:
     def __enter__(self) -> SignalsHeld:
         import signal
 
-        self._before: dict[int, object] = {}
+        self._before: dict[int, _Handler] = {}
         self._came: list[int] = []
         for name in self._SIGNALS:
             number = getattr(signal, name, None)

@@ -120,7 +120,8 @@ def opened_real(fd: int, path: str, st: os.stat_result) -> str | None:
         import fcntl
 
         try:
-            found = fcntl.fcntl(fd, fcntl.F_GETPATH, bytes(1024))  # MAXPATHLEN: the name, then NULs
+            # MAXPATHLEN: the name, then NULs. typeshed declares F_GETPATH on macOS only (the ignore is unused there)
+            found = fcntl.fcntl(fd, fcntl.F_GETPATH, bytes(1024))  # type: ignore[attr-defined, unused-ignore]
         except (OSError, AttributeError):
             pass
         else:
@@ -231,9 +232,9 @@ def read_stdin(stream: BinaryIO | None = None) -> bytes:
     except (OSError, ValueError) as exc:  # EISDIR, EIO; ValueError: a file closed by the caller
         raise ReadError("-", f"cannot read stdin: {strerror(exc) if isinstance(exc, OSError) else exc}") from None
     if len(data) > MAX_BYTES:
-        exc = ReadError("-", f"too large (more than {MAX_BYTES:,} bytes on stdin)")
-        exc.data = data
-        raise exc
+        error = ReadError("-", f"too large (more than {MAX_BYTES:,} bytes on stdin)")
+        error.data = data
+        raise error
     return data
 
 

@@ -29,11 +29,11 @@ class Scope:
         self._files: frozenset[str] | None = None  # the real paths of the named files
         self._dirs: tuple[str, ...] = ()  # the real paths of the named directories, each ending in os.sep
 
-    def __getstate__(self):
+    def __getstate__(self) -> tuple[tuple[str, ...], str | None]:
         return self.paths, self.cwd
 
-    def __setstate__(self, state) -> None:
-        self.__init__(*state)
+    def __setstate__(self, state: tuple[tuple[str, ...], str | None]) -> None:
+        Scope.__init__(self, *state)
 
     @property
     def root(self) -> str:

@@ -47,6 +47,7 @@ def expand(paths: list[str], note: Callable[[str], None] = lambda _: None,
         note(f"{exc.filename}:1:1: warning: cannot list the directory: {strerror(exc)} (skipped)")
 
     def left_out(directory: str) -> None:
+        assert scope is not None  # only a walk with a scope leaves a directory out
         note(f"{directory}:1:1: warning: leads to a directory {scope.outside()} (a directory on its path changed "
              "since the walk listed it): not listed (skipped)")
 
@@ -105,6 +106,7 @@ def _walk(top: str, onerror: Callable[[OSError], None], scope: Scope | None = No
         try:
             listing = os.scandir(top) if scope is None else _listing(top, nested, scope)
             if listing is None:
+                assert left_out is not None  # given with the scope that left the directory out
                 left_out(top)
                 continue
             with listing as entries:

@@ -191,9 +191,9 @@ class Resolver:
     def _target(self, path: str) -> str | None:
         """The absolute path settings are found for: stdin's filename, if any, for ``-``."""
         if path == "-":
-            path = self.stdin_filename
-            if path is None:
+            if self.stdin_filename is None:
                 return None
+            path = self.stdin_filename
         return os.path.normpath(os.path.join(self.cwd, plain(path)))  # (``lnk/..``: where lnk leads)
 
     def _config_for_dir(self, directory: str) -> reading.Config | None:
@@ -201,11 +201,11 @@ class Resolver:
             return None
         if self._fixed is not None:
             return self._fixed
-        seen = []
+        seen: list[str] = []
         current = directory
         while True:
-            found = self._dirs.get(current, seen)  # `seen` as a marker: not looked at yet
-            if found is not seen:
+            if current in self._dirs:
+                found = self._dirs[current]
                 break
             seen.append(current)
             try:

@@ -106,7 +106,7 @@ def rule_ids() -> tuple[RuleId, ...]:
     """Every rule a selector can name (``autofix.rules.RULES``), imported on first use."""
     from autofix.rules import RULES
 
-    return tuple(RuleId(r.code, r.name) for r in RULES)
+    return tuple(RuleId(r.code, r.name) for r in RULES)  # type: ignore[arg-type]  # a derivation there has both
 
 
 def _check_version(value: str) -> None:

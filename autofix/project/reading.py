@@ -92,6 +92,7 @@ def _read(path: str, shown: str, inside: Within | None = None) -> str:
     try:
         return decode(read_bytes(path, inside=inside)[0], shown).removeprefix("\ufeff")
     except Outside:
+        assert inside is not None  # raised only for a read bounded by ``inside``
         raise ConfigError(shown, 1, 1, f"leads to a file outside the project ({inside.roots[0]}): not read "
                                        "(--config-file names a configuration file to use wherever it is)") from None
     except InputError as exc:  # unreadable, not a regular file, too large, not UTF-8
@@ -131,15 +132,16 @@ def load(path: str, *, shown: str | None = None, required: bool = True, inside: 
     if text.count(".") >= MAX_TOML_KEY_PARTS:  # else no key has that many parts
         _check_key_parts(shown, text)
     try:
-        data = tomllib.loads(text)
+        document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise _toml_error(shown, text, exc) from None
     except RecursionError:  # tomllib recurses once per level of nesting: ~300 are too many for it
         raise _depth_error(shown, text) from None
+    data: object = document  # the table of autofix's keys: pyproject.toml's [tool.autofix] is any TOML value
     table: tuple[str, ...] = ()
     if is_pyproject:
         table = TABLE
-        tool = data.get("tool")
+        tool = document.get("tool")
         data = tool.get("autofix") if isinstance(tool, dict) else None
         if data is None:
             if required:

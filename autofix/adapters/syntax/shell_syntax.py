@@ -38,9 +38,12 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Literal
 
 import tree_sitter
+from tree_sitter import Node
 
 from autofix.adapters.syntax.shell_tree import (
     ASSIGNMENT,
@@ -120,7 +123,7 @@ def comments(text: str) -> list[tuple[int, int]]:
     return [span(n, at) for n in preorder(root, lambda n: n.type != "heredoc_body") if n.type == "comment"]
 
 
-def _after_compound(parent) -> bool:
+def _after_compound(parent: Node | None) -> bool:
     """Whether a redirection whose parent is ``parent`` follows a compound command (``{ ...; } >log``,
     ``fi >log``), not a simple one."""
     if parent is None:
@@ -129,7 +132,7 @@ def _after_compound(parent) -> bool:
                                                      and _last_command(parent.child(0)) is None)
 
 
-def _read_tree(root, text: str, at: Offsets, wanted: re.Pattern[str] | None) -> list[Command]:
+def _read_tree(root: Node, text: str, at: Offsets, wanted: re.Pattern[str] | None) -> list[Command]:
     """The commands of a repaired tree; raises ``ShellSyntaxError`` at its first error."""
     if root.has_error:
         _raise_first_error(root, text, at)
@@ -198,7 +201,7 @@ def _within(spans: list[tuple[int, int]], start: int, end: int) -> bool:
     return i < len(spans) and spans[i][1] <= end
 
 
-def _runs(node, text: str, at: Offsets) -> bool:
+def _runs(node: Node, text: str, at: Offsets) -> bool:
     """Whether the commands under ``node`` are read: not in a heredoc's body, nor in `` `# note` ``.
 
     A heredoc's body is data, and is read as such even where bash expands a
@@ -210,18 +213,18 @@ def _runs(node, text: str, at: Offsets) -> bool:
     return node.type not in ("command_substitution", "``") or _runs_a_command(node, text, at)
 
 
-_DOUBLED: list = []  # the query for `` `` `` tokens, made on first use
+_DOUBLED: list[tree_sitter.Query] = []  # the query for `` `` `` tokens, made on first use
 
 
 class _Doubled:
     """Where the parser read a closing backquote, blanks and an opening one as one `` `` `` token (meant for
     empty backquotes): their start bytes, found by one query over the tree when first asked."""
 
-    def __init__(self, root) -> None:
+    def __init__(self, root: Node) -> None:
         self.root = root
         self.starts: list[int] | None = None
 
-    def first_in(self, node) -> int | None:
+    def first_in(self, node: Node) -> int | None:
         """The start byte of the first such token inside ``node``, or None."""
         if self.starts is None:
             if not _DOUBLED:
@@ -232,7 +235,7 @@ class _Doubled:
         return self.starts[i] if i < len(self.starts) and self.starts[i] < node.end_byte else None
 
 
-def _check_backquotes(node, at: Offsets, doubled: _Doubled) -> None:
+def _check_backquotes(node: Node, at: Offsets, doubled: _Doubled) -> None:
     """Raise ``ShellSyntaxError`` for `` `a` `b` `` (or `` `a``b` ``) in a backquoted substitution ``node``.
 
     The parser reads the closing backquote, the blanks and the next opening
@@ -247,9 +250,9 @@ def _check_backquotes(node, at: Offsets, doubled: _Doubled) -> None:
                                                "blanks between them (`a` `b`): write them as $(a) $(b)")
 
 
-def _raise_first_error(root, text: str, at: Offsets) -> None:
+def _raise_first_error(root: Node, text: str, at: Offsets) -> None:
     """Raise ``ShellSyntaxError`` for the first ERROR or MISSING node (a heredoc without its end is none)."""
-    def descend(node, above) -> bool:  # none below a node without one
+    def descend(node: Node, above: list[Node]) -> bool:  # none below a node without one
         return node.has_error and not _heredoc_words(node, above[-1] if above else None)
 
     for node, above in walk(root, descend):
@@ -266,8 +269,8 @@ def _raise_first_error(root, text: str, at: Offsets) -> None:
                                               f"`{text[slice(*opener)]}'")
         if node.type == "ERROR":
             start, end = span(node, at)
-            at = start + len(text[start:end]) - len(text[start:end].lstrip())
-            raise ShellSyntaxError(at, _error_message(text, at, end))
+            where = start + len(text[start:end]) - len(text[start:end].lstrip())
+            raise ShellSyntaxError(where, _error_message(text, where, end))
 
 
 _OPENERS = {"'": "'", '"': '"', "`": "`", "$'": "'", '$"': '"', "$((": "))", "$(": ")", "${": "}"}
@@ -283,7 +286,7 @@ def _error_message(text: str, at: int, end: int) -> str:
     return f"syntax error near {token.group() if token else text[at:at + 1]!r}"
 
 
-def _commands_of(node, above: list, text: str, at: Offsets, doubled: _Doubled) -> list[Command]:
+def _commands_of(node: Node, above: list[Node], text: str, at: Offsets, doubled: _Doubled) -> list[Command]:
     """The simple command(s) a ``command`` node holds, their words rebuilt from its children and the text between them.
 
     Bash's word boundaries: an unquoted blank, a redirection or an env-var
@@ -351,7 +354,7 @@ def _commands_of(node, above: list, text: str, at: Offsets, doubled: _Doubled) -
     return found
 
 
-def _items(node, above: list, text: str, at: Offsets):
+def _items(node: Node, above: list[Node], text: str, at: Offsets) -> Iterator[Node | int]:
     """A command's word nodes, in order, and for each redirection or env-var assignment the offset it ends at.
 
     A redirection takes one word (its target); tree-sitter-bash also gives
@@ -378,7 +381,7 @@ def _items(node, above: list, text: str, at: Offsets):
             yield n
 
 
-def _trailing_redirects(command, above: list) -> list:
+def _trailing_redirects(command: Node, above: list[Node]) -> list[Node]:
     """The redirections the parser put after ``command`` (a ``redirected_statement``'s), which bash gives it.
 
     The parser may hang them on a list, pipeline or ``!`` ending in the
@@ -395,19 +398,19 @@ def _trailing_redirects(command, above: list) -> list:
     return [c for c in parent.children[1:] if c.type in _REDIRECTS]
 
 
-def _last_child(node):
+def _last_child(node: Node) -> Node:
     """The last child of ``node`` (``Node.children`` would make a list of them all)."""
     return node.child(node.child_count - 1)
 
 
-def _last_command(node):
+def _last_command(node: Node) -> Node | None:
     """The simple command a list, pipeline or ``!`` ends with (itself, if ``node`` is one), or None."""
     while node.type in _ENDS_WITH_A_COMMAND and node.child_count:
         node = _last_child(node)
     return node if node.type == "command" else None
 
 
-def _only_assignments(missing, above: list) -> bool:
+def _only_assignments(missing: Node, above: list[Node]) -> bool:
     """Whether ``missing`` (its ancestors ``above``) is the command name the parser wants in ``a=b >log c=d``
     (bash needs none there)."""
     if not missing.is_missing or len(above) < 2:
@@ -417,7 +420,7 @@ def _only_assignments(missing, above: list) -> bool:
             and all(c.type in _NOT_WORDS or c == name for c in command.children))
 
 
-def _heredoc_words(node, parent) -> bool:
+def _heredoc_words(node: Node, parent: Node | None) -> bool:
     """Whether ``node`` (its parent ``parent``) is the ERROR the grammar makes of words after a heredoc's
     delimiter (``cat <<EOF f``).
 
@@ -428,7 +431,7 @@ def _heredoc_words(node, parent) -> bool:
             and all(c.type in _WORD_NODES for c in node.children))
 
 
-def _target(redirect) -> int | None:
+def _target(redirect: Node) -> int | None:
     """The index of a redirection's target among its children: the first word after its operator.
 
     ``<&-``/``>&-`` (close a descriptor) have none: the operator is all of it.
@@ -448,7 +451,7 @@ def _check_command_word(name: ShellWord, text: str) -> None:
         raise ShellSyntaxError(name.start, f"syntax error near unexpected token `{written}'")
 
 
-def _a_word_after_all(node, text: str, at: Offsets) -> bool:
+def _a_word_after_all(node: Node, text: str, at: Offsets) -> bool:
     """Whether an env-var assignment the parser read (``--k=v``) is a word to bash: its name is no shell name."""
     if node.type != "variable_assignment":
         return False
@@ -456,9 +459,10 @@ def _a_word_after_all(node, text: str, at: Offsets) -> bool:
     return not ASSIGNMENT.match(text, a)
 
 
-def _units(node) -> list:
+def _units(node: Node) -> list[Node]:
     """The nodes a word node is made of: a concatenation's (a command name's, a false assignment's) parts, else itself."""
-    out, stack = [], [node]
+    out: list[Node] = []
+    stack = [node]
     while stack:
         n = stack.pop()
         if n.type in ("concatenation", "command_name", "variable_assignment") and n.child_count:
@@ -471,7 +475,7 @@ def _units(node) -> list:
 _UNQUOTED_RUN = re.compile(r"(?P<blank>[ \t]+)|(?P<newline>\n)|\\\n|(?P<word>(?:[^ \t\n\\]+|\\[\s\S])+|\\)")
 
 
-def _unquoted(text: str, start: int, end: int):
+def _unquoted(text: str, start: int, end: int) -> Iterator[Piece | Literal["\n"] | None]:
     """Unquoted text of a command (between nodes, or a leaf's): a ``Piece`` for word text, None for a
     blank, ``"\\n"`` for a line break (which ends the command).
 
@@ -486,7 +490,7 @@ def _unquoted(text: str, start: int, end: int):
             yield Piece(m.start(), m.end(), "")
 
 
-def _unit_pieces(node, text: str, at: Offsets, doubled: _Doubled) -> list[Piece]:
+def _unit_pieces(node: Node, text: str, at: Offsets, doubled: _Doubled) -> list[Piece]:
     """The pieces of one part of a word (unquoted text, a quoted string, an expansion)."""
     a, b = span(node, at)
     kind = node.type
@@ -520,7 +524,7 @@ def _drop_translation_mark(pieces: list[Piece], at: int, text: str) -> None:
         pieces.pop()
 
 
-def _runs_a_command(node, text: str, at: Offsets) -> bool:
+def _runs_a_command(node: Node, text: str, at: Offsets) -> bool:
     """Whether a command substitution holds anything but comments and blanks.
 
     Backquotes are read from the text (a comment in them is hidden from the parser).
@@ -539,7 +543,7 @@ def _runs_a_command(node, text: str, at: Offsets) -> bool:
     return any(c.is_named and c.type != "comment" for c in node.children)
 
 
-def _string_pieces(node, start: int, end: int, text: str, at: Offsets, doubled: _Doubled) -> list[Piece]:
+def _string_pieces(node: Node, start: int, end: int, text: str, at: Offsets, doubled: _Doubled) -> list[Piece]:
     """A double-quoted string's pieces: its text (uncovered text too) and its expansions."""
     out: list[Piece] = []
     pos = start + 1

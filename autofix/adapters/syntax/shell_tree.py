@@ -40,9 +40,11 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable, Iterator
 
 import tree_sitter
 import tree_sitter_bash
+from tree_sitter import Node
 
 from autofix.common.limits import MAX_SHELL_BYTES, MAX_SHELL_DEPTH
 
@@ -74,7 +76,7 @@ class ShellSyntaxError(Exception):
 
 
 
-def parse(text: str):
+def parse(text: str) -> tuple[Node, Offsets]:
     """The tree of the script ``text`` once every repair is made (see the module doc), and its ``Offsets``.
 
     Raises ``ShellSyntaxError`` when the repairs do not settle, or at the
@@ -90,7 +92,7 @@ def parse(text: str):
     data = base.encode("utf-8")
     applied: set[tuple[int, int, str]] = set()  # (start, end, text the parser gets there), offsets of ``text``
     source, at = base, Offsets(base, (), len(text))
-    root = None
+    root: Node | None = None
     for _ in range(_REPAIR_PASSES):
         root = None  # the last tree goes before the next is made: one at a time (a few hundred bytes a byte)
         root = _PARSER.parse(data if source is base else source.encode("utf-8")).root_node
@@ -118,7 +120,7 @@ def _parse_text(text: str) -> str:
     return body + "\n"
 
 
-def _repaired(base: str, repairs: set[tuple[int, int, str]], length: int):
+def _repaired(base: str, repairs: set[tuple[int, int, str]], length: int) -> tuple[str, Offsets]:
     """The parse text with ``repairs`` made: (text, ``Offsets`` from it back to the script's offsets).
 
     A repair replaces ``base[start:end]`` by text of the same length, or
@@ -129,7 +131,9 @@ def _repaired(base: str, repairs: set[tuple[int, int, str]], length: int):
     for start, end, fill in sorted(repairs):
         if start < end:
             chars[start:end] = fill
-    pieces, inserted, prev = [], [], 0
+    pieces: list[str] = []
+    inserted: list[int] = []
+    prev = 0
     for k in blanks:
         pieces.append("".join(chars[prev:k]))
         inserted.append(k + len(inserted))  # where the blank is in the parse text
@@ -172,11 +176,11 @@ class Offsets:
         return min(i, self.length)
 
 
-def span(node, at: Offsets) -> tuple[int, int]:
+def span(node: Node, at: Offsets) -> tuple[int, int]:
     return at.char(node.start_byte), at.char(node.end_byte)
 
 
-def walk(root, descend=None):
+def walk(root: Node, descend: Callable[[Node, list[Node]], bool] | None = None) -> Iterator[tuple[Node, list[Node]]]:
     """Every node under ``root`` (itself included) in document order, parents first, with its ancestors:
     ``(node, above)``, ``above`` the list of the ancestors of ``node`` below ``root``, ``root`` first.
 
@@ -188,9 +192,10 @@ def walk(root, descend=None):
     a walk never asks a node for them.
     """
     cursor = root.walk()
-    above: list = []
+    above: list[Node] = []
     while True:
         node = cursor.node
+        assert node is not None  # a cursor made from a node is on a node wherever its moves left it
         yield node, above
         if node.child_count and (descend is None or descend(node, above)) and cursor.goto_first_child():
             above.append(node)
@@ -202,7 +207,7 @@ def walk(root, descend=None):
             above.pop()
 
 
-def preorder(root, descend=None):
+def preorder(root: Node, descend: Callable[[Node], bool] | None = None) -> Iterator[Node]:
     """Every node under ``root`` (itself included) in document order, parents first (``walk``).
 
     The children of a node for which ``descend(node)`` is false are left out.
@@ -211,7 +216,7 @@ def preorder(root, descend=None):
         yield node
 
 
-def _repairs(root, text: str, base: str, at: Offsets) -> list[tuple[int, int, str]]:
+def _repairs(root: Node, text: str, base: str, at: Offsets) -> list[tuple[int, int, str]]:
     """Edits of the parse text where tree-sitter-bash reads ``text`` unlike bash (the module doc lists them).
 
     Each is ``(start, end, fill)`` in offsets of ``text``: ``fill`` is as
@@ -221,7 +226,8 @@ def _repairs(root, text: str, base: str, at: Offsets) -> list[tuple[int, int, st
     ``MAX_SHELL_DEPTH``: the walk of the first parse is the first to meet it.
     """
     out: list[tuple[int, int, str]] = []
-    previous = previous_parent = None  # the last leaf before the node being visited, and its parent
+    previous: Node | None = None  # the last leaf before the node being visited
+    previous_parent: Node | None = None  # and its parent
     hidden = 0  # the end of the heredoc bodies hidden so far: a heredoc that starts there is data to bash
     for node, above in walk(root):
         if len(above) >= MAX_SHELL_DEPTH:
@@ -254,8 +260,8 @@ def _repairs(root, text: str, base: str, at: Offsets) -> list[tuple[int, int, st
         elif kind == "variable_assignment":
             a, b = span(node, at)
             if not ASSIGNMENT.match(text, a):  # `--k=v`: no shell name, so a word (the parser reads an assignment)
-                m = _BARE_PREFIX.match(text, a, b)
-                out.extend((k, k + 1, _HIDDEN) for k in range(a, m.end()) if text[k] == "=")
+                m = _BARE_PREFIX.match(text, a, b)  # `*`: it matches anywhere (the ignore below)
+                out.extend((k, k + 1, _HIDDEN) for k in range(a, m.end()) if text[k] == "=")  # type: ignore[union-attr]
         elif kind in _RESERVED_TOKENS and not node.child_count and not node.is_missing and parent is not None \
                 and parent.type in ("test_command", "compound_statement", "ERROR"):
             a, b = span(node, at)
@@ -286,7 +292,7 @@ def _escaped(text: str, at: int) -> bool:
     return (at - k) % 2 == 1
 
 
-def _after_heredoc(above: list) -> bool:
+def _after_heredoc(above: list[Node]) -> bool:
     """Whether a node whose ancestors are ``above`` is on a heredoc's command line, inside its
     ``heredoc_redirect`` (or a redirection there)."""
     for parent in reversed(above):
@@ -295,7 +301,7 @@ def _after_heredoc(above: list) -> bool:
     return False
 
 
-def _opens_backquote(leaf, parent) -> bool:
+def _opens_backquote(leaf: Node | None, parent: Node | None) -> bool:
     """Whether ``leaf`` (its parent ``parent``) is a backquote that opens a command substitution (not one that
     closes it)."""
     if leaf is None or leaf.type != "`":
@@ -303,7 +309,8 @@ def _opens_backquote(leaf, parent) -> bool:
     return parent is not None and (parent.type == "ERROR" or parent.child(0) == leaf)
 
 
-def _heredoc_repairs(start, parent, text: str, at: Offsets) -> tuple[list[tuple[int, int, str]], int]:
+def _heredoc_repairs(start: Node, parent: Node | None, text: str,
+                     at: Offsets) -> tuple[list[tuple[int, int, str]], int]:
     """Repairs for the heredoc ``start`` opens (a ``heredoc_start`` node, in ``parent``: a ``heredoc_redirect``
     or an ERROR), and the end of its body when they hide it (else 0).
 
@@ -322,13 +329,14 @@ def _heredoc_repairs(start, parent, text: str, at: Offsets) -> tuple[list[tuple[
     if a + len(word) < b:
         return [(a + len(word), a + len(word), " ")], 0
     b = a + len(word)  # the parser may leave a trailing \r out of the word
-    out = []
-    after = _HEREDOC_BLANKS.match(text, b).end()
+    out: list[tuple[int, int, str]] = []
+    after = _HEREDOC_BLANKS.match(text, b).end()  # type: ignore[union-attr]  # `*`: it matches anywhere
     if after < len(text) and text[after] in ";&" and not text.startswith(("&&", "&>", ";;", ";&"), after):
         out.append((after, after + 1, "|"))  # `cat <<EOF; next`: the grammar takes only `|` `&&` `||` there
     before = start.prev_sibling
     dash = before is not None and before.type == "<<-"
-    own = []  # the nodes after ``start`` up to the next heredoc's: its body and end, if the parser found them
+    # the nodes after ``start`` up to the next heredoc's: its body and end, if the parser found them
+    own: list[Node] = []
     node = start.next_sibling
     while node is not None and node.type not in ("heredoc_start", "<<", "<<-"):
         own.append(node)

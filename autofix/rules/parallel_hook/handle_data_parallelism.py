@@ -9,7 +9,7 @@ options that only attention DP can run (``_dp_lm_head_validation``).
 
 from __future__ import annotations
 
-from autofix.common.diagnostics import UNKNOWN, Fix, Set, Unset, Violation
+from autofix.common.diagnostics import UNKNOWN, Fix, Op, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.fixes import remove
@@ -317,7 +317,7 @@ def _replicas_to_attention_dp(view: ResolvingView) -> Fix | None:
     tp, dp = view["tp_size"], view["dp_size"]
     if dp <= 1 or not view.is_explicit("dp_size"):
         return None
-    ops = [Unset("dp_size"), Set("attn_dp_size", dp)]
+    ops: list[Op] = [Unset("dp_size"), Set("attn_dp_size", dp)]
     if tp % dp == 0:
         return Fix.unsafe(*ops, title=f"Replace --dp-size {dp} with --attn-dp-size {dp}")
     return Fix.unsafe(*ops, Set("tp_size", tp * dp),

@@ -3,7 +3,7 @@ with ``validate_flashinfer_megamoe_model`` at :237)."""
 
 from __future__ import annotations
 
-from autofix.common.diagnostics import Fix, Set, Unset, Violation
+from autofix.common.diagnostics import Fix, Op, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.moe_hook.handle_a2a_moe.common import (
@@ -160,7 +160,7 @@ def flashinfer_megamoe_needs_attn_dp_tp(view: ResolvingView) -> Violation | None
 
 def _leave_flashinfer_megamoe(view: ResolvingView) -> Fix:
     """DeepEP instead; an explicit `flashinfer_megamoe` runner goes with the backend (auto)."""
-    ops = [Set("moe_a2a_backend", "deepep")]
+    ops: list[Op] = [Set("moe_a2a_backend", "deepep")]
     if view.is_explicit("moe_runner_backend") and view.written("moe_runner_backend") == "flashinfer_megamoe":
         ops.append(Unset("moe_runner_backend"))
     return Fix.unsafe(*ops, title="Set --moe-a2a-backend to deepep")

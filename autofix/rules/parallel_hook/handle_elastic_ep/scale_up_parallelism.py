@@ -4,7 +4,7 @@ checked: attention DP, the DP LM head, no attention CP, EP over the TP group, th
 
 from __future__ import annotations
 
-from autofix.common.diagnostics import Fix, Set, Unset, Violation
+from autofix.common.diagnostics import Fix, Op, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.parallel_hook.handle_elastic_ep.common import STEP, _attn_tp, _joiner, _no_scale_up, _scaling_active
@@ -241,7 +241,7 @@ def elastic_scale_up_ep_is_tp(view: ResolvingView) -> Violation | None:
 def _nixl(view: ResolvingView) -> Fix | None:
     if view["dwdp_size"] > 1:
         return None  # DWDP forces the backend back to none
-    ops = [Set("moe_a2a_backend", "nixl")]
+    ops: list[Op] = [Set("moe_a2a_backend", "nixl")]
     if view["enable_waterfill"]:
         ops.append(Unset("enable_waterfill"))  # Waterfill would make it deepep
     return Fix.unsafe(*ops, title="Set --moe-a2a-backend to nixl")

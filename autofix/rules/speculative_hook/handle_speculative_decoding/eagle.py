@@ -4,7 +4,7 @@ Rejection sampling (:1197-1255) is in ``eagle_rejection_sampling``."""
 
 from __future__ import annotations
 
-from autofix.common.diagnostics import Fix, Set, Unset, Violation
+from autofix.common.diagnostics import Fix, Op, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.shared import attention_backend
@@ -410,7 +410,7 @@ def _topk_1(view: ResolvingView) -> Fix | None:
 
 @trtllm_mha_topk_one.fix
 def _fa3_backend(view: ResolvingView) -> Fix | None:
-    ops = [Set("attention_backend", "flashinfer")]
+    ops: list[Op] = [Set("attention_backend", "flashinfer")]
     ops += [Unset(d) for d in ("prefill_attention_backend", "decode_attention_backend") if view.is_explicit(d)]
     return Fix.unsafe(*ops, title="Set --attention-backend to flashinfer")
 
@@ -521,7 +521,7 @@ def eagle_tree_paged_backend(view: ResolvingView) -> Violation | None:
 @eagle_tree_paged_backend.fix
 def _tree_backend(view: ResolvingView) -> Fix:
     backend = "flashinfer" if view.fact("platform.is_blackwell") else "fa3"
-    ops = [Set("attention_backend", backend)]
+    ops: list[Op] = [Set("attention_backend", backend)]
     ops += [Unset(d) for d in ("prefill_attention_backend", "decode_attention_backend") if view.is_explicit(d)]
     return Fix.unsafe(*ops, title=f"Set --attention-backend to {backend}")
 

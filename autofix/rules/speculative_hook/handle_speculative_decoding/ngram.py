@@ -3,7 +3,7 @@ NGRAM speculation, its defaults, its external corpus and its tree over paged KV.
 
 from __future__ import annotations
 
-from autofix.common.diagnostics import Fix, Set, Unset, Violation
+from autofix.common.diagnostics import Fix, Op, Set, Unset, Violation
 from autofix.pipeline.items import derivation, settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.fixes import remove
@@ -342,7 +342,7 @@ def ngram_tree_paged_flashinfer(view: ResolvingView) -> Violation | None:
 
 @ngram_tree_paged_flashinfer.fix
 def _flashinfer(view: ResolvingView) -> Fix:
-    ops = [Set("attention_backend", "flashinfer")]
+    ops: list[Op] = [Set("attention_backend", "flashinfer")]
     ops += [Unset(d) for d in ("prefill_attention_backend", "decode_attention_backend") if view.is_explicit(d)]
     return Fix.unsafe(*ops, title="Set --attention-backend to flashinfer")
 

@@ -6,7 +6,7 @@ SGLang stops at the first of these checks that fails; each rule checks its own c
 
 from __future__ import annotations
 
-from autofix.common.diagnostics import Fix, Set, Unset, Violation
+from autofix.common.diagnostics import Fix, Op, Set, Unset, Violation
 from autofix.pipeline.items import settings_rule
 from autofix.pipeline.view import ResolvingView
 from autofix.rules.fixes import remove
@@ -408,7 +408,7 @@ def lora_moe_runner_needs_a2a_none(view: ResolvingView) -> Violation | None:
 
 @lora_moe_runner_needs_a2a_none.fix
 def _standard_dispatch(view: ResolvingView) -> Fix | None:
-    ops = [Set("moe_a2a_backend", "none")]
+    ops: list[Op] = [Set("moe_a2a_backend", "none")]
     if view.is_explicit("enable_waterfill") and view["enable_waterfill"]:
         ops.append(Unset("enable_waterfill"))
     return Fix.unsafe(*ops, title="Set --moe-a2a-backend to none" + (" and remove --enable-waterfill"
