@@ -88,8 +88,7 @@ def test_only_the_shell_adapter_reads_config_files():
 def _mypy(tmp_path, source: str) -> tuple[int, str]:
     """mypy --strict's status and report on a module of ``source`` (the autofix modules it imports: silent). Run
     in its own process: mypy's main raises the interpreter's recursion limit for good, which would change what
-    this process's ``json.loads`` reads (``tests/oracle/test_argtypes.py``)."""
-    pytest.importorskip("mypy")
+    this process's ``json.loads`` reads (``tests/oracle/test_argtypes.py``). mypy is a test dependency."""
     (tmp_path / "use.py").write_text(source, encoding="utf-8")
     env = {**os.environ, "MYPYPATH": str(Path(autofix.__file__).parent.parent)}
     done = subprocess.run([sys.executable, "-m", "mypy", "--follow-imports=silent", f"--cache-dir={os.devnull}",
