@@ -1,3 +1,3 @@
-from autofix.cli.main import main
+from autofix.cli.main import console_entry
 
-main()
+console_entry()
