@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from autofix.cli import runner
-from autofix.common.edits import diff_name
+from autofix.common.diffs import diff_name
 from autofix.common.escapes import visible
 from autofix.explain.lookup import Explanation, Frame, render
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autofix.common.edits import Change, Edit, apply_edits, compose, mapper_back, unified_diff
+from autofix.common.diffs import unified_diff
+from autofix.common.edits import Change, Edit, apply_edits, compose, mapper_back
 from harness.unified import apply_unified
 
 

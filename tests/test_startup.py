@@ -62,7 +62,8 @@ def test_a_config_check_imports_only_what_it_needs(tmp_path):
                 "tomllib", "tempfile", "hashlib", "importlib.resources", "tree_sitter", "dockerfile",
                 "autofix.adapters.argv", "autofix.adapters.dockerfile", "autofix.adapters.manifest",
                 "autofix.adapters.srtslurm", "autofix.project.toml_positions", "autofix.report.sarif",
-                "autofix.report.json_format", "autofix.report.github")
+                "autofix.report.json_format", "autofix.report.github",
+                "autofix.project.reading", "autofix.common.diffs", "difflib")
     out = subprocess.run([sys.executable, "-c", f"""
 import gc, sys
 from autofix.cli.main import main

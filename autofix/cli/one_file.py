@@ -16,7 +16,6 @@ from autofix.cli.run_options import Checks, Mode, Output, Stdin
 from autofix.cli.run_report import Report
 from autofix.cli.triage import format_of, passed_over, unchecked
 from autofix.common.diagnostics import Diagnostic, Location
-from autofix.common.edits import unified_diff
 from autofix.common.errors import ConfigError, InputError, InternalError, WriteError
 from autofix.core.api import FixResult
 from autofix.disk import files
@@ -263,6 +262,8 @@ class OneFile:
         if mode in (Mode.DIFF, Mode.DIFF_ONLY, Mode.CHECK):
             diff = mode is Mode.DIFF_ONLY or (mode is Mode.DIFF and output.format == "full" and not output.statistics)
             if diff and result.changed and show_diff:
+                from autofix.common.diffs import unified_diff  # a clean run prints none: it never loads difflib
+
                 out.write_utf8(report.colored_diff(unified_diff(result.source, result.output, result.path,
                                                                 result.changes), output.color))
             return

@@ -128,7 +128,7 @@ class Stdin:
     format: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class Exits:
     """What turns a run's exit code to 1 or 0 beyond the mode (``Report.exit_code``): ``zero`` (``--exit-zero``:
     violations do not fail the run), ``non_zero_on_fix`` (``--exit-non-zero-on-fix``: a file written fails it)."""

@@ -1,7 +1,8 @@
 """What every package shares: the vocabulary of a check, with no logic of its own beyond it.
 
 - ``diagnostics``: ``UNKNOWN``, locations, fixes and their ops, violations, diagnostics;
-- ``edits``: text edits at character spans, and the unified diff of a change;
+- ``edits``: text edits at character spans, and the changes they make;
+- ``diffs``: the unified diff of a change (loaded only when a diff is printed);
 - ``arguments``, ``argtypes``: command-line words read into explicit SGLang settings, as argparse reads them;
 - ``written``: how one file's settings of a launch are written (what the argparse-stage rules read);
 - ``suppressions``: ``# autofix: ignore[...]`` comments;

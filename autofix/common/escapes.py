@@ -14,7 +14,7 @@ stdout and stderr, so a report line never fails to print.
 A name may also hold control characters (C0, a line break included, DEL, C1): a terminal runs ``\\e]0;...\\a``
 or ``\\e[31m`` as a command, and a ``\\n`` splits a report line in two (a forged line for grep, a diff header for
 another file). ``visible`` shows each as an escape (``\\x1b``, ``\\n``): every line of a human report is, but
-for autofix's own colours and line breaks; a diff names its files as git quotes them (``edits.diff_name``).
+for autofix's own colours and line breaks; a diff names its files as git quotes them (``diffs.diff_name``).
 """
 
 from __future__ import annotations

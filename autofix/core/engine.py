@@ -68,7 +68,7 @@ def screened(found: Sequence[Violation], screen: Screen | None, written: set[tup
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class Outcome:
     """The whole run: every violation once, in the order first seen (one a fix of an earlier pass made appear
     carries that pass's fixes in ``Violation.after``), the fixed settings, what remains.

@@ -46,7 +46,7 @@ class FixOptions:
 DEFAULT_OPTIONS = FixOptions()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
 class Withheld:
     """A ``--config`` file the caller does not read (``ConfigReader.read``: outside the project, excluded by its
     configuration, there but a FIFO or unreadable): why, as a note says it, and how to have it read."""

@@ -58,14 +58,17 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autofix.common.errors import ConfigError
 from autofix.core.policy import Policy
 from autofix.disk.paths import plain, repository_root, within
 from autofix.pipeline.facts import Facts, HardwareError, hardware, parse_gpu
-from autofix.project import globs, reading
+from autofix.project import globs
 from autofix.project.keys import BY_NAME, EXTENDS, GLOB_TABLE, KEYS, STRINGS, Key, rule_ids, stored
+
+if TYPE_CHECKING:  # read only where a configuration file is found: a run without one never loads it
+    from autofix.project import reading
 
 NAMES = (".autofix.toml", "autofix.toml", "pyproject.toml")  # precedence within one directory, highest first
 
@@ -154,6 +157,8 @@ class Resolver:
         self._cli = self._overrides(overrides or {})
         self._fixed: reading.Config | None = None
         if config_file is not None:
+            from autofix.project import reading
+
             path = os.path.join(self.cwd, config_file)
             self._fixed = reading.load(path, shown=config_file, required=True)
         self._dirs: dict[str, reading.Config | None | _Failed] = {}
@@ -228,6 +233,8 @@ class Resolver:
         for name in NAMES:
             path = os.path.join(directory, name)
             if _named(path):
+                from autofix.project import reading
+
                 found = reading.load(path, shown=_shown(path, self.cwd), required=name != "pyproject.toml",
                                      inside=self._within(directory))
                 if found is not None:
@@ -237,6 +244,8 @@ class Resolver:
     def _within(self, directory: str) -> reading.Within:
         """Where a configuration file found in ``directory`` may lead: its project (the repository holding it, else
         ``directory`` itself), or the run's (the repository holding the current directory, else that)."""
+        from autofix.project import reading
+
         if self._project is None:
             self._project = os.path.realpath(repository_root(self.cwd))
         return reading.Within((os.path.realpath(repository_root(directory)), self._project))

@@ -9,7 +9,6 @@ here: ``no`` is the word ``false``, ``null`` the word ``None``.
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterator
 
@@ -87,6 +86,8 @@ def invalid_choice(w: Written) -> Iterator[Violation]:
                 yield Violation(f"{name}: {value!r} is not a choice; SGLang spells it {same[0]!r}", (option.dest,), (
                     Fix.safe(Revalue(e.index, same[0], item), title=f"Write {same[0]}"),), entry=e.index)
                 continue
+            import difflib  # only for a value that is refused: a clean run never loads it
+
             close = difflib.get_close_matches(value, choices, n=1, cutoff=0.75)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             listed = ", ".join(choices[:_SHOWN_CHOICES]) + (", ..." if len(choices) > _SHOWN_CHOICES else "")
