@@ -21,7 +21,8 @@ if TYPE_CHECKING:  # the runner and the project's reader load with the run, not 
     from autofix.project.configuration import Resolver
 
 
-@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Request:
     """What the command line asked for; None: not given (the project's value, else the default, applies)."""
 
@@ -57,7 +58,8 @@ class Request:
     gpus_per_node: int | None = None
 
 
-@dataclass(slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(slots=True, eq=False, repr=False)
 class Job:
     """A prepared run: ``run`` checks (or adds suppressions) and gives the exit code."""
 

@@ -39,7 +39,8 @@ class Mode(enum.Enum):
         return cls.WRITE if write else cls.CHECK if check else cls.DIFF_ONLY if diff else cls.DIFF
 
 
-@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Output:
     """How a run reports: the format (``report.FORMATS``), and what else it prints.
 
@@ -65,7 +66,8 @@ class Output:
         return self.format in report.MACHINE
 
 
-@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class FileOptions:
     """What a file is checked with (the command line over its project configuration, ``autofix.project.configuration``).
 
@@ -88,7 +90,8 @@ class FileOptions:
         return fix_source(text, adapter, path=path, options=options, config_reader=configs)
 
 
-@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Checks:
     """What the files of a run are checked with, and which it leaves out.
 
@@ -118,7 +121,8 @@ class Checks:
         return None if per_file is None else lambda path: per_file(path).policy
 
 
-@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Stdin:
     """What ``-`` reads: ``stream`` (None: the process's stdin), reported as ``filename`` (None: ``-``), read as
     the input format ``format`` names (``adapters.NAMES``; None: found from its name and content)."""
@@ -128,7 +132,8 @@ class Stdin:
     format: str | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Exits:
     """What turns a run's exit code to 1 or 0 beyond the mode (``Report.exit_code``): ``zero`` (``--exit-zero``:
     violations do not fail the run), ``non_zero_on_fix`` (``--exit-non-zero-on-fix``: a file written fails it)."""

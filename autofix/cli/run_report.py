@@ -13,7 +13,8 @@ if TYPE_CHECKING:  # the records are made only for a machine format or an error:
     from autofix.report.records import ErrorRecord, Record
 
 
-@dataclass(slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(slots=True, eq=False, repr=False)
 class Report:
     """Counters of one run.
 

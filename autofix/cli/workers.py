@@ -66,7 +66,8 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Ready:
     """A worker's answer for one file: the result, the snapshot of each file read for it (by real path), and the
     real path each path it read led to then (``files.FileSet.reals``: a write checks the path still does)."""
@@ -76,7 +77,8 @@ class Ready:
     reals: dict[str, str]
 
 
-@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Bounds:
     """What a worker may read, as the main process's ``files.FileSet`` does: the run's ``scope.Scope``, what
     its ``excluded`` leaves out, and the policy of each ``--config`` file (``config_policy``; None: the

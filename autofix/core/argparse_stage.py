@@ -69,7 +69,8 @@ class Merges:
         return None
 
 
-@dataclass(slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(slots=True, eq=False, repr=False)
 class ArgStage:
     """The argparse stage's passes over a text: the corrected text, read, and what was found.
 

@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from autofix.core.options import Checking
 
 
-@dataclass(slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(slots=True, eq=False, repr=False)
 class Config:
     """A ``--config`` file read through a launch: its text as read, its argparse stage, and the settings-stage
     edits (on the stage's corrected text)."""

@@ -31,7 +31,8 @@ S = TypeVar("S")
 # an argparse-stage rule: an ArgsRule or a HostRule, which find violations (a string: nothing to build at start-up)
 _ArgparseRule: TypeAlias = "WrittenRule[Violation]"
 
-@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Screen:
     """What the caller keeps of each violation found; one left out is neither reported nor fixed.
 
@@ -68,7 +69,8 @@ def screened(found: Sequence[Violation], screen: Screen | None, written: set[tup
     return out
 
 
-@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Outcome:
     """The whole run: every violation once, in the order first seen (one a fix of an earlier pass made appear
     carries that pass's fixes in ``Violation.after``), the fixed settings, what remains.

@@ -19,7 +19,8 @@ from autofix.pipeline.facts import NO_FACTS, Facts
 from autofix.schema import Schema, load, others_of
 
 
-@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class FixOptions:
     """What a text is checked with.
 
@@ -46,7 +47,8 @@ class FixOptions:
 DEFAULT_OPTIONS = FixOptions()
 
 
-@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Withheld:
     """A ``--config`` file the caller does not read (``ConfigReader.read``: outside the project, excluded by its
     configuration, there but a FIFO or unreadable): why, as a note says it, and how to have it read."""
@@ -66,7 +68,8 @@ def itself(path: str) -> str:
     return path
 
 
-@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ConfigReader:
     """How a caller reaches the ``--config`` files the shell launches of a text name (``fix_source``).
 
@@ -91,7 +94,9 @@ class ConfigReader:
     policy: Callable[[str], Policy] | None = None
 
 
-@dataclass(slots=True, eq=False)  # one per checked text, made here only: not frozen (its __init__ costs less, issue 15)
+# one per checked text, made here only: not frozen (its __init__ costs less, issue 15); never
+# printed: no __repr__ to compile (issue 30)
+@dataclass(slots=True, eq=False, repr=False)
 class Checking:
     """What every stage of one ``fix_source`` call reads, resolved once from its ``FixOptions``: the tables,
     the fix level, the facts, what the call keeps of each violation (``screen``; None: all, as found) and

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from autofix.pipeline.facts import Facts
 
 
-@dataclass(slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(slots=True, eq=False, repr=False)
 class Settled:
     """The settings stage of a text: each launch's run (``outcomes``), the edits of the fixes that stand, on the
     argparse stage's text (``edits``; those of ``--config`` files are in ``ConfigFiles.files``), the launches

@@ -117,7 +117,8 @@ class _Failed:
         self.error = error
 
 
-@dataclass(eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(eq=False, repr=False)
 class _Resolved:
     """One configuration file (or none) with the command line over it: what every file it configures shares."""
 

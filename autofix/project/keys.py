@@ -45,7 +45,8 @@ def toml_type(value: Any) -> str:
     return f"a {type(value).__name__}"  # datetime, date, time
 
 
-@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Kind:
     """The TOML type a key's value must have: ``mismatch`` says where and how a value differs from it (None:
     it has it), ``normalise`` makes the stored form (tuples for lists)."""
@@ -177,7 +178,8 @@ def _check_output_format(value: str) -> None:
 REPLACES, EXTENDS = "replaces", "extends"  # how a command-line value combines with the file's (Key.cli)
 
 
-@dataclass(frozen=True, slots=True, eq=False)  # never compared: no __eq__ to compile at start-up (issue 15)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Key:
     """One configuration key: its kebab-case name, type, check, help, and how the command line combines with it.
 
