@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from autofix.core.api import FixResult
 
 
-@dataclass(slots=True)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(slots=True, eq=False, repr=False)
 class RuleCount:
     """One rule's line of ``--statistics``: how many, how many of them the requested mode fixes, its name and
     severity (those of the first one counted)."""
@@ -28,7 +29,8 @@ class RuleCount:
     severity: str
 
 
-@dataclass(slots=True)
+# never compared or printed: no __eq__ or __repr__ to compile at start-up (issues 15, 30)
+@dataclass(slots=True, eq=False, repr=False)
 class Tally:
     """The counts of every checked text of a run (a script's ``--config`` files are texts of their own).
 
