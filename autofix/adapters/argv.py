@@ -185,16 +185,16 @@ def _shell_c_launches(text: str, cmd: shell_syntax.Command, values: list[str], p
     script = embedded.shell_script_index(values)
     if script is None:
         return []
-    view = shell_words.view(text, cmd.words[script])
-    found = read_script(view.text, path, schema, lambda i: locate(view.offsets[i]),
-                        elsewhere=elsewhere or embedded.runs_elsewhere(values[:script]))
-    return [embedded.nested(launch, view, sys.modules[__name__]) for launch in found]
+    return script_launches(shell_words.view(text, cmd.words[script]), path, schema, locate,
+                           elsewhere=elsewhere or embedded.runs_elsewhere(values[:script]))
 
 
-def script_launches(view: View, path: str, schema: Schema, locate: Callable[[int], Location]) -> list[Launch]:
-    """The SGLang launches of a shell script a host file holds (a Dockerfile's ``RUN`` or ``CMD``, a container's
-    command), seen through ``view`` and located in the host text (``locate``: a host offset's place)."""
-    found = read_script(view.text, path, schema, lambda i: locate(view.offsets[i]))
+def script_launches(view: View, path: str, schema: Schema, locate: Callable[[int], Location],
+                    elsewhere: str | None = None) -> list[Launch]:
+    """The SGLang launches of a shell script seen through ``view``: a host file's (a Dockerfile's ``RUN`` or
+    ``CMD``, a container's command) or a command line's ``bash -c`` word, located in the host text (``locate``:
+    a host offset's place). ``elsewhere``: the container the script runs in, if known (``read_script``)."""
+    found = read_script(view.text, path, schema, lambda i: locate(view.offsets[i]), elsewhere=elsewhere)
     return [embedded.nested(launch, view, sys.modules[__name__]) for launch in found]
 
 
